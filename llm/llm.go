@@ -1,0 +1,122 @@
+// Package llm defines how duelogic talks to language models: a small [Client]
+// interface that host applications implement (or take from [openai]), the request
+// and response types, and the pieces that compose clients — [Stream] for optional
+// streaming, [Router] for a different provider per model, [Retry] for transient
+// faults — plus [Stub], an offline deterministic model.
+//
+// # Implementing a Client
+//
+// A Client must be safe for concurrent use: the orchestrator evaluates a response
+// and checks for interruptions at the same time. Complete must return promptly
+// with ctx.Err() (possibly wrapped) once ctx is done. A Client that can stream
+// also implements [Streamer]; callers find it with a type assertion, the way
+// io/fs finds fs.ReadFileFS, and [Stream] falls back to Complete when it is absent.
+//
+// Errors that may be retried implement [RetryInfo] so that [Retry] (and the
+// debate engine) can tell a rate limit from a bad request.
+//
+// [openai]: https://pkg.go.dev/github.com/duelogic/duelogic/llm/openai
+package llm
+
+import "context"
+
+// Role is the author of a [Message].
+type Role string
+
+// The roles of a chat conversation.
+const (
+	System    Role = "system"
+	User      Role = "user"
+	Assistant Role = "assistant"
+)
+
+// Message is one turn of a chat conversation.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is one call to a model.
+type Request struct {
+	// Model is the model ID, e.g. "anthropic/claude-sonnet-4". A [Router]
+	// dispatches on it.
+	Model string `json:"model"`
+	// Purpose says what the call is for ("opening", "evaluation", ...): see the
+	// Purpose constants in package duelogic. Clients may ignore it; fakes and
+	// the [Stub] script replies by it.
+	Purpose  string    `json:"purpose,omitempty"`
+	Messages []Message `json:"messages"`
+	// Temperature is the sampling temperature; nil means the provider default.
+	Temperature *float64 `json:"temperature,omitempty"`
+	// MaxTokens caps the completion; 0 means the provider default.
+	MaxTokens int `json:"maxTokens,omitempty"`
+	// JSON reports that the caller expects exactly one JSON object back.
+	JSON bool `json:"json,omitempty"`
+}
+
+// Usage counts the tokens of one or more calls.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{PromptTokens: u.PromptTokens + v.PromptTokens, CompletionTokens: u.CompletionTokens + v.CompletionTokens}
+}
+
+// Total is PromptTokens + CompletionTokens.
+func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
+
+// Response is a model's answer to a [Request].
+type Response struct {
+	Content      string `json:"content"`
+	Model        string `json:"model,omitempty"`
+	FinishReason string `json:"finishReason,omitempty"`
+	Usage        Usage  `json:"usage"`
+}
+
+// Client sends a request to a model and returns its whole answer.
+//
+// Implementations must be safe for concurrent use and must stop promptly when
+// ctx is done.
+type Client interface {
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// Streamer is the optional capability of a [Client] that can deliver its answer
+// as it is generated. Stream calls onDelta with each piece of text in order, from
+// the calling goroutine's point of view sequentially (never concurrently), and
+// returns the whole response at the end, whose Content is the concatenation of
+// the deltas. If onDelta returns an error, Stream stops and returns that error.
+type Streamer interface {
+	Stream(ctx context.Context, req Request, onDelta func(delta string) error) (Response, error)
+}
+
+// Stream sends req through c's streaming when c implements [Streamer], and
+// otherwise calls Complete and delivers the whole content as one delta (none
+// when it is empty). onDelta may be nil.
+func Stream(ctx context.Context, c Client, req Request, onDelta func(delta string) error) (Response, error) {
+	if onDelta == nil {
+		onDelta = func(string) error { return nil }
+	}
+	if s, ok := c.(Streamer); ok {
+		return s.Stream(ctx, req, onDelta)
+	}
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	if resp.Content != "" {
+		if err := onDelta(resp.Content); err != nil {
+			return resp, err
+		}
+	}
+	return resp, nil
+}
+
+// ClientFunc adapts an ordinary function to the [Client] interface.
+type ClientFunc func(ctx context.Context, req Request) (Response, error)
+
+// Complete calls f(ctx, req).
+func (f ClientFunc) Complete(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }

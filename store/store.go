@@ -1,0 +1,53 @@
+// Package store is duelogic's persistence: an append-only log of records per
+// debate. The debate engine appends a record before it announces it, and rebuilds
+// a debate from its records to resume it.
+//
+// Host applications may implement [Store] over their own database; the
+// conformance suite in package storetest checks an implementation against every
+// rule below. [Memory] and [JSONL] are the two implementations shipped here.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Sentinel errors a [Store] returns; callers branch on them with errors.Is.
+var (
+	// ErrConflict means the appended record's Seq is not the debate's last Seq + 1.
+	ErrConflict = errors.New("store: sequence conflict")
+	// ErrNotFound means the store holds no record of the debate.
+	ErrNotFound = errors.New("store: not found")
+)
+
+// Record is one entry of a debate's log.
+type Record struct {
+	DebateID string `json:"debateId"`
+	// Seq is 1 for a debate's first record, then +1, with no gaps.
+	Seq  int64     `json:"seq"`
+	Time time.Time `json:"time"`
+	// Type says what Data holds, e.g. "debate", "utterance", "evaluation".
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// Store is an append-only log of records, one sequence per debate.
+//
+// Implementations must be safe for concurrent use. Append is atomic: when it
+// returns nil the record is durable to the degree the implementation promises
+// and will be returned by Records exactly as given (DebateID, Seq, Time to the
+// nanosecond, Type, Data byte for byte); when it returns an error nothing was
+// stored. A canceled ctx makes the methods return ctx's error.
+type Store interface {
+	// Append stores rec. It returns an error wrapping ErrConflict unless
+	// rec.Seq == last+1, where last is the Seq of the debate's last record
+	// (0 for a debate with none).
+	Append(ctx context.Context, rec Record) error
+	// Records returns the debate's records in Seq order, or an error wrapping
+	// ErrNotFound when there are none.
+	Records(ctx context.Context, debateID string) ([]Record, error)
+	// Debates returns the IDs of the debates that have records, sorted.
+	Debates(ctx context.Context) ([]string, error)
+}
