@@ -1,8 +1,8 @@
 module github.com/duelogic/duelogic
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/google/go-cmp v0.7.0
-	golang.org/x/sync v0.24.0
+	golang.org/x/sync v0.22.0
 )

@@ -1,0 +1,225 @@
+package duelogic
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EvaluationPrompt builds the arbiter's evaluation of one chair response: the
+// chair's framework and blind spots, the mandates in force, the turn it
+// answers and the response (both fenced), and the JSON shape to return, with
+// the seed's ResponseEvaluation field names.
+func EvaluationPrompt(cfg Config, cat *Catalog, position, answered, response string) Prompt {
+	ch, _ := cfg.chair(position)
+	info := cat.info(ch.Framework)
+	var sys strings.Builder
+	sys.WriteString(`You are the Arbiter of a Duelogic debate, evaluating one chair's response for adherence to the debate's principles.
+
+Judge:
+- Steel-manning: before critiquing, did the chair state the strongest version of the position it answers? `)
+	if cfg.Mandates.RequireSteelManning {
+		sys.WriteString("(mandatory in this debate)")
+	} else {
+		sys.WriteString("(encouraged, not mandatory here)")
+	}
+	sys.WriteString(`
+- Self-critique: did the chair acknowledge a limitation or blind spot of its own framework? `)
+	if cfg.Mandates.RequireSelfCritique {
+		sys.WriteString("(mandatory in this debate)")
+	} else {
+		sys.WriteString("(encouraged, not mandatory here)")
+	}
+	fmt.Fprintf(&sys, `
+- Framework consistency: did the chair argue from the %s (%s)?
+- Intellectual honesty: no evasion of direct challenges, no misrepresentation, no overclaiming.
+
+Quality is one of "strong", "adequate", "weak", "absent". Set requiresInterjection to true only
+for a clear violation that the arbiter should call out now, and say why in interjectionReason.
+
+Respond with one JSON object and nothing else:
+{
+  "adherenceScore": 0-100,
+  "steelManning": {"attempted": boolean, "quality": "strong" | "adequate" | "weak" | "absent", "notes": "..."},
+  "selfCritique": {"attempted": boolean, "quality": "strong" | "adequate" | "weak" | "absent", "notes": "..."},
+  "frameworkConsistency": {"consistent": boolean, "violations": ["..."]},
+  "intellectualHonesty": {"score": "high" | "medium" | "low", "issues": ["..."]},
+  "requiresInterjection": boolean,
+  "interjectionReason": "..."
+}
+
+**DATA:** %s`, info.roleName(), info.Description, dataNote)
+	var u strings.Builder
+	fmt.Fprintf(&u, "Chair: %s, holding the %s.\n", ch.DisplayName(), info.roleName())
+	if len(info.BlindSpots) > 0 {
+		u.WriteString("Its framework's known blind spots: " + strings.Join(info.BlindSpots, "; ") + ".\n")
+	}
+	if answered != "" {
+		u.WriteString("\nThe turn it answers:\n" + fence("transcript", answered) + "\n")
+	}
+	u.WriteString("\nThe response to evaluate:\n" + fence("response", response))
+	return Prompt{System: sys.String(), User: u.String()}
+}
+
+// ParseEvaluation reads an evaluation from a model's reply. It tolerates code
+// fences and prose around the JSON object, trailing commas, numbers given as
+// strings, snake_case keys and unknown quality words; it clamps the adherence
+// score to 0..100. It fails when the reply holds no object with at least one
+// of the evaluation's fields.
+func ParseEvaluation(reply string) (*ResponseEvaluation, error) {
+	m, err := extractJSONObject(reply)
+	if err != nil {
+		return nil, fmt.Errorf("duelogic: parse evaluation: %w", err)
+	}
+	var ev ResponseEvaluation
+	known := 0
+	if v, ok := field(m, "adherenceScore"); ok {
+		if f, ok := asNumber(v); ok {
+			ev.AdherenceScore = int(clamp(f, 0, 100) + 0.5)
+			known++
+		}
+	}
+	if v, ok := field(m, "steelManning"); ok {
+		ev.SteelManning = parseMandate(v)
+		known++
+	}
+	if v, ok := field(m, "selfCritique"); ok {
+		ev.SelfCritique = parseMandate(v)
+		known++
+	}
+	ev.FrameworkConsistency.Consistent = true
+	if v, ok := field(m, "frameworkConsistency"); ok {
+		known++
+		fm := asMap(v)
+		if b, ok := asBool(v); ok && fm == nil {
+			ev.FrameworkConsistency.Consistent = b
+		}
+		if c, ok := field(fm, "consistent"); ok {
+			if b, ok := asBool(c); ok {
+				ev.FrameworkConsistency.Consistent = b
+			}
+		}
+		if vs, ok := field(fm, "violations"); ok {
+			ev.FrameworkConsistency.Violations = asStrings(vs)
+		}
+	}
+	ev.IntellectualHonesty.Score = HonestyHigh
+	if v, ok := field(m, "intellectualHonesty"); ok {
+		known++
+		hm := asMap(v)
+		score := asString(v)
+		if hm != nil {
+			s, _ := field(hm, "score")
+			score = asString(s)
+			if is, ok := field(hm, "issues"); ok {
+				ev.IntellectualHonesty.Issues = asStrings(is)
+			}
+		}
+		switch h := Honesty(strings.ToLower(score)); h {
+		case HonestyHigh, HonestyMedium, HonestyLow:
+			ev.IntellectualHonesty.Score = h
+		default:
+			if len(ev.IntellectualHonesty.Issues) > 0 {
+				ev.IntellectualHonesty.Score = HonestyMedium
+			}
+		}
+	}
+	if v, ok := field(m, "requiresInterjection"); ok {
+		ev.RequiresInterjection, _ = asBool(v)
+		known++
+	}
+	if v, ok := field(m, "interjectionReason"); ok {
+		ev.InterjectionReason = truncateRunes(asString(v), 500)
+	}
+	if known == 0 {
+		return nil, fmt.Errorf("duelogic: parse evaluation: %w", errNoJSON)
+	}
+	return &ev, nil
+}
+
+func parseMandate(v any) MandateCheck {
+	m := asMap(v)
+	if m == nil {
+		if b, ok := asBool(v); ok {
+			if b {
+				return MandateCheck{Attempted: true, Quality: QualityAdequate}
+			}
+			return MandateCheck{Quality: QualityAbsent}
+		}
+		return MandateCheck{Quality: QualityAbsent}
+	}
+	var mc MandateCheck
+	a, hasA := field(m, "attempted")
+	if hasA {
+		mc.Attempted, _ = asBool(a)
+	}
+	q, _ := field(m, "quality")
+	switch qq := Quality(strings.ToLower(asString(q))); qq {
+	case QualityStrong, QualityAdequate, QualityWeak, QualityAbsent:
+		mc.Quality = qq
+	default:
+		if mc.Attempted {
+			mc.Quality = QualityAdequate
+		} else {
+			mc.Quality = QualityAbsent
+		}
+	}
+	if !hasA {
+		mc.Attempted = mc.Quality != QualityAbsent
+	}
+	if n, ok := field(m, "notes"); ok {
+		mc.Notes = truncateRunes(asString(n), 500)
+	}
+	return mc
+}
+
+func weakOrAbsent(q Quality) bool { return q == QualityWeak || q == QualityAbsent }
+
+// InterjectionFor decides whether the arbiter interjects on an evaluated
+// response, and on which violation, as the accountability level says:
+// relaxed never; moderate when the evaluation requires an interjection;
+// strict on any violation (requiresInterjection, steel-manning or
+// self-critique weak or absent while mandated, framework inconsistency, low
+// honesty). Mandates.ArbiterCanInterject=false means never. The violation
+// named is the first that applies in the seed's order: straw-manning, missing
+// self-critique, framework inconsistency, rhetorical evasion.
+func InterjectionFor(cfg Config, ev *ResponseEvaluation) (ViolationType, bool) {
+	if ev == nil || !cfg.Mandates.ArbiterCanInterject {
+		return "", false
+	}
+	steel := cfg.Mandates.RequireSteelManning && weakOrAbsent(ev.SteelManning.Quality)
+	self := cfg.Mandates.RequireSelfCritique && weakOrAbsent(ev.SelfCritique.Quality)
+	incons := !ev.FrameworkConsistency.Consistent
+	evasive := ev.IntellectualHonesty.Score == HonestyLow
+	switch cfg.Arbiter.AccountabilityLevel {
+	case Moderate:
+		if !ev.RequiresInterjection {
+			return "", false
+		}
+	case Strict:
+		if !(ev.RequiresInterjection || steel || self || incons || evasive) {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	switch {
+	case steel:
+		return ViolationStrawManning, true
+	case self:
+		return ViolationMissingSelfCritique, true
+	case incons:
+		return ViolationFrameworkInconsistency, true
+	case evasive:
+		return ViolationRhetoricalEvasion, true
+	}
+	r := strings.ToLower(ev.InterjectionReason)
+	switch {
+	case strings.Contains(r, "straw") || strings.Contains(r, "steel"):
+		return ViolationStrawManning, true
+	case strings.Contains(r, "self-critique") || strings.Contains(r, "self critique") || strings.Contains(r, "blind spot") || strings.Contains(r, "weakness"):
+		return ViolationMissingSelfCritique, true
+	case strings.Contains(r, "framework") || strings.Contains(r, "inconsisten"):
+		return ViolationFrameworkInconsistency, true
+	}
+	return ViolationRhetoricalEvasion, true
+}

@@ -1,0 +1,140 @@
+package duelogic
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"time"
+)
+
+// InterruptCheckPrompt builds the seed's interrupt check: who is speaking and
+// what they just said (fenced), the other chairs who could interrupt (with
+// their positions), the six valid reasons, and the JSON to return.
+func InterruptCheckPrompt(cfg Config, cat *Catalog, d Debate, speaker, content string) Prompt {
+	cur, _ := cfg.chair(speaker)
+	var b strings.Builder
+	b.WriteString("You are evaluating whether any chair should interrupt the current speaker.\n\n")
+	b.WriteString("Topic:\n" + fence("proposition", d.Proposition) + "\n\n")
+	fmt.Fprintf(&b, "Current speaker: %s (%s)\n\n", cur.DisplayName(), cat.info(cur.Framework).Name)
+	b.WriteString("What they just said:\n" + fence("response", content) + "\n\n")
+	b.WriteString("Other chairs who could interrupt:\n")
+	for _, c := range cfg.Chairs {
+		if c.Position != speaker {
+			fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.info(c.Framework).Name)
+		}
+	}
+	b.WriteString(`
+Should any chair interrupt? Valid reasons:
+- factual_correction: Speaker made an error about philosophical frameworks
+- straw_man_detected: Speaker is attacking a weakened version of a position
+- direct_challenge: A point demands immediate pushback
+- clarification_needed: Something crucial is unclear
+- strong_agreement: A point is so good it deserves amplification
+- pivotal_point: This is the core disagreement being crystallized
+
+Respond in JSON:
+{
+  "shouldInterrupt": boolean,
+  "interruptingChairPosition": "chair_1" | "chair_2" | etc or null,
+  "reason": "factual_correction" | "straw_man_detected" | etc,
+  "triggerContent": "the specific phrase or claim that triggered this",
+  "urgency": 0.0-1.0,
+  "suggestedOpener": "How the interruption should start (2-8 words)"
+}
+
+Only recommend interrupting for genuinely significant moments.
+
+`)
+	b.WriteString("**DATA:** " + dataNote)
+	return Prompt{User: b.String()}
+}
+
+// InterruptDecision is the interrupt check's answer, as parsed.
+type InterruptDecision struct {
+	ShouldInterrupt bool            `json:"shouldInterrupt"`
+	Position        string          `json:"interruptingChairPosition,omitempty"`
+	Reason          InterruptReason `json:"reason,omitempty"`
+	TriggerContent  string          `json:"triggerContent,omitempty"`
+	Urgency         float64         `json:"urgency"`
+	SuggestedOpener string          `json:"suggestedOpener,omitempty"`
+}
+
+// ParseInterruptDecision reads the interrupt check's JSON from a model's reply
+// with the same tolerance as [ParseEvaluation]; urgency is clamped to 0..1.
+func ParseInterruptDecision(reply string) (InterruptDecision, error) {
+	m, err := extractJSONObject(reply)
+	if err != nil {
+		return InterruptDecision{}, fmt.Errorf("duelogic: parse interrupt check: %w", err)
+	}
+	var d InterruptDecision
+	v, ok := field(m, "shouldInterrupt")
+	if !ok {
+		return InterruptDecision{}, fmt.Errorf("duelogic: parse interrupt check: no shouldInterrupt")
+	}
+	d.ShouldInterrupt, _ = asBool(v)
+	if v, ok := field(m, "interruptingChairPosition"); ok {
+		d.Position = asString(v)
+	}
+	if v, ok := field(m, "reason"); ok {
+		d.Reason = InterruptReason(strings.ToLower(asString(v)))
+	}
+	if v, ok := field(m, "triggerContent"); ok {
+		d.TriggerContent = truncateRunes(asString(v), 300)
+	}
+	if v, ok := field(m, "urgency"); ok {
+		if f, ok := asNumber(v); ok {
+			d.Urgency = clamp(f, 0, 1)
+		}
+	}
+	if v, ok := field(m, "suggestedOpener"); ok {
+		d.SuggestedOpener = truncateRunes(asString(v), 120)
+	}
+	return d, nil
+}
+
+// interruptRejection says why a decision does not become an interruption.
+type interruptRejection string
+
+// candidate turns a decision into an interruption of speaker, or says why
+// not: it must want to interrupt, reach the urgency threshold of the
+// aggressiveness, name another chair of this debate and a known reason, and
+// that chair's cooldown must have passed at now (last holds each chair's
+// last interruption).
+func candidate(cfg Config, speaker string, d InterruptDecision, now time.Time, last map[string]time.Time, salt string) (*InterruptCandidate, interruptRejection) {
+	switch {
+	case !d.ShouldInterrupt:
+		return nil, "not wanted"
+	case d.Urgency < urgencyThreshold(cfg.Interruptions.Aggressiveness):
+		return nil, "urgency below threshold"
+	case d.Position == speaker:
+		return nil, "speaker cannot interrupt itself"
+	case !slices.Contains(InterruptReasons(), d.Reason):
+		return nil, "unknown reason"
+	}
+	by, ok := cfg.chair(d.Position)
+	if !ok {
+		return nil, "no such chair"
+	}
+	if t, ok := last[by.Position]; ok {
+		if now.Sub(t) < time.Duration(cfg.Interruptions.CooldownSeconds)*time.Second {
+			return nil, "cooldown"
+		}
+	}
+	cur, _ := cfg.chair(speaker)
+	opener := strings.TrimSpace(d.SuggestedOpener)
+	if opener == "" {
+		openers := interruptOpeners[d.Reason]
+		h := fnv.New32a()
+		h.Write([]byte(salt))
+		opener = openers[int(h.Sum32()%uint32(len(openers)))]
+	}
+	return &InterruptCandidate{
+		InterruptingChair: by,
+		InterruptedChair:  cur,
+		TriggerReason:     d.Reason,
+		TriggerContent:    d.TriggerContent,
+		Urgency:           d.Urgency,
+		SuggestedOpener:   opener,
+	}, ""
+}

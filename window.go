@@ -1,0 +1,155 @@
+package duelogic
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The prompt window: prompts carry the last few turns verbatim and a running
+// summary of the ones before, both bounded, so a prompt's size does not grow
+// with the length of the debate.
+const (
+	// windowTurnRunes caps each verbatim turn.
+	windowTurnRunes = 2500
+	// summaryLines is how many earlier turns the summary names.
+	summaryLines = 12
+	// summaryLineRunes caps each summary line.
+	summaryLineRunes = 220
+	// highlightRunes caps each strongest-moment excerpt in the closing.
+	highlightRunes = 600
+)
+
+// recentCount is how many turns a prompt carries verbatim: one round.
+func (r *run) recentCount() int { return max(2, len(r.cfg.Chairs)) }
+
+// window renders the debate so far for a prompt: "" before anyone spoke.
+func (r *run) window() string {
+	summary, recent := r.split()
+	var b strings.Builder
+	if summary != "" {
+		b.WriteString("Earlier in the debate (summary):\n" + fence("summary", summary) + "\n\n")
+	}
+	if recent != "" {
+		b.WriteString("The most recent turns, verbatim:\n" + fence("transcript", recent))
+	}
+	return strings.TrimSuffix(b.String(), "\n\n")
+}
+
+// split renders the summary of the older turns and the recent turns.
+func (r *run) split() (summary, recent string) {
+	t := r.transcript
+	cut := max(0, len(t)-r.recentCount())
+	older := t[:cut]
+	var sb strings.Builder
+	if skipped := len(older) - summaryLines; skipped > 0 {
+		fmt.Fprintf(&sb, "(%d earlier turns not shown)\n", skipped)
+		older = older[skipped:]
+	}
+	for _, u := range older {
+		fmt.Fprintf(&sb, "- %s, %s: %s\n", r.label(u.Speaker), describeKind(u), truncateRunes(firstSentences(u.Content, 2), summaryLineRunes))
+	}
+	var rb strings.Builder
+	for i, u := range t[cut:] {
+		if i > 0 {
+			rb.WriteString("\n\n")
+		}
+		fmt.Fprintf(&rb, "%s, %s:\n%s", r.label(u.Speaker), describeKind(u), truncateRunes(u.Content, windowTurnRunes))
+	}
+	return strings.TrimSuffix(sb.String(), "\n"), rb.String()
+}
+
+func describeKind(u Utterance) string {
+	switch u.Kind {
+	case KindResponse:
+		s := fmt.Sprintf("exchange %d", u.Exchange)
+		if u.Interrupted {
+			s += ", interrupted"
+		}
+		return s
+	case KindInterruption:
+		return "interrupting (" + strings.ReplaceAll(u.Reason, "_", " ") + ")"
+	case KindInterjection:
+		return "interjecting"
+	}
+	return string(u.Kind)
+}
+
+// firstSentences returns the first n sentences of s on one line.
+func firstSentences(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	end := 0
+	for i := 0; i < n; i++ {
+		j := strings.IndexAny(s[end:], ".?!")
+		if j < 0 {
+			return s
+		}
+		end += j + 1
+	}
+	return s[:end]
+}
+
+// closingMaterial gathers what the arbiter's closing needs, bounded in size:
+// the summary and the last round, each chair's two best-evaluated responses
+// (or its last two when none was evaluated) and record, and the most urgent
+// interruptions as the key clashes.
+func (r *run) closingMaterial() ClosingMaterial {
+	summary, recent := r.split()
+	m := ClosingMaterial{Summary: summary, Recent: recent}
+	for _, ch := range r.cfg.Chairs {
+		rec := ChairRecord{Position: ch.Position}
+		var mine []Utterance
+		total := 0
+		for _, u := range r.transcript {
+			switch {
+			case u.Kind == KindInterjection && u.Target == ch.Position:
+				rec.Interjections++
+			case u.Speaker != ch.Position || u.Kind != KindResponse && u.Kind != KindOpening:
+				continue
+			}
+			if u.Speaker != ch.Position {
+				continue
+			}
+			mine = append(mine, u)
+			if ev := u.Evaluation; ev != nil {
+				rec.Evaluated++
+				total += ev.AdherenceScore
+				if !weakOrAbsent(ev.SteelManning.Quality) {
+					rec.SteelManned++
+				}
+				if !weakOrAbsent(ev.SelfCritique.Quality) {
+					rec.SelfCritiqued++
+				}
+				if !ev.FrameworkConsistency.Consistent {
+					rec.Inconsistencies++
+				}
+			}
+		}
+		if rec.Evaluated > 0 {
+			rec.MeanAdherence = float64(total) / float64(rec.Evaluated)
+		}
+		score := func(u Utterance) int {
+			if u.Evaluation == nil {
+				return -1
+			}
+			return u.Evaluation.AdherenceScore
+		}
+		best := slices.Clone(mine)
+		slices.SortStableFunc(best, func(a, b Utterance) int {
+			return cmp.Or(cmp.Compare(score(b), score(a)), cmp.Compare(b.Seq, a.Seq))
+		})
+		for _, u := range best[:min(2, len(best))] {
+			rec.Highlights = append(rec.Highlights, truncateRunes(u.Content, highlightRunes))
+		}
+		m.Chairs = append(m.Chairs, rec)
+	}
+	clashes := slices.Clone(r.interruptions)
+	slices.SortStableFunc(clashes, func(a, b InterruptCandidate) int { return cmp.Compare(b.Urgency, a.Urgency) })
+	for _, c := range clashes[:min(5, len(clashes))] {
+		m.Clashes = append(m.Clashes, fmt.Sprintf("%s cut into %s (%s): %q",
+			r.label(c.InterruptingChair.Position), r.label(c.InterruptedChair.Position),
+			strings.ReplaceAll(string(c.TriggerReason), "_", " "), truncateRunes(c.TriggerContent, 200)))
+	}
+	return m
+}
