@@ -122,7 +122,7 @@ func writeChairList(b *strings.Builder, cfg Config, cat *Catalog) {
 		if provider == "" {
 			provider = "an unnamed provider"
 		}
-		fmt.Fprintf(b, "- %s: %s from %s, %s — %s. Core question: %q\n",
+		fmt.Fprintf(b, "- %s: %s from %s, %s — %s. Core question: \"%s\"\n",
 			c.Position, c.DisplayName(), provider, info.Name, info.Description, info.CoreQuestion)
 	}
 }

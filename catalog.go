@@ -80,7 +80,7 @@ func (f FrameworkInfo) clone() FrameworkInfo {
 	return f
 }
 
-var philosophical = []FrameworkInfo{
+var philosophical = ofKind(KindPhilosophical, []FrameworkInfo{
 	{
 		ID: Utilitarian, Name: "Utilitarian Chair",
 		Description:  "Argues from maximizing aggregate welfare and outcomes",
@@ -231,6 +231,13 @@ var philosophical = []FrameworkInfo{
 			"Less guidance for impersonal policy decisions",
 		},
 	},
+})
+
+func ofKind(k FrameworkKind, fs []FrameworkInfo) []FrameworkInfo {
+	for i := range fs {
+		fs[i].Kind = k
+	}
+	return fs
 }
 
 // perspective builds a catalog entry from the seed's perspective fields: name,

@@ -32,7 +32,7 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are holding the %s in this Duelogic debate.\n\n", info.roleName())
 	b.WriteString("**Your Assigned Framework:**\n" + info.Description + "\n\n")
-	fmt.Fprintf(&b, "Core Question: %q\n", info.CoreQuestion)
+	fmt.Fprintf(&b, "Core Question: \"%s\"\n", info.CoreQuestion)
 	if len(info.Priorities) > 0 {
 		fmt.Fprintf(&b, "Priorities: %s\n", strings.Join(info.Priorities, ", "))
 	}

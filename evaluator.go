@@ -70,7 +70,11 @@ func ParseEvaluation(reply string) (*ResponseEvaluation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("duelogic: parse evaluation: %w", err)
 	}
-	var ev ResponseEvaluation
+	// A check the reply leaves out counts as absent.
+	ev := ResponseEvaluation{
+		SteelManning: MandateCheck{Quality: QualityAbsent},
+		SelfCritique: MandateCheck{Quality: QualityAbsent},
+	}
 	known := 0
 	if v, ok := field(m, "adherenceScore"); ok {
 		if f, ok := asNumber(v); ok {
