@@ -243,7 +243,6 @@ func TestValidateBounds(t *testing.T) {
 	}
 }
 
-
 // ConfigWithChairs returns c with n chairs cycling through the frameworks.
 func ConfigWithChairs(c *Config, n int) Config {
 	out := *c

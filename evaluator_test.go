@@ -122,9 +122,9 @@ func FuzzParseInterruptDecision(f *testing.F) {
 
 func TestInterjectionFor(t *testing.T) {
 	clean := ResponseEvaluation{
-		AdherenceScore: 90,
-		SteelManning:   MandateCheck{Attempted: true, Quality: QualityStrong},
-		SelfCritique:   MandateCheck{Attempted: true, Quality: QualityAdequate},
+		AdherenceScore:       90,
+		SteelManning:         MandateCheck{Attempted: true, Quality: QualityStrong},
+		SelfCritique:         MandateCheck{Attempted: true, Quality: QualityAdequate},
 		FrameworkConsistency: FrameworkConsistency{Consistent: true}, IntellectualHonesty: IntellectualHonesty{Score: HonestyHigh},
 	}
 	with := func(f func(*ResponseEvaluation)) *ResponseEvaluation { e := clean; f(&e); return &e }
@@ -132,7 +132,10 @@ func TestInterjectionFor(t *testing.T) {
 	noSelf := with(func(e *ResponseEvaluation) { e.SelfCritique = MandateCheck{Quality: QualityAbsent} })
 	incons := with(func(e *ResponseEvaluation) { e.FrameworkConsistency.Consistent = false })
 	lowHonesty := with(func(e *ResponseEvaluation) { e.IntellectualHonesty.Score = HonestyLow })
-	flagged := with(func(e *ResponseEvaluation) { e.RequiresInterjection = true; e.InterjectionReason = "a straw man of care ethics" })
+	flagged := with(func(e *ResponseEvaluation) {
+		e.RequiresInterjection = true
+		e.InterjectionReason = "a straw man of care ethics"
+	})
 	flaggedSelf := with(func(e *ResponseEvaluation) {
 		e.RequiresInterjection = true
 		e.SelfCritique.Quality = QualityAbsent

@@ -31,7 +31,9 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func render(p Prompt) string { return "=== system ===\n" + p.System + "\n=== user ===\n" + p.User + "\n" }
+func render(p Prompt) string {
+	return "=== system ===\n" + p.System + "\n=== user ===\n" + p.User + "\n"
+}
 
 var testDebate = Debate{
 	ID:          "golden",
