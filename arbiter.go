@@ -113,8 +113,9 @@ func groundRules(cfg Config, show string) string {
 	return fmt.Sprintf(`"The rules of %s: %s"`, show, strings.Join(rules, " "))
 }
 
-// writeChairList writes "- chair_1: Claude Sonnet 4 from Anthropic, Utilitarian
-// Chair — Argues from ..." per chair.
+// writeChairList writes per chair "- chair_1: Claude Sonnet 4 from Anthropic,
+// Utilitarian Chair" and, indented below, the framework's description and core
+// question.
 func writeChairList(b *strings.Builder, cfg Config, cat *Catalog) {
 	for _, c := range cfg.Chairs {
 		info := cat.info(c.Framework)
@@ -122,7 +123,7 @@ func writeChairList(b *strings.Builder, cfg Config, cat *Catalog) {
 		if provider == "" {
 			provider = "an unnamed provider"
 		}
-		fmt.Fprintf(b, "- %s: %s from %s, %s — %s. Core question: \"%s\"\n",
+		fmt.Fprintf(b, "- %s: %s from %s, %s\n  %s. Core question: \"%s\"\n",
 			c.Position, c.DisplayName(), provider, info.Name, info.Description, info.CoreQuestion)
 	}
 }
