@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/duelogic/duelogic/llm"
@@ -115,29 +116,101 @@ func (j *journal) must(key string) (store.Record, bool, error) {
 	return store.Record{}, false, fmt.Errorf("%w: record %d has key %q, the debate expects %q", ErrCorruptLog, r.Seq, j.keys[j.pos], key)
 }
 
-// recorder appends a debate's records and announces them.
+// recorder appends a debate's records and announces them. A single writer
+// goroutine appends the records in order and emits each event after the
+// record it announces is stored, so the debate's next model call does not wait
+// for the store or the sink. The first store error is sticky: the writer
+// stores and emits nothing after it, and the next append returns it.
 type recorder struct {
 	id     string
 	st     store.Store
 	sink   EventSink
 	now    func() time.Time
 	logger *slog.Logger
-	seq    int64
+	seq    int64 // last Seq handed out, owned by the debate's goroutine
+
+	q    chan queued
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
 }
 
-// append stores a record of typ holding data (which must marshal to an
-// object with a "key"), then returns it; nothing is emitted.
+// queued is a record to append, an event to emit after it, or both.
+type queued struct {
+	rec *store.Record
+	ev  *Event
+}
+
+// start runs the writer until stop. Appends use ctx without its cancellation:
+// what the debate produced before it was cancelled is still stored.
+func (r *recorder) start(ctx context.Context) {
+	r.q = make(chan queued, 256)
+	r.done = make(chan struct{})
+	go func() {
+		defer close(r.done)
+		actx := context.WithoutCancel(ctx)
+		for it := range r.q {
+			if r.failed() != nil {
+				continue
+			}
+			if it.rec != nil {
+				if err := r.st.Append(actx, *it.rec); err != nil {
+					r.fail(fmt.Errorf("duelogic: store %s record %d of %s: %w", it.rec.Type, it.rec.Seq, r.id, err))
+					continue
+				}
+			}
+			if it.ev != nil {
+				r.emit(ctx, *it.ev)
+			}
+		}
+	}()
+}
+
+// stop waits until everything queued is stored and emitted, and returns the
+// store's error, if any.
+func (r *recorder) stop() error {
+	close(r.q)
+	<-r.done
+	return r.failed()
+}
+
+func (r *recorder) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *recorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// append queues a record of typ holding data (which must marshal to an
+// object with a "key") and returns it as it will be stored.
 func (r *recorder) append(ctx context.Context, typ string, data any) (store.Record, error) {
+	if err := r.failed(); err != nil {
+		return store.Record{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return store.Record{}, err
+	}
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
 	}
 	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ, Data: raw}
-	if err := r.st.Append(ctx, rec); err != nil {
-		return store.Record{}, fmt.Errorf("duelogic: store %s record %d of %s: %w", typ, rec.Seq, r.id, err)
-	}
 	r.seq = rec.Seq
+	r.q <- queued{rec: &rec}
 	return rec, nil
+}
+
+// announce queues an event, emitted once everything queued before it is
+// stored.
+func (r *recorder) announce(e Event) {
+	r.q <- queued{ev: &e}
 }
 
 // emit gives e to the sink, recovering a panic so a faulty sink cannot stop
@@ -156,13 +229,16 @@ func (r *recorder) emit(ctx context.Context, e Event) {
 }
 
 // call sends one request and returns the reply, streaming tokens to the sink
-// as EventToken when stream is set and the client can stream.
+// as EventToken when stream is set.
 func (r *recorder) call(ctx context.Context, c llm.Client, req llm.Request, seg Segment, speaker string, stream bool) (llm.Response, error) {
+	if err := r.failed(); err != nil {
+		return llm.Response{}, err
+	}
 	var resp llm.Response
 	var err error
 	if stream {
 		resp, err = llm.Stream(ctx, c, req, func(delta string) error {
-			r.emit(ctx, Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta})
+			r.announce(Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta})
 			return nil
 		})
 	} else {

@@ -102,6 +102,18 @@ func (o *Orchestrator) newRun(d Debate, cfg Config, p *pending, j *journal) *run
 }
 
 func (r *run) execute(ctx context.Context) (*Result, error) {
+	r.rec.start(ctx)
+	res, err := r.play(ctx)
+	if serr := r.rec.stop(); serr != nil {
+		return nil, serr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (r *run) play(ctx context.Context) (*Result, error) {
 	if r.j == nil {
 		rec, err := r.rec.append(ctx, RecordDebate, debateRecord{
 			Key: RecordDebate, Version: recordVersion, Format: "duelogic", Debate: r.d, Config: r.cfg,
@@ -109,7 +121,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.rec.emit(ctx, Event{Type: EventDebateStarted, Seq: rec.Seq})
+		r.rec.announce(Event{Type: EventDebateStarted, Seq: rec.Seq})
 	}
 	steps := []struct {
 		seg  Segment
@@ -136,7 +148,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.rec.emit(ctx, Event{Type: EventDebateEnded, Seq: rec.Seq, Result: res})
+	r.rec.announce(Event{Type: EventDebateEnded, Seq: rec.Seq, Result: res})
 	if r.j.replaying() {
 		return nil, fmt.Errorf("%w: records after the end of debate %s", ErrCorruptLog, r.d.ID)
 	}
@@ -163,7 +175,7 @@ func (r *run) mark(ctx context.Context, typ string, ev EventType, seg Segment) e
 	if err != nil {
 		return err
 	}
-	r.rec.emit(ctx, Event{Type: ev, Seq: rec.Seq, Segment: seg})
+	r.rec.announce(Event{Type: ev, Seq: rec.Seq, Segment: seg})
 	return nil
 }
 
@@ -209,7 +221,7 @@ func (r *run) keep(ctx context.Context, key string, u Utterance, usage llm.Usage
 	u.Seq = rec.Seq
 	r.add(u, usage)
 	cp := u
-	r.rec.emit(ctx, Event{Type: EventUtterance, Seq: u.Seq, Segment: u.Segment, Speaker: u.Speaker, Utterance: &cp})
+	r.rec.announce(Event{Type: EventUtterance, Seq: u.Seq, Segment: u.Segment, Speaker: u.Speaker, Utterance: &cp})
 	return u, nil
 }
 
@@ -423,7 +435,7 @@ func (r *run) reviewStep(ctx context.Context, key string, u Utterance, answered 
 	}
 	r.applyReview(u.Seq, ev)
 	if ev.Evaluated {
-		r.rec.emit(ctx, Event{Type: EventEvaluation, Seq: rec.Seq, Segment: u.Segment, Speaker: u.Speaker, Evaluation: ev.Evaluation})
+		r.rec.announce(Event{Type: EventEvaluation, Seq: rec.Seq, Segment: u.Segment, Speaker: u.Speaker, Evaluation: ev.Evaluation})
 	}
 	return ev, nil
 }
@@ -520,7 +532,7 @@ func (r *run) interruption(ctx context.Context, key string, u Utterance, c Inter
 	}
 	if !ok {
 		cc := c
-		r.rec.emit(ctx, Event{Type: EventInterruption, Seq: rec.Seq, Segment: u.Segment, Speaker: by, Interrupt: &cc, Utterance: &marked})
+		r.rec.announce(Event{Type: EventInterruption, Seq: rec.Seq, Segment: u.Segment, Speaker: by, Interrupt: &cc, Utterance: &marked})
 	}
 	p := Prompt{
 		System: r.chairSystem(by),

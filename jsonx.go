@@ -102,15 +102,15 @@ func dropTrailingCommas(s string) string {
 	return b.String()
 }
 
+var keyNoise = strings.NewReplacer("_", "", "-", "", " ", "")
+
 // field looks a key up case-insensitively, ignoring '_' and '-'
 // ("steel_manning" finds "steelManning").
 func field(m map[string]any, key string) (any, bool) {
 	if v, ok := m[key]; ok {
 		return v, true
 	}
-	norm := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(s))
-	}
+	norm := func(s string) string { return strings.ToLower(keyNoise.Replace(s)) }
 	want := norm(key)
 	for k, v := range m {
 		if norm(k) == want {

@@ -521,33 +521,55 @@ func TestRunRejectsExistingID(t *testing.T) {
 func TestManualInterjection(t *testing.T) {
 	cfg := shortConfig()
 	cfg.Interruptions.Enabled = false
-	c := newTestClient().on(PurposeEvaluation, always(weakEval))
 	var o *Orchestrator
-	var once sync.Once
-	sink := SinkFunc(func(_ context.Context, e Event) {
-		if e.Type == EventUtterance && e.Utterance.Kind == KindOpening && e.Speaker == "chair_1" {
-			once.Do(func() {
-				if err := o.Interject(e.DebateID, "Define 'centre' before going on.", ""); err != nil {
-					t.Error(err)
-				}
-			})
+	var id string
+	c := newTestClient().on(PurposeEvaluation, always(weakEval))
+	// While chair_2 gives its opening, a moderator asks the arbiter to step
+	// in; the interjection comes at the next turn boundary, before the
+	// exchange's first response, aimed at the last chair who spoke.
+	c.on(PurposeOpening, func(r llm.Request) (string, error) {
+		if r.Model == cfg.Chairs[1].ModelID {
+			if err := o.Interject(id, "Define 'centre' before going on.", ""); err != nil {
+				t.Error(err)
+			}
 		}
+		return "An opening statement.", nil
 	})
-	o = mustNew(t, cfg, c, WithSink(sink))
+	o = mustNew(t, cfg, c, WithSink(SinkFunc(func(_ context.Context, e Event) {})))
 	if err := o.Interject("nope", "x", ""); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("Interject on an unknown debate = %v", err)
 	}
-	res, err := o.Run(context.Background(), prop)
+	id = "manual"
+	res, err := o.Run(context.Background(), Debate{ID: id, Proposition: prop.Proposition})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := res.Transcript[2]
-	if u.Kind != KindInterjection || u.Target != "chair_1" || u.Reason != "Define 'centre' before going on." ||
-		u.Violation != ViolationManual || u.Segment != SegmentOpening || u.ReplyTo != res.Transcript[1].Seq {
-		t.Errorf("third utterance = %+v, want the manual interjection at chair_1", u)
+	var got []shapeRow
+	for _, u := range res.Transcript[:6] {
+		got = append(got, shapeRow{u.Speaker, u.Segment, u.Kind, u.Exchange})
 	}
-	if res.Transcript[3].Speaker != "chair_2" {
-		t.Errorf("the debate did not go on after the interjection: %+v", res.Transcript[3])
+	want := []shapeRow{
+		{SpeakerArbiter, SegmentIntroduction, KindIntroduction, 0},
+		{"chair_1", SegmentOpening, KindOpening, 0},
+		{"chair_2", SegmentOpening, KindOpening, 0},
+		{SpeakerArbiter, SegmentExchange, KindInterjection, 0},
+		{"chair_1", SegmentExchange, KindResponse, 1},
+		{"chair_2", SegmentExchange, KindResponse, 1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transcript (-want +got):\n%s", diff)
+	}
+	u := res.Transcript[3]
+	if u.Target != "chair_2" || u.Reason != "Define 'centre' before going on." || u.Violation != ViolationManual || u.ReplyTo != res.Transcript[2].Seq {
+		t.Errorf("interjection = %+v", u)
+	}
+	// Resume replays it in place.
+	again, err := mustNew(t, cfg, newTestClient(), WithStore(o.Store())).Resume(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.Transcript, again.Transcript); diff != "" {
+		t.Errorf("resumed (-want +got):\n%s", diff)
 	}
 }
 

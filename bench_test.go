@@ -1,0 +1,138 @@
+package duelogic
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store"
+)
+
+// latencyClient answers like the stub after a fixed latency per call.
+type latencyClient struct {
+	stub    *llm.Stub
+	latency time.Duration
+}
+
+func (c latencyClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	t := time.NewTimer(c.latency)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return llm.Response{}, ctx.Err()
+	case <-t.C:
+	}
+	return c.stub.Complete(ctx, req)
+}
+
+// criticalCalls is the length of the longest chain of dependent calls of a
+// finished debate: every utterance depends on the one before, and every
+// reviewed response adds one step (evaluation and interrupt check run side
+// by side, so they count once).
+func criticalCalls(res *Result) int {
+	n := len(res.Transcript)
+	for _, u := range res.Transcript {
+		if u.Kind == KindResponse && u.Segment == SegmentExchange {
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkCriticalPath reports wall time / critical path for a client of
+// fixed latency: the overhead of orchestration, storage and events. DESIGN.md
+// asks for at most 1.10.
+func BenchmarkCriticalPath(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		store func(b *testing.B) store.Store
+	}{
+		{"memory", func(*testing.B) store.Store { return store.NewMemory() }},
+		{"jsonl", func(b *testing.B) store.Store {
+			s, err := store.OpenJSONL(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { s.Close() })
+			return s
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			const latency = 20 * time.Millisecond
+			cfg := DefaultConfig()
+			cfg.Flow.MaxExchanges = 3
+			c := latencyClient{stub: llm.NewStub(3), latency: latency}
+			var ratio float64
+			for i := 0; b.Loop(); i++ {
+				o := mustNew(b, cfg, c, WithStore(tc.store(b)))
+				start := time.Now()
+				res, err := o.Run(context.Background(), prop)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ratio += float64(time.Since(start)) / float64(time.Duration(criticalCalls(res))*latency)
+			}
+			b.ReportMetric(ratio/float64(b.N), "wall/critical")
+		})
+	}
+}
+
+// promptBytes runs a stub debate and returns the bytes of every prompt sent.
+func promptBytes(tb testing.TB, chairs, exchanges int) int {
+	cfg := ConfigWithChairs(ptr(DefaultConfig()), chairs)
+	cfg.Flow.MaxExchanges = exchanges
+	c := newTestClient()
+	if _, err := mustNew(tb, cfg, c).Run(context.Background(), prop); err != nil {
+		tb.Fatal(err)
+	}
+	n := 0
+	for _, r := range c.requests() {
+		for _, m := range r.Messages {
+			n += len(m.Content)
+		}
+	}
+	return n
+}
+
+// BenchmarkPromptGrowth reports total prompt bytes of a 30-exchange debate
+// over a 10-exchange one, six chairs. DESIGN.md asks for at most 3.5.
+func BenchmarkPromptGrowth(b *testing.B) {
+	var ratio float64
+	for b.Loop() {
+		ratio = float64(promptBytes(b, 6, 30)) / float64(promptBytes(b, 6, 10))
+	}
+	b.ReportMetric(ratio, "bytes30/bytes10")
+}
+
+// BenchmarkTurnOverhead reports the engine's own cost per utterance with an
+// instant client and the in-memory store.
+func BenchmarkTurnOverhead(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Flow.MaxExchanges = 10
+	c := llm.ClientFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
+		switch req.Purpose {
+		case PurposeEvaluation:
+			return llm.Response{Content: weakEval}, nil
+		case PurposeInterruptCheck:
+			return llm.Response{Content: noInterrupt}, nil
+		}
+		return llm.Response{Content: "A short but complete answer. It has two sentences."}, nil
+	})
+	var turns int
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	start := time.Now()
+	for b.Loop() {
+		res, err := mustNew(b, cfg, c).Run(context.Background(), prop)
+		if err != nil {
+			b.Fatal(err)
+		}
+		turns += len(res.Transcript)
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(turns), "ns/turn")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(turns), "allocs/turn")
+}
