@@ -827,3 +827,25 @@ func TestPromptsStayBounded(t *testing.T) {
 		t.Errorf("largest prompt grew from %d bytes (10 exchanges) to %d (30)", m10, m30)
 	}
 }
+
+// TestSlowSinkKeepsStoreIntact: a sink that takes an hour per event (virtual
+// time) delays the debate but changes nothing stored.
+func TestSlowSinkKeepsStoreIntact(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := store.NewMemory()
+		slow := SinkFunc(func(context.Context, Event) { time.Sleep(time.Hour) })
+		d := prop
+		d.ID = "slow"
+		res, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem), WithSink(slow)).Run(context.Background(), d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem)).Resume(context.Background(), "slow")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(res.Transcript, again.Transcript); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
