@@ -59,9 +59,12 @@ func (e *TurnError) Error() string {
 // Unwrap returns the cause.
 func (e *TurnError) Unwrap() error { return e.Err }
 
-// keyed is the part every record's Data shares.
+// keyed is the part every record's Data shares. Side records are written
+// concurrently with the main flow (argument moves, say), so their place in the
+// log is not fixed; Resume finds them by key.
 type keyed struct {
-	Key string `json:"key"`
+	Key  string `json:"key"`
+	Side bool   `json:"side,omitempty"`
 }
 
 // journal holds the records of a debate being resumed: main-sequence records
@@ -81,7 +84,7 @@ func newJournal(recs []store.Record) (*journal, error) {
 		if err := json.Unmarshal(r.Data, &k); err != nil || k.Key == "" {
 			return nil, fmt.Errorf("%w: record %d (%s) has no key", ErrCorruptLog, r.Seq, r.Type)
 		}
-		if r.Type == RecordMoves {
+		if k.Side {
 			j.side[k.Key] = r
 			continue
 		}
@@ -102,6 +105,15 @@ func (j *journal) take(key string) (store.Record, bool) {
 	r := j.main[j.pos]
 	j.pos++
 	return r, true
+}
+
+// sideRecord returns the side record of key, if stored.
+func (j *journal) sideRecord(key string) (store.Record, bool) {
+	if j == nil {
+		return store.Record{}, false
+	}
+	r, ok := j.side[key]
+	return r, ok
 }
 
 // must consumes the next main record, which must have key when replaying.
@@ -127,7 +139,9 @@ type recorder struct {
 	sink   EventSink
 	now    func() time.Time
 	logger *slog.Logger
-	seq    int64 // last Seq handed out, owned by the debate's goroutine
+
+	seqMu sync.Mutex // orders Seq assignment with queueing, for side records
+	seq   int64      // last Seq handed out
 
 	q    chan queued
 	done chan struct{}
@@ -201,6 +215,8 @@ func (r *recorder) append(ctx context.Context, typ string, data any) (store.Reco
 	if err != nil {
 		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
 	}
+	r.seqMu.Lock()
+	defer r.seqMu.Unlock()
 	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ, Data: raw}
 	r.seq = rec.Seq
 	r.q <- queued{rec: &rec}
@@ -210,6 +226,8 @@ func (r *recorder) append(ctx context.Context, typ string, data any) (store.Reco
 // announce queues an event, emitted once everything queued before it is
 // stored.
 func (r *recorder) announce(e Event) {
+	r.seqMu.Lock()
+	defer r.seqMu.Unlock()
 	r.q <- queued{ev: &e}
 }
 

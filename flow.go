@@ -2,9 +2,11 @@ package duelogic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -16,12 +18,18 @@ import (
 // recordVersion is the version of the record layout written by this package.
 const recordVersion = 1
 
+// formatDuelogic names the Duelogic podcast format in a debate's first record.
+const formatDuelogic = "duelogic"
+
 type debateRecord struct {
 	Key     string `json:"key"`
 	Version int    `json:"version"`
 	Format  string `json:"format"`
 	Debate  Debate `json:"debate"`
-	Config  Config `json:"config"`
+	// Config is the Duelogic config; Spec the configuration of another
+	// format.
+	Config Config          `json:"config"`
+	Spec   json.RawMessage `json:"spec,omitempty"`
 }
 
 type segmentRecord struct {
@@ -79,6 +87,7 @@ type run struct {
 	seg           Segment
 	transcript    []Utterance
 	index         map[int64]int
+	usageMu       sync.Mutex
 	usage         map[string]llm.Usage
 	evaluated     map[int64]bool
 	lastInterrupt map[string]time.Time
@@ -116,7 +125,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 func (r *run) play(ctx context.Context) (*Result, error) {
 	if r.j == nil {
 		rec, err := r.rec.append(ctx, RecordDebate, debateRecord{
-			Key: RecordDebate, Version: recordVersion, Format: "duelogic", Debate: r.d, Config: r.cfg,
+			Key: RecordDebate, Version: recordVersion, Format: formatDuelogic, Debate: r.d, Config: r.cfg,
 		})
 		if err != nil {
 			return nil, err
@@ -138,6 +147,7 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 		}
 	}
 	res := r.result()
+	res.Format = formatDuelogic
 	const key = "end"
 	if _, ok, err := r.j.must(key); err != nil {
 		return nil, err
@@ -188,11 +198,23 @@ func (r *run) model(speaker string) string {
 }
 
 func (r *run) request(purpose, speaker string, p Prompt) llm.Request {
-	msgs := p.Messages()
+	return r.hooked(llm.Request{Model: r.model(speaker), Purpose: purpose, Messages: p.Messages()})
+}
+
+// hooked passes req's messages through the host's prompt hook.
+func (r *run) hooked(req llm.Request) llm.Request {
 	if r.o.hook != nil {
-		msgs = r.o.hook(purpose, msgs)
+		req.Messages = r.o.hook(req.Purpose, req.Messages)
 	}
-	return llm.Request{Model: r.model(speaker), Purpose: purpose, Messages: msgs}
+	return req
+}
+
+// charge adds usage to speaker's account; side steps call it from other
+// goroutines.
+func (r *run) charge(speaker string, usage llm.Usage) {
+	r.usageMu.Lock()
+	r.usage[speaker] = r.usage[speaker].Add(usage)
+	r.usageMu.Unlock()
 }
 
 // generate calls the model for u's speaker, streaming tokens.
@@ -260,7 +282,7 @@ func (r *run) say(ctx context.Context, key string, u Utterance, p Prompt, purpos
 func (r *run) add(u Utterance, usage llm.Usage) {
 	r.index[u.Seq] = len(r.transcript)
 	r.transcript = append(r.transcript, u)
-	r.usage[u.Speaker] = r.usage[u.Speaker].Add(usage)
+	r.charge(u.Speaker, usage)
 }
 
 func (r *run) chairSystem(position string) string {
@@ -441,7 +463,7 @@ func (r *run) reviewStep(ctx context.Context, key string, u Utterance, answered 
 }
 
 func (r *run) applyReview(seq int64, ev evaluationRecord) {
-	r.usage[SpeakerArbiter] = r.usage[SpeakerArbiter].Add(ev.Usage)
+	r.charge(SpeakerArbiter, ev.Usage)
 	if i, ok := r.index[seq]; ok {
 		r.transcript[i].Evaluation = ev.Evaluation
 	}
@@ -625,10 +647,12 @@ func (r *run) result() *Result {
 		UsageBySpeaker: map[string]llm.Usage{},
 		Interruptions:  append([]InterruptCandidate(nil), r.interruptions...),
 	}
+	r.usageMu.Lock()
 	for s, u := range r.usage {
 		res.UsageBySpeaker[s] = u
 		res.Usage = res.Usage.Add(u)
 	}
+	r.usageMu.Unlock()
 	res.Metrics = computeMetrics(r.cfg, res.Transcript, r.evaluated)
 	return res
 }

@@ -100,8 +100,10 @@ func (o *Orchestrator) Store() store.Store { return o.store }
 // Result is a finished debate.
 type Result struct {
 	DebateID string `json:"debateId"`
-	Debate   Debate `json:"debate"`
-	Config   Config `json:"config"`
+	// Format names the debate's format ("duelogic", ...).
+	Format string `json:"format"`
+	Debate Debate `json:"debate"`
+	Config Config `json:"config"`
 	// Transcript is every utterance in order.
 	Transcript []Utterance `json:"transcript"`
 	// Usage is the total of every call; UsageBySpeaker splits it by chair
@@ -206,6 +208,9 @@ func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, er
 	head, err := decode[debateRecord](recs[0])
 	if err != nil {
 		return nil, err
+	}
+	if head.Format != formatDuelogic {
+		return nil, fmt.Errorf("%w: %s is a %q debate; resume it with ResumeFormat", ErrCorruptLog, debateID, head.Format)
 	}
 	if err := head.Config.ValidateCatalog(o.cat); err != nil {
 		return nil, fmt.Errorf("%w: %s: stored config: %v", ErrCorruptLog, debateID, err)

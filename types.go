@@ -203,8 +203,11 @@ type Event struct {
 	Evaluation *ResponseEvaluation `json:"evaluation,omitempty"`
 	Interrupt  *InterruptCandidate `json:"interrupt,omitempty"`
 	// Result is set on EventDebateEnded.
-	Result *Result   `json:"result,omitempty"`
-	Time   time.Time `json:"time"`
+	Result *Result `json:"result,omitempty"`
+	// Data carries a format's own payload for its own event types (a
+	// verification, a verdict, a checkpoint).
+	Data any       `json:"data,omitempty"`
+	Time time.Time `json:"time"`
 }
 
 // EventSink receives a debate's events, in order, from the goroutine running
