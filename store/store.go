@@ -23,6 +23,11 @@ var (
 )
 
 // Record is one entry of a debate's log.
+//
+// A stored Record's Time is the same instant as the appended one
+// ([time.Time.Equal]), not necessarily the same value (==): a store that
+// serializes it keeps the instant and the UTC offset but not the Location's
+// name or the monotonic clock reading.
 type Record struct {
 	DebateID string `json:"debateId"`
 	// Seq is 1 for a debate's first record, then +1, with no gaps.
@@ -37,9 +42,18 @@ type Record struct {
 //
 // Implementations must be safe for concurrent use. Append is atomic: when it
 // returns nil the record is durable to the degree the implementation promises
-// and will be returned by Records exactly as given (DebateID, Seq, Time to the
-// nanosecond, Type, Data byte for byte); when it returns an error nothing was
-// stored. A canceled ctx makes the methods return ctx's error.
+// and will be returned by Records exactly as given — DebateID, Seq and Type
+// equal, Data byte for byte, and Time the same instant to the nanosecond as
+// reported by [time.Time.Equal] (its Location and monotonic clock reading need
+// not survive, so compare Times with Equal, not ==); when it returns an error
+// nothing was stored. Of concurrent Appends of the same Seq to one debate,
+// exactly one succeeds and the others return ErrConflict. A canceled ctx makes
+// the methods return ctx's error.
+//
+// An implementation may reject a record it cannot store faithfully (a debate
+// ID it cannot use as a key, Data that is not JSON) with an error of its own;
+// [Memory] and [JSONL] return errors wrapping [ErrInvalidID] and
+// [ErrInvalidRecord].
 type Store interface {
 	// Append stores rec. It returns an error wrapping ErrConflict unless
 	// rec.Seq == last+1, where last is the Seq of the debate's last record
