@@ -52,6 +52,7 @@ type TurnError struct {
 	Err     error
 }
 
+// Error says where the debate stopped and why.
 func (e *TurnError) Error() string {
 	return fmt.Sprintf("duelogic: %s segment, %s (%s): %v", e.Segment, e.Speaker, e.Purpose, e.Err)
 }
