@@ -50,17 +50,18 @@ func Example() {
 	// opening: chair_2
 	// == exchange
 	// response: chair_1
-	// interruption: chair_2
 	// response: chair_2
-	// interruption: chair_1
+	// interjection: arbiter
 	// response: chair_1
 	// response: chair_2
+	// interruption: chair_1
+	// interjection: arbiter
 	// response: chair_1
 	// response: chair_2
 	// interjection: arbiter
 	// == synthesis
 	// closing: arbiter
-	// 13 utterances, 6 responses evaluated
+	// 14 utterances, 6 responses evaluated
 }
 
 // Decoding a partial JSON config, as a web handler receives it, over the

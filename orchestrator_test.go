@@ -631,6 +631,17 @@ func TestResumeAtEveryRecordBoundary(t *testing.T) {
 	cfg.Flow.MaxExchanges = 3
 	d := prop
 	d.ID = "ref"
+	// The stub evaluates (and now and then calls for interjections); chair_2
+	// cuts into every response of chair_1. Both are pure functions of the
+	// request, as a resumed run needs.
+	newTestClient := func() *testClient {
+		return newTestClient().on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
+			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+				return interruptBy("chair_2", 0.9)(r)
+			}
+			return noInterrupt, nil
+		})
+	}
 	ref, err := mustNew(t, cfg, newTestClient()).Run(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)

@@ -40,8 +40,11 @@ func RetryDelay(err error) time.Duration {
 
 // Temporary wraps err so that it is retryable, after the given wait (0: the
 // retrier's own backoff). It lets a host's client, or a test, mark a transient
-// failure.
+// failure. Temporary(nil, after) is nil.
 func Temporary(err error, after time.Duration) error {
+	if err == nil {
+		return nil
+	}
 	return &temporaryError{err: err, after: after}
 }
 
