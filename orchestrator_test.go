@@ -860,3 +860,29 @@ func TestSlowSinkKeepsStoreIntact(t *testing.T) {
 		}
 	})
 }
+
+func TestInspect(t *testing.T) {
+	mem := store.NewMemory()
+	cfg := shortConfig()
+	d := prop
+	d.ID = "insp"
+	if _, err := mustNew(t, cfg, newTestClient(), WithStore(&failingStore{Store: mem, n: 6})).Run(context.Background(), d); err == nil {
+		t.Fatal("expected the store to fail")
+	}
+	s, err := Inspect(context.Background(), mem, "insp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Format != "duelogic" || s.Finished || s.Records != 6 || s.Debate.Proposition != prop.Proposition || s.Config == nil || s.Config.Flow.MaxExchanges != 3 {
+		t.Errorf("summary of a stopped debate: %+v", s)
+	}
+	if _, err := mustNew(t, cfg, newTestClient(), WithStore(mem)).Resume(context.Background(), "insp"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ = Inspect(context.Background(), mem, "insp"); !s.Finished || s.Updated.Before(s.Started) {
+		t.Errorf("summary of a finished debate: %+v", s)
+	}
+	if _, err := Inspect(context.Background(), mem, "none"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Inspect(none) = %v", err)
+	}
+}

@@ -1,0 +1,59 @@
+package duelogic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/duelogic/duelogic/store"
+)
+
+// Summary describes a stored debate without replaying it: what a list of
+// debates, or a front end about to resume one, needs.
+type Summary struct {
+	ID     string `json:"id"`
+	Format string `json:"format"`
+	Debate Debate `json:"debate"`
+	// Config is the Duelogic config, for a "duelogic" debate.
+	Config *Config `json:"config,omitempty"`
+	// Spec is the stored configuration of another format.
+	Spec json.RawMessage `json:"spec,omitempty"`
+	// Records counts the stored records; Finished reports whether the last
+	// one ends the debate.
+	Records  int  `json:"records"`
+	Finished bool `json:"finished"`
+	// Started and Updated are the times of the first and last records.
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+}
+
+// Inspect reads the summary of debate id from st. It fails with an error
+// wrapping store.ErrNotFound for an unknown debate and [ErrCorruptLog] for
+// records that do not start with a debate record.
+func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
+	recs, err := st.Records(ctx, id)
+	if err != nil {
+		return Summary{}, fmt.Errorf("duelogic: inspect %s: %w", id, err)
+	}
+	if recs[0].Type != RecordDebate {
+		return Summary{}, fmt.Errorf("%w: %s: first record is %q", ErrCorruptLog, id, recs[0].Type)
+	}
+	head, err := decode[debateRecord](recs[0])
+	if err != nil {
+		return Summary{}, err
+	}
+	last := recs[len(recs)-1]
+	s := Summary{
+		ID: id, Format: head.Format, Debate: head.Debate, Spec: head.Spec,
+		Records: len(recs), Finished: last.Type == RecordDebateEnded,
+		Started: recs[0].Time, Updated: last.Time,
+	}
+	s.Debate.ID = id
+	if head.Format == formatDuelogic {
+		cfg := head.Config
+		s.Config = &cfg
+		s.Spec = nil
+	}
+	return s, nil
+}
