@@ -1,0 +1,122 @@
+// Package moderated runs the moderated debate of seed 004: a moderator
+// analyses a design question, seats two to four engineering perspectives
+// that pull against each other, runs rounds of arguments and rebuttals
+// until the perspectives converge, stagnate, one dominates or the round cap
+// is reached — with an optional human checkpoint after every round — and
+// writes a synthesis document with a recommendation.
+//
+//	res, err := moderated.Run(ctx, client, moderated.DefaultConfig(),
+//		duelogic.Debate{Proposition: "Should we use Redis or PostgreSQL for caching?"},
+//		moderated.Hooks{Checkpointer: myCheckpointer},
+//		duelogic.WithStore(st))
+//
+// # Analysis and perspectives
+//
+// The moderator first analyses the question (purpose
+// [PurposeAnalysis]): its domain, the implicit constraints it reveals, how
+// many debaters it needs (2 for a binary choice, 3-4 for a multi-faceted
+// one; clamped to 2..4) and which perspectives of the catalog should argue.
+// The catalog is [duelogic.Perspectives] plus the host's
+// Config.CustomPerspectives. The seats are filled, in order, by the
+// perspectives the moderator named (unknown names are dropped), then by
+// those the question's keywords call for ("caching" → Performance Advocate,
+// "auth" → Security Advocate, "ship fast" → Simplicity Advocate, a host
+// perspective's priorities → that perspective), then in catalog order. A
+// reply without JSON is asked for again and, failing that, the keyword
+// heuristic decides alone. The seats are then balanced: they must include a
+// pair of opposites (Performance Advocate vs Simplicity Advocate or
+// Operational Simplicity, Security Advocate vs User Experience, Future
+// Flexibility vs Simplicity Advocate, plus Config.Opposites); if they do
+// not, the last seat goes to an opposite of the first perspective that has
+// one. Config.Perspectives seats perspectives directly, and must itself be
+// balanced.
+//
+// # Rounds
+//
+// Each round the moderator opens (the question in round 1, then its summary
+// of the last round, the human's guidance, and its redirections); every
+// debater argues at once (Session.Call on its own goroutine, each reply
+// stored by a side step keyed "roundN:argument:<perspective>:gen"); the
+// arguments are recorded in seat order; then the debaters rebut in turn,
+// each seeing every argument and the rebuttals before it; then the
+// moderator judges the round (purpose [PurposeJudgment]): converging,
+// stagnating, new ground, a clear winner, perspectives off topic, and a
+// summary. A judgment that cannot be read after Config.MaxAttempts calls
+// is replaced by one that counts only the measured signals.
+//
+// The debate ends after a round when the moderator sees convergence (so
+// debaters who agree at once end it after round 1), a clear winner, or
+// stagnation; when every debater's argument repeated more than
+// [RepetitionThreshold] (60%) of what the previous round said, as measured
+// by [Repetition] — word trigram overlap, not the model's opinion; or at
+// Config.MaxRounds
+// (default 5). The [Judgment] records the measured repetition and the
+// [EndReason].
+//
+// # Checkpoints, pauses and listing
+//
+// After every round that does not end the debate, the host's
+// [Checkpointer] decides: [Continue], [Guide] (the guidance is given,
+// fenced as data, to the next round's debaters and moderator, and recorded
+// as the human's utterance) or [End] (synthesize now). The decision is
+// stored, so a resumed debate replays it. A checkpoint not answered within
+// Config.CheckpointTimeout (default 30 minutes), or answered with
+// [ErrPaused], pauses the debate: the pause is stored and Run returns an
+// error wrapping ErrPaused; [Resume] asks that checkpoint again. [List]
+// reports every moderated debate of a store with its [Status]: analyzing,
+// in_round, checkpoint, synthesizing, complete or paused.
+//
+// # Guardrails
+//
+// Token budget: Config.TokenBudget (default 2000; 0 is unlimited) bounds
+// the completion tokens each debater spends per round. The argument may
+// use three fifths of it and the rebuttal what the argument left; each
+// request carries that cap as MaxTokens, and a reply whose completion
+// tokens (as the client reports them, else estimated at four characters a
+// token) exceed its cap is cut to the same share of its text, marked " […]"
+// and flagged [Argument].OverBudget. Usage still counts what the model spent.
+//
+// Timeouts: each round's model calls run under Config.RoundTimeout
+// (default 2 minutes). A round that overruns stops the debate with an error
+// wrapping [ErrRoundTimeout] (and context.DeadlineExceeded) that names the
+// round and the turn; what the round stored stays stored and Resume
+// retries only the missing turns, with a fresh round timeout.
+// Config.TotalTimeout (default 30 minutes) bounds the time one Run or
+// Resume call spends on the debate, checkpoint waits excluded; running out
+// stops it with [ErrTotalTimeout].
+//
+// Rate limits: every model call is retried with backoff when it fails with
+// a retryable error, honouring Retry-After, as [llm.Retry] does with
+// Hooks.Retry (two retries by default).
+//
+// Scope: a perspective the moderator names off topic is redirected in the
+// next round's opening and in its own prompt; one named off topic in two
+// rounds running is muted for the rest of the debate, as long as two
+// debaters remain. A debater whose argument repeated the previous round is
+// told to bring new points.
+//
+// # Synthesis and follow-up
+//
+// The moderator writes the synthesis (purpose [PurposeSynthesis]) as JSON;
+// the format completes it with the date, debate ID, rounds, question and
+// every seated perspective, and when the round cap was reached without
+// convergence sets the confidence to Low with a caveat saying so.
+// [Synthesis.Markdown] renders the seed's document (Decision, Date, Debate
+// ID, Rounds, Perspectives; Question; Perspectives Considered; Points of
+// Agreement; Key Tensions; Recommendation with Confidence and Caveats;
+// Dissenting View); it is also the moderator's last utterance. A synthesis
+// that cannot be read after Config.MaxAttempts calls stops the debate with
+// [ErrInvalidSynthesis]. Then Hooks.FollowUp, when set, receives the
+// synthesis — the seed's "create a workflow from this decision" — once: its
+// success is stored, its failure stops the debate and Resume calls it
+// again.
+//
+// # Determinism and resume
+//
+// Every model reply, decision and judgment is stored before it is used,
+// under a key naming its round and perspective, and the utterances are
+// recorded on the debate's own goroutine in a fixed order, so a debate
+// stopped anywhere — an error, a timeout, a pause, a cancelled context, a
+// failing store — is finished by Resume with the transcript it would have
+// had. Debater turns are recorded whole, not streamed token by token.
+package moderated

@@ -1,0 +1,114 @@
+package moderated_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/moderated"
+	"github.com/duelogic/duelogic/store"
+)
+
+// A moderated debate on the offline stub model, with a human checkpoint
+// that guides the second round, and the decision handed to the host.
+func ExampleRun() {
+	cfg := moderated.DefaultConfig()
+	cfg.MaxRounds = 3
+	checkpoint := moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
+		if st.Round == 1 {
+			return moderated.Decision{Action: moderated.Guide, Guidance: "Focus on our team's PostgreSQL experience."}, nil
+		}
+		return moderated.Decision{Action: moderated.Continue}, nil
+	})
+	hooks := moderated.Hooks{
+		Checkpointer: checkpoint,
+		FollowUp: func(ctx context.Context, s moderated.Synthesis) error {
+			fmt.Printf("follow-up: %q (%s confidence)\n", s.Title, s.Confidence)
+			return nil
+		},
+	}
+	q := duelogic.Debate{ID: "DEB-cache", Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast."}
+	res, err := moderated.Run(context.Background(), llm.NewStub(3), cfg, q, hooks)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range res.Perspectives {
+		fmt.Println("perspective:", p.Name)
+	}
+	for _, r := range res.Rounds {
+		fmt.Printf("round %d: %d arguments, %d rebuttals, guidance %q\n", r.Number, len(r.Arguments), len(r.Rebuttals), r.Guidance)
+	}
+	fmt.Println("ended:", res.EndReason)
+	for _, line := range strings.Split(res.Synthesis.Markdown(), "\n") {
+		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// follow-up: "Should we use Redis or PostgreSQL for caching? We need to ship fast" (High confidence)
+	// perspective: Performance Advocate
+	// perspective: Operational Simplicity
+	// round 1: 2 arguments, 2 rebuttals, guidance ""
+	// round 2: 2 arguments, 2 rebuttals, guidance "Focus on our team's PostgreSQL experience."
+	// round 3: 2 arguments, 2 rebuttals, guidance ""
+	// ended: agreement
+	// ## Question
+	// ## Perspectives Considered
+	// ## Points of Agreement
+	// ## Key Tensions
+	// ## Recommendation
+	// **Confidence:** High
+	// ## Dissenting View
+}
+
+// Nobody answers the checkpoint, so the debate pauses; List shows it, and
+// Resume continues it with a decision.
+func ExampleResume() {
+	ctx := context.Background()
+	st := store.NewMemory()
+	cfg := moderated.DefaultConfig()
+	cfg.MaxRounds = 2
+	away := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
+		return moderated.Decision{}, moderated.ErrPaused // as when the checkpoint times out
+	})
+	q := duelogic.Debate{ID: "DEB-auth", Proposition: "Should sign-in use passkeys or passwords?"}
+	_, err := moderated.Run(ctx, llm.NewStub(3), cfg, q, moderated.Hooks{Checkpointer: away}, duelogic.WithStore(st))
+	fmt.Println(err)
+
+	list, _ := moderated.List(ctx, st)
+	for _, s := range list {
+		fmt.Println(s.DebateID, s.Status, "after round", s.Round)
+	}
+
+	end := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
+		return moderated.Decision{Action: moderated.End}, nil
+	})
+	res, err := moderated.Resume(ctx, llm.NewStub(3), "DEB-auth", moderated.Hooks{Checkpointer: end}, duelogic.WithStore(st))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(res.Rounds), "round, ended by", res.EndReason)
+	list, _ = moderated.List(ctx, st)
+	fmt.Println(list[0].Status)
+	// Output:
+	// moderated: debate DEB-auth, round 1 checkpoint: moderated: debate paused
+	// DEB-auth paused after round 1
+	// 1 round, ended by human
+	// complete
+}
+
+// Repetition measures how much of an argument repeats the previous round's.
+func ExampleRepetition() {
+	prev := "Redis keeps hot keys in memory, so reads stay under a millisecond at peak load."
+	same := "Redis keeps hot keys in memory, so reads stay under a millisecond at peak load. I stand by that."
+	fresh := "PostgreSQL already runs here; one fewer service means one fewer pager alert."
+	fmt.Printf("%.2f %v\n", moderated.Repetition(prev, same), moderated.Repeats(prev, same))
+	fmt.Printf("%.2f %v\n", moderated.Repetition(prev, fresh), moderated.Repeats(prev, fresh))
+	// Output:
+	// 0.76 true
+	// 0.00 false
+}

@@ -1,0 +1,162 @@
+package moderated
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/llm/llmtest"
+	"github.com/duelogic/duelogic/store"
+)
+
+var cachingQuestion = duelogic.Debate{
+	ID:          "deb-cache",
+	Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast.",
+	Context:     "A team of four runs one PostgreSQL database today.",
+}
+
+const (
+	analysisTwo = `{"domain":"data","constraints":["ship fast"],"debaters":2,"perspectives":["Performance Advocate","Simplicity Advocate"]}`
+	synthesisOK = `{"title":"Caching store","perspectives":[{"name":"Performance Advocate","keyArguments":["Redis is faster"],"tradeOffsAccepted":["another service"]}],` +
+		`"agreement":["Measure first"],"tensions":["Speed vs simplicity"],"recommendation":"Start with PostgreSQL.","confidence":"Medium","caveats":["Revisit at 10x load"],"dissent":"Performance Advocate prefers Redis."}`
+	judgeOn       = `{"converging":false,"stagnating":false,"newGround":true,"clearWinner":"","offTopic":[],"summary":"Still apart on latency."}`
+	judgeAgree    = `{"converging":true,"newGround":false,"summary":"They agree: PostgreSQL first."}`
+	judgeStagnant = `{"stagnating":true,"summary":"Going in circles."}`
+)
+
+// texts returns n distinct texts of kind, with no word trigram in common.
+func texts(kind string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %d:", kind, i)
+		for j := range 40 {
+			fmt.Fprintf(&b, " %s%dw%d", kind, i, j)
+		}
+		out[i] = b.String() + "."
+	}
+	return out
+}
+
+// newFake answers every purpose: the analysis seats Performance Advocate
+// and Simplicity Advocate, every argument and rebuttal is new, the
+// judgments are given (or never end the debate), the synthesis is valid.
+func newFake(judgments ...string) *llmtest.Fake {
+	return newFakeArgs(texts("argument", 50), judgments...)
+}
+
+// newFakeArgs is newFake whose arguments are args, one per call, the last
+// repeated.
+func newFakeArgs(args []string, judgments ...string) *llmtest.Fake {
+	return newFakeWith([]string{analysisTwo}, args, judgments...)
+}
+
+// newFakeWith is newFake with the given analyses and arguments.
+func newFakeWith(analyses, args []string, judgments ...string) *llmtest.Fake {
+	return addRules(llmtest.New(), analyses, args, judgments...)
+}
+
+// addRules adds newFake's rules to f, after the rules f already has.
+func addRules(f *llmtest.Fake, analyses, args []string, judgments ...string) *llmtest.Fake {
+	if len(judgments) == 0 {
+		judgments = []string{judgeOn}
+	}
+	f.OnPurpose(PurposeAnalysis).Reply(analyses...)
+	f.OnPurpose(PurposeArgument).Reply(args...)
+	f.OnPurpose(PurposeRebuttal).Reply(texts("rebuttal", 50)...)
+	f.OnPurpose(PurposeJudgment).Reply(judgments...)
+	f.OnPurpose(PurposeSynthesis).Reply(synthesisOK)
+	return f
+}
+
+// requests returns the requests of purpose.
+func requests(f *llmtest.Fake, purpose string) []llm.Request {
+	var out []llm.Request
+	for _, r := range f.Requests() {
+		if r.Purpose == purpose {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func lastUser(r llm.Request) string { return r.Messages[len(r.Messages)-1].Content }
+
+// shape is who said what kind of thing in which round.
+func shape(us []duelogic.Utterance) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, fmt.Sprintf("%d %s %s", u.Exchange, u.Speaker, u.Kind))
+	}
+	return out
+}
+
+// roundShape is the transcript of a round of the given speakers.
+func roundShape(n int, speakers ...string) []string {
+	out := []string{fmt.Sprintf("%d moderator opening", n)}
+	for _, kind := range []string{"argument", "rebuttal"} {
+		for _, s := range speakers {
+			out = append(out, fmt.Sprintf("%d %s %s", n, s, kind))
+		}
+	}
+	return append(out, fmt.Sprintf("%d moderator judgment", n))
+}
+
+// decisions is a Checkpointer answering from a list, one per checkpoint,
+// then Continue; it records the states it saw.
+type decisions struct {
+	mu     sync.Mutex
+	list   []Decision
+	states []State
+}
+
+func (d *decisions) Checkpoint(_ context.Context, st State) (Decision, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.states = append(d.states, st)
+	if len(d.list) == 0 {
+		return Decision{Action: Continue}, nil
+	}
+	dec := d.list[0]
+	d.list = d.list[1:]
+	return dec, nil
+}
+
+var errDisk = errors.New("disk full")
+
+// failingStore fails every Append after the first n.
+type failingStore struct {
+	store.Store
+	mu sync.Mutex
+	n  int
+}
+
+func (s *failingStore) Append(ctx context.Context, rec store.Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		return errDisk
+	}
+	s.n--
+	return s.Store.Append(ctx, rec)
+}
+
+func testConfig() Config {
+	cfg := DefaultConfig()
+	cfg.MaxRounds = 3
+	return cfg
+}
+
+func mustRun(t *testing.T, client llm.Client, cfg Config, d duelogic.Debate, h Hooks, opts ...duelogic.Option) *Result {
+	t.Helper()
+	res, err := Run(t.Context(), client, cfg, d, h, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

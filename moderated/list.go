@@ -1,0 +1,131 @@
+package moderated
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/store"
+)
+
+// Summary is a moderated debate as [List] reports it.
+type Summary struct {
+	DebateID string `json:"debateId"`
+	Question string `json:"question"`
+	Status   Status `json:"status"`
+	// Round is the round in progress or last played (0 before the first).
+	Round     int `json:"round"`
+	MaxRounds int `json:"maxRounds"`
+	// Perspectives are the names of the perspectives seated, once
+	// assigned.
+	Perspectives []string `json:"perspectives,omitempty"`
+	// Started and Updated are the times of the first and last records.
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+}
+
+// List reads every debate in st and reports the moderated ones, in the
+// store's order, with where each stands: analyzing, in_round, checkpoint
+// (a round was judged and its checkpoint not yet decided — also a debate
+// that stopped there), synthesizing, complete or paused.
+func List(ctx context.Context, st store.Store) ([]Summary, error) {
+	ids, err := st.Debates(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("moderated: list debates: %w", err)
+	}
+	var out []Summary
+	for _, id := range ids {
+		recs, err := st.Records(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("moderated: list debates: %s: %w", id, err)
+		}
+		if sum, ok := summarize(recs); ok {
+			out = append(out, sum)
+		}
+	}
+	return out, nil
+}
+
+// summarize reads a debate's records; ok is false for a debate of another
+// format.
+func summarize(recs []store.Record) (Summary, bool) {
+	if len(recs) == 0 || recs[0].Type != duelogic.RecordDebate {
+		return Summary{}, false
+	}
+	var head struct {
+		Format string          `json:"format"`
+		Debate duelogic.Debate `json:"debate"`
+		Spec   struct {
+			Config Config `json:"config"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(recs[0].Data, &head); err != nil || head.Format != FormatName {
+		return Summary{}, false
+	}
+	sum := Summary{
+		DebateID: recs[0].DebateID, Question: head.Debate.Proposition, Status: StatusAnalyzing,
+		MaxRounds: head.Spec.Config.MaxRounds, Started: recs[0].Time, Updated: recs[len(recs)-1].Time,
+	}
+	for _, rec := range recs[1:] {
+		var data struct {
+			Key     string          `json:"key"`
+			Side    bool            `json:"side"`
+			Segment string          `json:"segment"`
+			Value   json.RawMessage `json:"value"`
+		}
+		if json.Unmarshal(rec.Data, &data) != nil {
+			continue
+		}
+		var n int
+		if strings.HasPrefix(data.Key, "round") {
+			fmt.Sscanf(data.Key, "round%d:", &n)
+		}
+		switch rec.Type {
+		case RecordAssignment:
+			var seats []Perspective
+			if json.Unmarshal(data.Value, &seats) == nil {
+				sum.Perspectives = nil
+				for _, p := range seats {
+					sum.Perspectives = append(sum.Perspectives, p.Name)
+				}
+			}
+			sum.Status, sum.Round = StatusInRound, 1
+		case RecordJudgment:
+			var j Judgment
+			_ = json.Unmarshal(data.Value, &j)
+			sum.Round, sum.Status = n, StatusCheckpoint
+			if j.End != "" {
+				sum.Status = StatusSynthesizing
+			}
+		case RecordCheckpoint:
+			var c checkpointRecord
+			_ = json.Unmarshal(data.Value, &c)
+			switch {
+			case c.Paused:
+				sum.Status = StatusPaused
+			case c.Action == End:
+				sum.Status = StatusSynthesizing
+			default:
+				sum.Status, sum.Round = StatusInRound, n+1
+			}
+		case duelogic.RecordSegmentStarted:
+			if data.Segment == string(SegmentSynthesis) {
+				sum.Status = StatusSynthesizing
+			}
+		case duelogic.RecordDebateEnded:
+			sum.Status = StatusComplete
+		case duelogic.RecordUtterance, RecordTurn:
+			if n > sum.Round || n > 0 && n == sum.Round && sum.Status == StatusInRound {
+				sum.Status, sum.Round = StatusInRound, n
+			}
+		}
+	}
+	return sum, true
+}

@@ -1,0 +1,315 @@
+package moderated
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/duelogic/duelogic"
+)
+
+// Analysis is the moderator's reading of the question before the debate.
+type Analysis struct {
+	// Domain is the decision's domain ("architecture", "security", ...).
+	Domain string `json:"domain"`
+	// Constraints are implicit constraints the question reveals ("ship
+	// fast").
+	Constraints []string `json:"constraints,omitempty"`
+	// Debaters is the number of perspectives the moderator asked for,
+	// clamped to 2..4.
+	Debaters int `json:"debaters"`
+	// Suggested are the perspectives the moderator named, as it named
+	// them; the assignment keeps those the catalog holds.
+	Suggested []string `json:"suggested,omitempty"`
+	// Fallback marks an analysis made by the keyword heuristic alone,
+	// because the moderator's reply held no JSON object.
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// parseAnalysis reads the moderator's analysis; only a reply without a JSON
+// object is an error. Out-of-range values are clamped: a debater count
+// outside 2..4 to the nearest bound, a missing one by the question (2 for a
+// binary choice, else 3).
+func parseAnalysis(reply, question string) (Analysis, error) {
+	m, err := jsonObject(reply)
+	if err != nil {
+		return Analysis{}, err
+	}
+	var a Analysis
+	v, _ := lookup(m, "domain")
+	a.Domain = strings.ToLower(cut(oneLine(stringOf(v)), 40))
+	if a.Domain == "" {
+		a.Domain = "general"
+	}
+	v, _ = lookup(m, "constraints")
+	a.Constraints = stringsOf(v, 5)
+	v, _ = lookup(m, "debaters")
+	if n, ok := numberOf(v); ok {
+		a.Debaters = int(math.Max(2, math.Min(4, math.Round(n))))
+	} else {
+		a.Debaters = defaultDebaters(question)
+	}
+	v, _ = lookup(m, "perspectives")
+	a.Suggested = stringsOf(v, 6)
+	return a, nil
+}
+
+// fallbackAnalysis is the analysis when the moderator gave none.
+func fallbackAnalysis(question string) Analysis {
+	return Analysis{Domain: "general", Debaters: defaultDebaters(question), Fallback: true}
+}
+
+// defaultDebaters is 2 for a binary choice ("A or B", "A vs B"), else 3.
+func defaultDebaters(question string) int {
+	for _, w := range wordsOf(question) {
+		if w == "or" || w == "vs" || w == "versus" {
+			return 2
+		}
+	}
+	return 3
+}
+
+// Judgment is the moderator's assessment of a round, with what the format
+// measured itself.
+type Judgment struct {
+	// Converging: the perspectives now agree on a recommendation.
+	Converging bool `json:"converging"`
+	// Stagnating: the round repeated earlier points without new
+	// information.
+	Stagnating bool `json:"stagnating"`
+	// NewGround: new points emerged.
+	NewGround bool `json:"newGround"`
+	// ClearWinner is a perspective that dominated while the others
+	// conceded its key points.
+	ClearWinner duelogic.Framework `json:"clearWinner,omitempty"`
+	// OffTopic are perspectives whose argument left the question; the
+	// next round redirects them, and a perspective off topic in two rounds
+	// running is muted.
+	OffTopic []duelogic.Framework `json:"offTopic,omitempty"`
+	// Summary is the moderator's summary, which opens the next round.
+	Summary string `json:"summary"`
+
+	// Repeating are the perspectives whose argument repeated more than
+	// RepetitionThreshold of what the previous round said, as measured by
+	// [Repetition] (not by the model).
+	Repeating []duelogic.Framework `json:"repeating,omitempty"`
+	// End is why the debate ends after this round; "" when it goes on.
+	End EndReason `json:"end,omitempty"`
+	// Fallback marks a judgment made without the moderator, whose replies
+	// could not be read: only the measured signals count.
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// parseJudgment reads the moderator's round judgment; resolve maps the
+// names it gives to the perspectives of the round (unknown names are
+// dropped). A reply without a JSON object or a summary is an error.
+func parseJudgment(reply string, resolve func(string) (duelogic.Framework, bool)) (Judgment, error) {
+	m, err := jsonObject(reply)
+	if err != nil {
+		return Judgment{}, err
+	}
+	var j Judgment
+	flag := func(key string) bool { v, _ := lookup(m, key); return boolOf(v) }
+	j.Converging, j.Stagnating, j.NewGround = flag("converging"), flag("stagnating"), flag("newGround")
+	if v, _ := lookup(m, "clearWinner"); v != nil {
+		if id, ok := resolve(stringOf(v)); ok {
+			j.ClearWinner = id
+		}
+	}
+	v, _ := lookup(m, "offTopic")
+	for _, name := range stringsOf(v, 10) {
+		if id, ok := resolve(name); ok && !slices.Contains(j.OffTopic, id) {
+			j.OffTopic = append(j.OffTopic, id)
+		}
+	}
+	v, _ = lookup(m, "summary")
+	if j.Summary = cut(strings.TrimSpace(stringOf(v)), 2000); j.Summary == "" {
+		return Judgment{}, errors.New("summary is empty")
+	}
+	return j, nil
+}
+
+// endOf decides whether the debate ends after round of maxRounds, with
+// active debaters: on agreement, a clear winner, stagnation (the
+// moderator's, or every debater repeating itself), or the round cap.
+func endOf(j Judgment, round, maxRounds, active int) EndReason {
+	switch {
+	case j.Converging:
+		return EndAgreement
+	case j.ClearWinner != "":
+		return EndClearWinner
+	case j.Stagnating, round > 1 && active > 0 && len(j.Repeating) >= active:
+		return EndStagnation
+	case round >= maxRounds:
+		return EndMaxRounds
+	}
+	return ""
+}
+
+// Confidence is the synthesis's confidence in its recommendation.
+type Confidence string
+
+// The confidence levels of the seed.
+const (
+	ConfidenceHigh   Confidence = "High"
+	ConfidenceMedium Confidence = "Medium"
+	ConfidenceLow    Confidence = "Low"
+)
+
+// PerspectiveSummary is one perspective's part in the synthesis.
+type PerspectiveSummary struct {
+	Name              string   `json:"name"`
+	KeyArguments      []string `json:"keyArguments"`
+	TradeOffsAccepted []string `json:"tradeOffsAccepted"`
+}
+
+// Synthesis is the seed's synthesis document; [Synthesis.Markdown] renders
+// it.
+type Synthesis struct {
+	// Title is the decision's topic.
+	Title        string               `json:"title"`
+	Date         time.Time            `json:"date"`
+	DebateID     string               `json:"debateId"`
+	Rounds       int                  `json:"rounds"`
+	Question     string               `json:"question"`
+	Perspectives []PerspectiveSummary `json:"perspectives"`
+	Agreement    []string             `json:"agreement"`
+	Tensions     []string             `json:"tensions"`
+	// Recommendation is the moderator's recommendation.
+	Recommendation string     `json:"recommendation"`
+	Confidence     Confidence `json:"confidence"`
+	Caveats        []string   `json:"caveats"`
+	// Dissent is the view of a perspective that strongly disagrees with
+	// the recommendation, or "".
+	Dissent   string    `json:"dissent,omitempty"`
+	EndReason EndReason `json:"endReason"`
+}
+
+// parseSynthesis reads the moderator's synthesis. A reply without a JSON
+// object or a recommendation is an error; an unknown confidence is Medium.
+func parseSynthesis(reply string) (Synthesis, error) {
+	m, err := jsonObject(reply)
+	if err != nil {
+		return Synthesis{}, err
+	}
+	var s Synthesis
+	str := func(key string, max int) string {
+		v, _ := lookup(m, key)
+		return cut(strings.TrimSpace(stringOf(v)), max)
+	}
+	list := func(key string) []string { v, _ := lookup(m, key); return stringsOf(v, 10) }
+	s.Title = cut(oneLine(str("title", 200)), 120)
+	s.Recommendation = str("recommendation", 4000)
+	if s.Recommendation == "" {
+		return Synthesis{}, errors.New("recommendation is empty")
+	}
+	s.Agreement, s.Tensions, s.Caveats = list("agreement"), list("tensions"), list("caveats")
+	s.Dissent = str("dissent", 2000)
+	switch strings.ToLower(str("confidence", 20)) {
+	case "high":
+		s.Confidence = ConfidenceHigh
+	case "low":
+		s.Confidence = ConfidenceLow
+	default:
+		s.Confidence = ConfidenceMedium
+	}
+	v, _ := lookup(m, "perspectives")
+	items, _ := v.([]any)
+	for _, it := range items {
+		pm, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := lookup(pm, "name")
+		args, _ := lookup(pm, "keyArguments")
+		trade, _ := lookup(pm, "tradeOffsAccepted")
+		if n := oneLine(stringOf(name)); n != "" {
+			s.Perspectives = append(s.Perspectives, PerspectiveSummary{Name: cut(n, 100), KeyArguments: stringsOf(args, 6), TradeOffsAccepted: stringsOf(trade, 6)})
+		}
+	}
+	return s, nil
+}
+
+// Markdown renders the synthesis in the seed's structure, ready for
+// docs/decisions/. Text from the question and the models is escaped so it
+// cannot add sections of its own.
+func (s Synthesis) Markdown() string {
+	var b strings.Builder
+	names := make([]string, len(s.Perspectives))
+	for i, p := range s.Perspectives {
+		names[i] = inline(p.Name)
+	}
+	fmt.Fprintf(&b, "# Decision: %s\n\n", inline(s.Title))
+	fmt.Fprintf(&b, "**Date:** %s\n", s.Date.Format(time.DateOnly))
+	fmt.Fprintf(&b, "**Debate ID:** %s\n", inline(s.DebateID))
+	fmt.Fprintf(&b, "**Rounds:** %d\n", s.Rounds)
+	fmt.Fprintf(&b, "**Perspectives:** %s\n\n", strings.Join(names, ", "))
+	fmt.Fprintf(&b, "## Question\n\n%s\n\n", block(s.Question))
+	b.WriteString("## Perspectives Considered\n\n")
+	for _, p := range s.Perspectives {
+		fmt.Fprintf(&b, "### %s\n", inline(p.Name))
+		fmt.Fprintf(&b, "- Key arguments: %s\n", joined(p.KeyArguments, "none recorded"))
+		fmt.Fprintf(&b, "- Trade-offs accepted: %s\n\n", joined(p.TradeOffsAccepted, "none recorded"))
+	}
+	b.WriteString("## Points of Agreement\n\n" + items(s.Agreement, "No points of agreement were recorded.") + "\n")
+	b.WriteString("## Key Tensions\n\n" + items(s.Tensions, "No tensions remained.") + "\n")
+	fmt.Fprintf(&b, "## Recommendation\n\n%s\n\n", block(s.Recommendation))
+	fmt.Fprintf(&b, "**Confidence:** %s\n", s.Confidence)
+	fmt.Fprintf(&b, "**Caveats:** %s\n\n", joined(s.Caveats, "None."))
+	dissent := block(s.Dissent)
+	if dissent == "" {
+		dissent = "No perspective strongly disagrees with the recommendation."
+	}
+	fmt.Fprintf(&b, "## Dissenting View\n\n%s\n", dissent)
+	return b.String()
+}
+
+func joined(xs []string, none string) string {
+	if len(xs) == 0 {
+		return none
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = inline(strings.TrimRight(x, ".;"))
+	}
+	return strings.Join(out, "; ")
+}
+
+func items(xs []string, none string) string {
+	if len(xs) == 0 {
+		return "- " + none + "\n"
+	}
+	var b strings.Builder
+	for _, x := range xs {
+		b.WriteString("- " + inline(x) + "\n")
+	}
+	return b.String()
+}
+
+// inline makes s one line of Markdown text that cannot start a block.
+func inline(s string) string { return escapeLead(oneLine(s)) }
+
+// block keeps s's lines but escapes each that would start a heading, a
+// quote, a fence or a table of its own.
+func block(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = escapeLead(strings.TrimRight(l, " \t"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func escapeLead(l string) string {
+	t := strings.TrimLeft(l, " ")
+	if t == "" {
+		return l
+	}
+	switch t[0] {
+	case '#', '>', '|', '`', '~', '=':
+		return l[:len(l)-len(t)] + `\` + t
+	}
+	return l
+}

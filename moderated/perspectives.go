@@ -1,0 +1,251 @@
+package moderated
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/duelogic/duelogic"
+)
+
+// Perspective is a debater's assigned viewpoint: a perspective of the
+// catalog, with the model that argues it. Its ID is the debater's Speaker.
+type Perspective struct {
+	ID         duelogic.Framework `json:"id"`
+	Name       string             `json:"name"`
+	Priorities []string           `json:"priorities"`
+	TradeOffs  string             `json:"tradeOffs"`
+	Model      string             `json:"model"`
+}
+
+// builtinOpposites are the pairs of built-in perspectives whose trade-offs
+// pull against each other: a debate seating one of a pair with the other is
+// balanced.
+var builtinOpposites = [][2]duelogic.Framework{
+	{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate},
+	{duelogic.PerformanceAdvocate, duelogic.OperationalSimplicity},
+	{duelogic.SecurityAdvocate, duelogic.UserExperience},
+	{duelogic.FutureFlexibility, duelogic.SimplicityAdvocate},
+}
+
+// builtinKeywords map words of a question to the built-in perspectives they
+// call for. A keyword ending in '*' matches words it begins; one of several
+// words matches those words in a row and weighs double.
+var builtinKeywords = map[duelogic.Framework][]string{
+	duelogic.PerformanceAdvocate: {"cach*", "latenc*", "throughput", "fast", "faster", "speed*", "perform*", "scal*",
+		"real time", "realtime", "memory", "cpu", "load", "benchmark*", "millisecond*", "redis", "hot path", "efficien*"},
+	duelogic.SimplicityAdvocate: {"simpl*", "maintain*", "readab*", "dependenc*", "familiar*", "ship fast", "ship quickly",
+		"quick*", "deadline*", "mvp", "small team", "prototype*", "boring", "complexity", "complicated"},
+	duelogic.SecurityAdvocate: {"auth*", "secur*", "encrypt*", "password*", "credential*", "token*", "complian*", "gdpr",
+		"hipaa", "privacy", "vulnerab*", "secret*", "attack*", "permission*", "access control", "pii", "sso"},
+	duelogic.FutureFlexibility: {"extensib*", "plugin*", "schema*", "evolv*", "future", "migrat*", "flexib*", "decoupl*",
+		"microservice*", "modular*", "api", "apis", "graphql", "rest", "version*", "long term"},
+	duelogic.UserExperience: {"user*", "ux", "ui", "frontend", "front end", "usab*", "onboard*", "responsive*", "customer*",
+		"mobile", "accessib*", "interface*", "design system"},
+	duelogic.OperationalSimplicity: {"deploy*", "operat*", "ops", "devops", "monitor*", "observab*", "debug*", "infrastructure",
+		"kubernetes", "on call", "oncall", "database*", "postgres*", "postgresql", "backup*", "upgrade*", "incident*", "logging"},
+}
+
+// perspectives is the catalog's perspectives with what the assignment needs
+// to know of them.
+type perspectives struct {
+	all       []duelogic.FrameworkInfo
+	byID      map[duelogic.Framework]duelogic.FrameworkInfo
+	opposites map[duelogic.Framework][]duelogic.Framework
+	pairs     [][2]duelogic.Framework
+	keywords  map[duelogic.Framework][]string
+}
+
+// newPerspectives builds the catalog of cfg: the built-in perspectives and
+// the host's, with the opposite pairs of both.
+func newPerspectives(cfg Config) (*perspectives, error) {
+	cat, err := duelogic.DefaultCatalog().With(cfg.CustomPerspectives...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: customPerspectives: %v", ErrInvalidConfig, err)
+	}
+	ps := &perspectives{
+		byID:      map[duelogic.Framework]duelogic.FrameworkInfo{},
+		opposites: map[duelogic.Framework][]duelogic.Framework{},
+		keywords:  map[duelogic.Framework][]string{},
+	}
+	for _, f := range cat.All() {
+		if f.Kind != duelogic.KindPerspective {
+			continue
+		}
+		ps.all = append(ps.all, f)
+		ps.byID[f.ID] = f
+		if kw, ok := builtinKeywords[f.ID]; ok {
+			ps.keywords[f.ID] = kw
+			continue
+		}
+		for _, p := range f.Priorities {
+			ps.keywords[f.ID] = append(ps.keywords[f.ID], strings.Join(wordsOf(p), " "))
+			for _, w := range wordsOf(p) {
+				if len(w) >= 4 {
+					ps.keywords[f.ID] = append(ps.keywords[f.ID], w+"*")
+				}
+			}
+		}
+	}
+	for _, pair := range slices.Concat(builtinOpposites, cfg.Opposites) {
+		a, b := pair[0], pair[1]
+		_, okA := ps.byID[a]
+		_, okB := ps.byID[b]
+		if !okA || !okB || a == b {
+			return nil, fmt.Errorf("%w: opposites %s/%s: both must be different perspectives of the catalog", ErrInvalidConfig, a, b)
+		}
+		if !slices.Contains(ps.opposites[a], b) {
+			ps.opposites[a] = append(ps.opposites[a], b)
+			ps.opposites[b] = append(ps.opposites[b], a)
+			ps.pairs = append(ps.pairs, pair)
+		}
+	}
+	return ps, nil
+}
+
+// resolve finds a perspective by ID or name ("Performance Advocate",
+// "performance_advocate", "the Performance Advocate perspective").
+func (ps *perspectives) resolve(name string) (duelogic.Framework, bool) {
+	norm := func(s string) string {
+		s = strings.Join(wordsOf(s), " ")
+		s = strings.TrimPrefix(s, "the ")
+		return strings.TrimSuffix(s, " perspective")
+	}
+	want := norm(name)
+	if want == "" {
+		return "", false
+	}
+	for _, f := range ps.all {
+		if norm(string(f.ID)) == want || norm(f.Name) == want {
+			return f.ID, true
+		}
+	}
+	return "", false
+}
+
+func (ps *perspectives) opposed(a, b duelogic.Framework) bool {
+	return slices.Contains(ps.opposites[a], b)
+}
+
+// balanced reports whether ids seat at least one pair of opposites, so the
+// debaters are not all on the same side of the trade-offs.
+func (ps *perspectives) balanced(ids []duelogic.Framework) bool {
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			if ps.opposed(a, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rank returns the perspectives whose keywords occur in text, those with
+// more (and longer) matches first, ties in catalog order.
+func (ps *perspectives) rank(text string) []duelogic.Framework {
+	words := wordsOf(text)
+	type scored struct {
+		id    duelogic.Framework
+		score int
+	}
+	var hits []scored
+	for _, f := range ps.all {
+		score := 0
+		for _, kw := range ps.keywords[f.ID] {
+			if k := strings.Fields(kw); containsRun(words, k) {
+				score += len(k)
+			}
+		}
+		if score > 0 {
+			hits = append(hits, scored{f.ID, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int { return b.score - a.score })
+	out := make([]duelogic.Framework, len(hits))
+	for i, h := range hits {
+		out[i] = h.id
+	}
+	return out
+}
+
+// containsRun reports whether words holds the keyword's words in a row; a
+// keyword word ending in '*' matches any word it begins.
+func containsRun(words, kw []string) bool {
+	if len(kw) == 0 {
+		return false
+	}
+	match := func(w, k string) bool {
+		if p, ok := strings.CutSuffix(k, "*"); ok {
+			return strings.HasPrefix(w, p)
+		}
+		return w == k
+	}
+outer:
+	for i := 0; i+len(kw) <= len(words); i++ {
+		for j, k := range kw {
+			if !match(words[i+j], k) {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// choose picks n perspectives: those the moderator suggested (when the
+// catalog has them), then those the question's keywords call for, then the
+// catalog's in order; and balances the choice.
+func (ps *perspectives) choose(text string, suggested []string, n int) []duelogic.Framework {
+	n = min(n, len(ps.all))
+	var ids []duelogic.Framework
+	add := func(id duelogic.Framework) {
+		if len(ids) < n && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, s := range suggested {
+		if id, ok := ps.resolve(s); ok {
+			add(id)
+		}
+	}
+	for _, id := range ps.rank(text) {
+		add(id)
+	}
+	for _, f := range ps.all {
+		add(f.ID)
+	}
+	return ps.balance(ids)
+}
+
+// balance returns ids unchanged when they are balanced. Otherwise the first
+// perspective that has an opposite gets it in the last seat (the one before,
+// when it holds the last seat itself); when none of them has a known
+// opposite, the last two seats go to the first pair of opposites.
+func (ps *perspectives) balance(ids []duelogic.Framework) []duelogic.Framework {
+	if len(ids) < 2 || ps.balanced(ids) {
+		return ids
+	}
+	out := slices.Clone(ids)
+	for i, id := range ids {
+		if opp := ps.opposites[id]; len(opp) > 0 {
+			j := len(out) - 1
+			if j == i {
+				j--
+			}
+			out[j] = opp[0]
+			return out
+		}
+	}
+	if len(ps.pairs) == 0 {
+		return out
+	}
+	pair := ps.pairs[0]
+	out = slices.DeleteFunc(out, func(id duelogic.Framework) bool { return id == pair[0] || id == pair[1] })
+	out = append(out[:min(len(out), len(ids)-2)], pair[0], pair[1])
+	return out
+}
+
+func (ps *perspectives) perspective(id duelogic.Framework, model string) Perspective {
+	f := ps.byID[id]
+	return Perspective{ID: f.ID, Name: f.Name, Priorities: slices.Clone(f.Priorities), TradeOffs: f.TradeOffs, Model: model}
+}

@@ -1,0 +1,213 @@
+package moderated
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic"
+)
+
+const (
+	perf  = duelogic.PerformanceAdvocate
+	simp  = duelogic.SimplicityAdvocate
+	sec   = duelogic.SecurityAdvocate
+	flex  = duelogic.FutureFlexibility
+	ux    = duelogic.UserExperience
+	ops   = duelogic.OperationalSimplicity
+	compl = duelogic.Framework("compliance_first")
+	speed = duelogic.Framework("ship_speed")
+)
+
+// hostConfig adds two host perspectives, one of them declared opposite to
+// Security Advocate.
+func hostConfig() Config {
+	cfg := DefaultConfig()
+	cfg.CustomPerspectives = []duelogic.FrameworkInfo{
+		{ID: compl, Name: "Compliance First", Description: "Argues for audit trails", Kind: duelogic.KindPerspective,
+			Priorities: []string{"audit trails", "data residency", "SOC2 requirements"}, TradeOffs: "Will accept development slowdown for compliance"},
+		{ID: speed, Name: "Ship Speed", Description: "Argues for shipping now",
+			Priorities: []string{"time to market", "iteration speed"}, TradeOffs: "Will accept rough edges for speed"},
+	}
+	cfg.Opposites = [][2]duelogic.Framework{{compl, speed}}
+	return cfg
+}
+
+func TestBalanced(t *testing.T) {
+	ps, err := newPerspectives(hostConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ids  []duelogic.Framework
+		want bool
+	}{
+		{[]duelogic.Framework{perf, simp}, true},
+		{[]duelogic.Framework{perf, ops}, true},
+		{[]duelogic.Framework{sec, ux}, true},
+		{[]duelogic.Framework{flex, simp}, true},
+		{[]duelogic.Framework{simp, flex, ux}, true},
+		{[]duelogic.Framework{compl, speed}, true},
+		{[]duelogic.Framework{perf, ux}, false},
+		{[]duelogic.Framework{sec, flex, ops}, false},
+		{[]duelogic.Framework{simp, ops}, false},
+		{[]duelogic.Framework{compl, sec}, false},
+		{[]duelogic.Framework{perf}, false},
+	}
+	for _, tt := range tests {
+		if got := ps.balanced(tt.ids); got != tt.want {
+			t.Errorf("balanced(%v) = %v, want %v", tt.ids, got, tt.want)
+		}
+	}
+}
+
+func TestBalance(t *testing.T) {
+	ps, _ := newPerspectives(hostConfig())
+	tests := []struct {
+		name string
+		in   []duelogic.Framework
+		want []duelogic.Framework
+	}{
+		{"balanced stays", []duelogic.Framework{perf, simp}, []duelogic.Framework{perf, simp}},
+		{"the last seat opposes the first", []duelogic.Framework{perf, ux}, []duelogic.Framework{perf, simp}},
+		{"three seats", []duelogic.Framework{sec, flex, ops}, []duelogic.Framework{sec, flex, ux}},
+		{"host pair", []duelogic.Framework{compl, sec}, []duelogic.Framework{compl, speed}},
+		{"opposite found for the first", []duelogic.Framework{ops, flex, ux}, []duelogic.Framework{ops, flex, perf}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ps.balance(tt.in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("balance (-want +got):\n%s", diff)
+			}
+			if !ps.balanced(got) {
+				t.Errorf("balance(%v) = %v is not balanced", tt.in, got)
+			}
+		})
+	}
+
+	// Perspectives with no known opposite fall back to the first pair.
+	cfg := DefaultConfig()
+	cfg.CustomPerspectives = hostConfig().CustomPerspectives
+	ps, _ = newPerspectives(cfg)
+	if diff := cmp.Diff([]duelogic.Framework{compl, perf, simp}, ps.balance([]duelogic.Framework{compl, speed, simp})); diff != "" {
+		t.Errorf("fallback (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]duelogic.Framework{perf, simp}, ps.balance([]duelogic.Framework{compl, speed})); diff != "" {
+		t.Errorf("fallback of two (-want +got):\n%s", diff)
+	}
+	// The only perspective with an opposite holds the last seat: the seat
+	// before it is given up.
+	if diff := cmp.Diff([]duelogic.Framework{sec, ux}, ps.balance([]duelogic.Framework{compl, ux})); diff != "" {
+		t.Errorf("last seat (-want +got):\n%s", diff)
+	}
+}
+
+// TestChooseIsAlwaysBalanced tries every suggestion the moderator could make.
+func TestChooseIsAlwaysBalanced(t *testing.T) {
+	ps, _ := newPerspectives(hostConfig())
+	var all []string
+	for _, f := range ps.all {
+		all = append(all, f.Name)
+	}
+	all = append(all, "Chaos Engineer")
+	for n := 2; n <= 4; n++ {
+		for i := range all {
+			for j := range all {
+				suggested := []string{all[i], all[j]}
+				got := ps.choose("", suggested, n)
+				if len(got) != n || !ps.balanced(got) || len(slices.Compact(slices.Sorted(slices.Values(got)))) != n {
+					t.Fatalf("choose(%v, %d) = %v", suggested, n, got)
+				}
+			}
+		}
+	}
+}
+
+func TestKeywordHeuristic(t *testing.T) {
+	ps, _ := newPerspectives(hostConfig())
+	tests := []struct {
+		question string
+		n        int
+		want     []duelogic.Framework
+	}{
+		{"Should we add a caching layer to cut p99 latency?", 2, []duelogic.Framework{perf, simp}},
+		{"How should authentication and password resets work?", 2, []duelogic.Framework{sec, ux}},
+		{"We need to ship fast: is a monolith simpler to maintain?", 2, []duelogic.Framework{simp, perf}},
+		{"Which schema design keeps the plugin API extensible?", 2, []duelogic.Framework{flex, simp}},
+		{"Where should the audit trails live for data residency?", 2, []duelogic.Framework{compl, speed}},
+		{"What should we do?", 3, []duelogic.Framework{perf, simp, sec}},
+		{"How do we deploy and monitor the new database on-call?", 2, []duelogic.Framework{ops, perf}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			got := ps.choose(tt.question, nil, tt.n)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("choose (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ps, _ := newPerspectives(hostConfig())
+	for name, want := range map[string]duelogic.Framework{
+		"Performance Advocate": perf, "performance_advocate": perf, "the User Experience perspective": ux,
+		"OPERATIONAL SIMPLICITY": ops, "Compliance First": compl, "Chaos Engineer": "", "": "", "Utilitarian": "",
+	} {
+		got, ok := ps.resolve(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("resolve(%q) = %q, %v", name, got, ok)
+		}
+	}
+}
+
+// TestAssignment runs the analysis and assignment against replies that
+// need clamping and balancing.
+func TestAssignment(t *testing.T) {
+	tests := []struct {
+		name     string
+		cfg      func(*Config)
+		analysis []string
+		question string
+		want     []duelogic.Framework
+		debaters int
+		fallback bool
+	}{
+		{"moderator's choice", nil, []string{analysisTwo}, cachingQuestion.Proposition, []duelogic.Framework{perf, simp}, 2, false},
+		{"too many debaters clamped", nil, []string{`{"debaters":9,"perspectives":["Security Advocate","User Experience","Performance Advocate","Simplicity Advocate","Future Flexibility"]}`},
+			"q", []duelogic.Framework{sec, ux, perf, simp}, 4, false},
+		{"too few clamped", nil, []string{`{"debaters":1,"perspectives":["Security Advocate"]}`}, "q", []duelogic.Framework{sec, ux}, 2, false},
+		{"aligned suggestion balanced", nil, []string{`{"debaters":2,"perspectives":["Performance Advocate","User Experience"]}`}, "q", []duelogic.Framework{perf, simp}, 2, false},
+		{"unknown names dropped", nil, []string{`{"debaters":2,"perspectives":["Chaos Engineer","Security Advocate"]}`}, "q", []duelogic.Framework{sec, ux}, 2, false},
+		{"missing count read from the question", nil, []string{`{"perspectives":["Future Flexibility"]}`}, "GraphQL or REST?", []duelogic.Framework{flex, simp}, 2, false},
+		{"config debaters win", func(c *Config) { c.Debaters = 3 }, []string{analysisTwo}, cachingQuestion.Proposition, []duelogic.Framework{perf, simp, ops}, 2, false},
+		{"forced perspectives", func(c *Config) { c.Perspectives = []duelogic.Framework{ux, sec} }, []string{analysisTwo}, "q", []duelogic.Framework{ux, sec}, 2, false},
+		{"prose then JSON", nil, []string{"Let me think.", analysisTwo}, "q", []duelogic.Framework{perf, simp}, 2, false},
+		{"no JSON: the keyword heuristic decides", nil, []string{"I cannot answer."}, "How should authentication work?", []duelogic.Framework{sec, perf, simp}, 3, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeWith(tt.analysis, texts("argument", 50), judgeAgree)
+			cfg := testConfig()
+			if tt.cfg != nil {
+				tt.cfg(&cfg)
+			}
+			res := mustRun(t, f, cfg, duelogic.Debate{Proposition: tt.question}, Hooks{})
+			if diff := cmp.Diff(tt.want, idsOf(res.Perspectives)); diff != "" {
+				t.Errorf("perspectives (-want +got):\n%s", diff)
+			}
+			if res.Analysis.Debaters != tt.debaters || res.Analysis.Fallback != tt.fallback {
+				t.Errorf("analysis %+v", res.Analysis)
+			}
+			if tt.fallback && f.Calls(PurposeAnalysis) != cfg.MaxAttempts {
+				t.Errorf("%d analysis calls, want %d", f.Calls(PurposeAnalysis), cfg.MaxAttempts)
+			}
+			if want := fmt.Sprint(len(tt.want)); len(res.Rounds[0].Arguments) != len(tt.want) {
+				t.Errorf("%d arguments, want %s", len(res.Rounds[0].Arguments), want)
+			}
+		})
+	}
+}

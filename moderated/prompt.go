@@ -1,0 +1,204 @@
+package moderated
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// retryMarker opens the message that asks a model again after an unusable
+// reply.
+const retryMarker = "That reply cannot be used: "
+
+// retry extends req's conversation with the unusable reply and why it
+// cannot be used.
+func retry(req llm.Request, reply, problem string) llm.Request {
+	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
+		llm.Message{Role: llm.Assistant, Content: reply},
+		llm.Message{Role: llm.User, Content: retryMarker + problem + ". Reply again with only the JSON object described above."})
+	return req
+}
+
+func request(model, purpose string, json bool, system, user string) llm.Request {
+	return llm.Request{
+		Model: model, Purpose: purpose, JSON: json,
+		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: user}},
+	}
+}
+
+// question is the fenced question and context every prompt carries.
+func question(d duelogic.Debate) string {
+	s := "The question:\n" + fence("proposition", d.Proposition)
+	if strings.TrimSpace(d.Context) != "" {
+		s += "\n\nBackground:\n" + fence("context", d.Context)
+	}
+	return s
+}
+
+func catalogLines(ps *perspectives) string {
+	var b strings.Builder
+	for _, f := range ps.all {
+		fmt.Fprintf(&b, "- %s (%s): priorities %s; trade-offs: %s\n", oneLine(f.Name), f.ID,
+			oneLine(strings.Join(f.Priorities, ", ")), oneLine(f.TradeOffs))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func analysisRequest(cfg Config, d duelogic.Debate, ps *perspectives) llm.Request {
+	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
+		"Before the debate, analyse the question:\n" +
+		"- domain: the decision's domain (architecture, data, security, ux, operations, product or general);\n" +
+		"- constraints: implicit constraints the question reveals (\"we need to ship fast\" means simplicity weighs more);\n" +
+		"- debaters: 2 for a binary choice between two options, 3 or 4 for a multi-faceted question;\n" +
+		"- perspectives: the perspectives of the catalog best placed to argue it, by name, most relevant first. " +
+		"They must not all favour the same side of the trade-offs: include at least one that pulls the other way.\n\n" +
+		"Reply with only a JSON object:\n" +
+		`{"domain": "...", "constraints": ["..."], "debaters": 2, "perspectives": ["...", "..."]}`
+	user := question(d) + "\n\nThe perspective catalog:\n" + catalogLines(ps) + "\n\nAnalyse the question."
+	return request(cfg.ModeratorModel, PurposeAnalysis, true, system, user)
+}
+
+func names(ps []Perspective) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func debaterSystem(p Perspective, others []Perspective) string {
+	return "You are a debater in a moderated debate that helps a team make a decision. You argue from one perspective, " +
+		"a viewpoint rather than a persona. " + dataNote + "\n\n" +
+		"Perspective: " + oneLine(p.Name) + "\n" +
+		"Priorities: " + oneLine(strings.Join(p.Priorities, ", ")) + "\n" +
+		"Trade-offs you advocate: " + oneLine(p.TradeOffs) + "\n" +
+		"Other perspectives in the debate: " + oneLine(names(others)) + "\n\n" +
+		"Argue for the answer that best serves your priorities, concretely: name the trade-off you accept, take the " +
+		"strongest opposing point seriously, and concede what the others get right. Stay on the question. Do not repeat " +
+		"earlier arguments: build on them or move to new ground. Write 120-220 words of plain prose, without headings."
+}
+
+// entries lays out arguments for a transcript block.
+func entries(args []Argument, name func(duelogic.Framework) string) string {
+	var b strings.Builder
+	for _, a := range args {
+		fmt.Fprintf(&b, "[%s — %s]\n%s\n\n", name(a.Perspective), a.Kind, strings.TrimSpace(a.Content))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func roundLine(n, max int) string { return fmt.Sprintf("Round: %d of at most %d", n, max) }
+
+// argumentRequest asks p for its argument of round n.
+func (f *format) argumentRequest(d duelogic.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
+	var b strings.Builder
+	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString("The moderator opens the round:\n" + fence("summary", r.Opening) + "\n\n")
+	if r.Guidance != "" {
+		b.WriteString("Guidance from the people who asked the question, for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
+	}
+	if prev := f.last(); prev != nil {
+		for _, a := range prev.Arguments {
+			if a.Perspective == p.ID {
+				b.WriteString("Your argument in the previous round:\n" + fence("previous", a.Content) + "\n\n")
+			}
+		}
+		if others := slicesWithout(append(append([]Argument(nil), prev.Arguments...), prev.Rebuttals...), p.ID); len(others) > 0 {
+			b.WriteString("What the others said in the previous round:\n" + fence("transcript", entries(others, f.name)) + "\n\n")
+		}
+		for _, note := range f.notesFor(prev, p.ID) {
+			b.WriteString("The moderator asks you: " + note + "\n\n")
+		}
+	}
+	b.WriteString("Give your argument for this round.")
+	return request(p.Model, PurposeArgument, false, debaterSystem(p, others), b.String())
+}
+
+// rebuttalRequest asks p to respond to the round's arguments and the
+// rebuttals made before its turn.
+func (f *format) rebuttalRequest(d duelogic.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
+	var b strings.Builder
+	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	if r.Guidance != "" {
+		b.WriteString("Guidance for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
+	}
+	b.WriteString("This round's arguments:\n" + fence("transcript", entries(r.Arguments, f.name)) + "\n\n")
+	if len(r.Rebuttals) > 0 {
+		b.WriteString("The responses so far:\n" + fence("transcript", entries(r.Rebuttals, f.name)) + "\n\n")
+	}
+	b.WriteString("Respond to the others' points, naming the perspective you answer: say where you agree, where you " +
+		"disagree and why, and whether anything said changes your recommendation.")
+	return request(p.Model, PurposeRebuttal, false, debaterSystem(p, others), b.String())
+}
+
+func (f *format) judgmentRequest(d duelogic.Debate, active []Perspective, n int, r *Round) llm.Request {
+	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
+		"Assess the round that just ended:\n" +
+		"- converging: true when the perspectives now agree on a recommendation, or their remaining differences are settled;\n" +
+		"- stagnating: true when the round repeated earlier points without new information;\n" +
+		"- newGround: true when new points emerged;\n" +
+		"- clearWinner: the name of a perspective that dominated while the others conceded its key points, else \"\";\n" +
+		"- offTopic: the names of perspectives whose argument left the question;\n" +
+		"- summary: two to four sentences for the debaters, naming the open disagreements.\n\n" +
+		"Reply with only a JSON object:\n" +
+		`{"converging": false, "stagnating": false, "newGround": true, "clearWinner": "", "offTopic": [], "summary": "..."}`
+	var b strings.Builder
+	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString("Perspectives: " + oneLine(names(active)) + "\n")
+	if n > 1 {
+		b.WriteString("Repetition of each argument (share of its word sequences already used in the previous round):\n")
+		for _, a := range r.Arguments {
+			mark := ""
+			if a.Repetition > RepetitionThreshold {
+				mark = " (repeats)"
+			}
+			fmt.Fprintf(&b, "- %s: %.0f%%%s\n", f.name(a.Perspective), 100*a.Repetition, mark)
+		}
+	}
+	if r.Guidance != "" {
+		b.WriteString("\nGuidance given for this round:\n" + fence("guidance", r.Guidance) + "\n")
+	}
+	b.WriteString("\nThe round:\n" + fence("transcript", entries(append(append([]Argument(nil), r.Arguments...), r.Rebuttals...), f.name)))
+	b.WriteString("\n\nAssess the round.")
+	return request(f.Config.ModeratorModel, PurposeJudgment, true, system, b.String())
+}
+
+func (f *format) synthesisRequest(d duelogic.Debate) llm.Request {
+	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
+		"Write the synthesis: each perspective's key arguments and the trade-offs it accepts, the points all perspectives " +
+		"agreed on, the tensions that remain, your recommendation, your confidence in it (High, Medium or Low) with the " +
+		"caveats that could change it, and the view of any perspective that strongly disagrees with the recommendation.\n\n" +
+		"Reply with only a JSON object:\n" +
+		`{"title": "<the decision's topic>", "perspectives": [{"name": "...", "keyArguments": ["..."], "tradeOffsAccepted": ["..."]}], ` +
+		`"agreement": ["..."], "tensions": ["..."], "recommendation": "...", "confidence": "High" | "Medium" | "Low", ` +
+		`"caveats": ["..."], "dissent": "<or empty>"}`
+	var b strings.Builder
+	b.WriteString(question(d) + "\n\n")
+	b.WriteString("Perspectives: " + oneLine(names(f.seats)) + "\n")
+	fmt.Fprintf(&b, "Rounds: %d\nEnded: %s\n\n", len(f.rounds), f.end)
+	if len(f.guidance) > 0 {
+		b.WriteString("Guidance given during the debate:\n" + fence("guidance", strings.Join(f.guidance, "\n")) + "\n\n")
+	}
+	var sums []string
+	for _, r := range f.rounds {
+		sums = append(sums, fmt.Sprintf("Round %d: %s", r.Number, oneLine(r.Judgment.Summary)))
+	}
+	b.WriteString("The moderator's round summaries:\n" + fence("summary", strings.Join(sums, "\n")) + "\n\n")
+	if last := f.last(); last != nil {
+		b.WriteString("The last round:\n" + fence("transcript", entries(append(append([]Argument(nil), last.Arguments...), last.Rebuttals...), f.name)) + "\n\n")
+	}
+	b.WriteString("Write the synthesis.")
+	return request(f.Config.ModeratorModel, PurposeSynthesis, true, system, b.String())
+}
+
+func slicesWithout(args []Argument, id duelogic.Framework) []Argument {
+	var out []Argument
+	for _, a := range args {
+		if a.Perspective != id {
+			out = append(out, a)
+		}
+	}
+	return out
+}

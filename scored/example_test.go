@@ -1,0 +1,64 @@
+package scored_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/scored"
+)
+
+// A scored debate of an evaluated idea on the offline stub model: three
+// rounds, each judged, each verdict moving its category's score.
+func ExampleRun() {
+	cfg := scored.Config{
+		Evaluations: map[string]scored.Evaluation{
+			"problem":  {Score: 6.5, Evidence: []string{"12 of 15 interviewed clinic managers spend over 5 hours a week on scheduling"}},
+			"solution": {Score: 5, Evidence: []string{"A prototype cut scheduling time by 40% in a one-week pilot"}},
+			"market":   {Score: 4, Evidence: []string{"About 9,000 small clinics in the region"}},
+		},
+		Challenges: []scored.Challenge{
+			{Category: "market", Text: "Incumbent EHR vendors bundle scheduling for free", Severity: "high"},
+		},
+	}
+	idea := duelogic.Debate{
+		ID:          "clinic-scheduler",
+		Proposition: "A scheduling assistant for small clinics",
+	}
+	res, err := scored.Run(context.Background(), llm.NewStub(1), cfg, idea)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Rounds {
+		fmt.Printf("%-18s %-10s %.2f -> %.2f\n", r.Category.Name, r.Verdict.Winner, r.PreScore, r.PostScore)
+	}
+	fmt.Printf("total change %+.2f, %d utterances\n", res.Scores.Total, len(res.Transcript))
+	// Output:
+	// Problem Validity   advocate   6.50 -> 7.30
+	// Solution Fit       challenger 5.00 -> 4.29
+	// Market Opportunity draw       4.00 -> 4.00
+	// total change +0.09, 15 utterances
+}
+
+// The score rule: a win moves the score by MaxAdjustment × confidence towards
+// the winner, a draw not at all, and the score never leaves the scale.
+func ExampleAdjust() {
+	scale := scored.Scale{Min: 1, Max: 10}
+	for _, v := range []scored.Verdict{
+		{Winner: scored.WinnerAdvocate, Confidence: 0.8},
+		{Winner: scored.WinnerChallenger, Confidence: 0.5},
+		{Winner: scored.WinnerDraw, Confidence: 0.9},
+	} {
+		post, delta := scored.Adjust(6, v, 1, scale)
+		fmt.Printf("%-10s 6 -> %.2f (%+.2f)\n", v.Winner, post, delta)
+	}
+	post, delta := scored.Adjust(9.7, scored.Verdict{Winner: scored.WinnerAdvocate, Confidence: 0.9}, 1, scale)
+	fmt.Printf("clamped    9.7 -> %.2f (%+.2f)\n", post, delta)
+	// Output:
+	// advocate   6 -> 6.80 (+0.80)
+	// challenger 6 -> 5.50 (-0.50)
+	// draw       6 -> 6.00 (+0.00)
+	// clamped    9.7 -> 10.00 (+0.30)
+}

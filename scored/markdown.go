@@ -1,0 +1,110 @@
+package scored
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Markdown renders the debate as the seed's debate.md: a score table, then
+// each round's positions, arguments, rebuttals and verdict with its effect on
+// the score. Text from the host and the models is escaped so it cannot add
+// headings or table cells of its own.
+func (r *Result) Markdown() string {
+	var b strings.Builder
+	title := "the idea"
+	id := ""
+	if r.Result != nil {
+		title = firstLine(r.Debate.Proposition)
+		id = r.DebateID
+	}
+	fmt.Fprintf(&b, "# Scored debate: %s\n\n", inline(title))
+	if id != "" {
+		fmt.Fprintf(&b, "- **Debate ID:** %s\n", inline(id))
+	}
+	fmt.Fprintf(&b, "- **Rounds:** %d\n", len(r.Rounds))
+	fmt.Fprintf(&b, "- **Total score change:** %s\n\n", signed(r.Scores.Total))
+
+	b.WriteString("## Scores\n\n")
+	b.WriteString("| Category | Before | Change | After | Winner | Confidence |\n")
+	b.WriteString("|---|---:|---:|---:|---|---:|\n")
+	for _, rd := range r.Rounds {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.2f |\n", cell(rd.Category.Name), score(rd.PreScore),
+			signed(rd.Delta), score(rd.PostScore), rd.Verdict.Winner, rd.Verdict.Confidence)
+	}
+
+	for _, rd := range r.Rounds {
+		fmt.Fprintf(&b, "\n## Round %d: %s\n\n", rd.Number, inline(rd.Category.Name))
+		fmt.Fprintf(&b, "**Advocate's position:** %s  \n", inline(rd.Category.AdvocatePosition))
+		fmt.Fprintf(&b, "**Challenger's position:** %s\n", inline(rd.Category.ChallengerPosition))
+		args := interleave(rd.Advocate, rd.Challenger)
+		for _, a := range args {
+			fmt.Fprintf(&b, "\n### %s's %s\n\n%s\n", sideName(a.Side), a.Kind, block(a.Content))
+		}
+		v := rd.Verdict
+		b.WriteString("\n### Verdict\n\n")
+		if v.Winner == WinnerDraw {
+			fmt.Fprintf(&b, "**Winner:** draw (confidence %.2f)\n\n", v.Confidence)
+		} else {
+			fmt.Fprintf(&b, "**Winner:** %s (confidence %.2f)\n\n", v.Winner, v.Confidence)
+		}
+		b.WriteString(block(v.Reasoning) + "\n\n**Key points:**\n\n")
+		for _, p := range v.KeyPoints {
+			b.WriteString("- " + inline(p) + "\n")
+		}
+		fmt.Fprintf(&b, "\n**Score:** %s → %s (%s)\n", score(rd.PreScore), score(rd.PostScore), signed(rd.Delta))
+	}
+	return b.String()
+}
+
+// interleave lists a round's turns in the order they were made: both
+// arguments, then both rebuttals.
+func interleave(adv, chal []Argument) []Argument {
+	var out []Argument
+	for i := range max(len(adv), len(chal)) {
+		if i < len(adv) {
+			out = append(out, adv[i])
+		}
+		if i < len(chal) {
+			out = append(out, chal[i])
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return cut(s, 120)
+}
+
+// inline makes s one line of Markdown text that cannot start a block.
+func inline(s string) string { return escapeLead(oneLine(s)) }
+
+// cell makes s a table cell.
+func cell(s string) string { return strings.ReplaceAll(inline(s), "|", `\|`) }
+
+// block keeps s's paragraphs but escapes each line that would start a
+// heading, a quote, a list or a fence of its own.
+func block(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = escapeLead(strings.TrimRight(l, " \t"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// escapeLead backslash-escapes a line's leading character when it would
+// start a Markdown heading, quote, fence, table row or thematic break.
+func escapeLead(l string) string {
+	t := strings.TrimLeft(l, " ")
+	if t == "" {
+		return l
+	}
+	switch t[0] {
+	case '#', '>', '|', '`', '~', '=':
+		return l[:len(l)-len(t)] + `\` + t
+	}
+	return l
+}
