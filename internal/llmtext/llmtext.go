@@ -1,0 +1,230 @@
+// Package llmtext holds the text handling every duelogic package needs around
+// model calls: fencing user or model text as data inside prompts, and reading
+// a JSON object out of a model's reply with tolerance for what models do to
+// JSON (code fences, prose around it, trailing commas, numbers as strings,
+// snake_case keys).
+package llmtext
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// tagLike matches anything that reads as an opening or closing tag.
+var tagLike = regexp.MustCompile(`<(\s*/?\s*[A-Za-z_][A-Za-z0-9_-]*)`)
+
+// Fence puts text between <tag> and </tag> lines. Every tag-like "<name" or
+// "</name" inside text is defused ("&lt;name"), so the text can neither
+// close its own fence nor open another.
+func Fence(tag, text string) string {
+	text = tagLike.ReplaceAllString(text, "&lt;$1")
+	return "<" + tag + ">\n" + strings.TrimSpace(text) + "\n</" + tag + ">"
+}
+
+// OneLine collapses white space, so text placed on a prompt line cannot start
+// a line of its own.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Truncate cuts s to at most n runes, adding "…" when it cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimSpace(s[:j]) + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// ErrNoJSON means a reply held no JSON object.
+var ErrNoJSON = errors.New("no JSON object in reply")
+
+// Object returns the first JSON object in a model's reply: it skips code
+// fences and prose around the object, takes the first balanced {...}
+// (strings and escapes respected) that decodes, and drops trailing commas
+// before } and ].
+func Object(reply string) (map[string]any, error) {
+	start := strings.IndexByte(reply, '{')
+	for start >= 0 {
+		end := matchBrace(reply, start)
+		if end < 0 {
+			break
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(dropTrailingCommas(reply[start:end+1])), &m); err == nil {
+			return m, nil
+		}
+		next := strings.IndexByte(reply[start+1:], '{')
+		if next < 0 {
+			break
+		}
+		start += 1 + next
+	}
+	return nil, ErrNoJSON
+}
+
+// matchBrace returns the index of the brace closing the one at s[open], or -1.
+func matchBrace(s string, open int) int {
+	depth, inStr, esc := 0, false, false
+	for i := open; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// dropTrailingCommas removes a comma followed (after white space) by } or ],
+// outside strings.
+func dropTrailingCommas(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inStr, esc := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			b.WriteByte(c)
+			continue
+		}
+		if c == '"' {
+			inStr = true
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
+				j++
+			}
+			if j < len(s) && (s[j] == '}' || s[j] == ']') {
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+var keyNoise = strings.NewReplacer("_", "", "-", "", " ", "")
+
+// Lookup finds key in m, ignoring case, '_', '-' and spaces
+// ("steel_manning" finds "steelManning").
+func Lookup(m map[string]any, key string) (any, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	want := strings.ToLower(keyNoise.Replace(key))
+	for k, v := range m {
+		if strings.ToLower(keyNoise.Replace(k)) == want {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// Number reads a finite number, also from a string ("0.8", "85%") or a bool.
+func Number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(x), "%"), 64)
+		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// Bool reads a bool, also from "yes"/"no", "true"/"false", "1"/"0" or a
+// number; ok is false for anything else.
+func Bool(v any) (b, ok bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true", "yes", "y", "1":
+			return true, true
+		case "false", "no", "n", "0", "":
+			return false, true
+		}
+	case float64:
+		return x != 0, true
+	}
+	return false, false
+}
+
+// String reads a string (trimmed), or a number or bool as text; "" otherwise.
+func String(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return ""
+}
+
+// Strings reads a list of strings, or one string as a list of one, dropping
+// empty entries.
+func Strings(v any) []string {
+	switch x := v.(type) {
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s := String(e); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	case string:
+		if s := strings.TrimSpace(x); s != "" {
+			return []string{s}
+		}
+	}
+	return nil
+}
+
+// Map reads a JSON object, or nil.
+func Map(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
