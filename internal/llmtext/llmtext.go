@@ -48,19 +48,17 @@ func Truncate(s string, n int) string {
 var ErrNoJSON = errors.New("no JSON object in reply")
 
 // Object returns the first JSON object in a model's reply: it skips code
-// fences and prose around the object, takes the first balanced {...}
-// (strings and escapes respected) that decodes, and drops trailing commas
-// before } and ].
+// fences and prose around the object (an unbalanced "{" included), takes the
+// first balanced {...} (strings and escapes respected) that decodes, and
+// drops trailing commas before } and ].
 func Object(reply string) (map[string]any, error) {
 	start := strings.IndexByte(reply, '{')
 	for start >= 0 {
-		end := matchBrace(reply, start)
-		if end < 0 {
-			break
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(dropTrailingCommas(reply[start:end+1])), &m); err == nil {
-			return m, nil
+		if end := matchBrace(reply, start); end >= 0 {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(dropTrailingCommas(reply[start:end+1])), &m); err == nil {
+				return m, nil
+			}
 		}
 		next := strings.IndexByte(reply[start+1:], '{')
 		if next < 0 {

@@ -29,6 +29,7 @@ func TestObject(t *testing.T) {
 		{`{"a": 1}`, map[string]any{"a": 1.0}},
 		{"Sure!\n```json\n{\"a\": [1, 2,], \"b\": \"}\",}\n```\nBye {", map[string]any{"a": []any{1.0, 2.0}, "b": "}"}},
 		{`{not json} then {"ok": true}`, map[string]any{"ok": true}},
+		{`{broken {"a": 5}`, map[string]any{"a": 5.0}},
 		{`{"s": "a \" { quote"}`, map[string]any{"s": `a " { quote`}},
 		{`no object`, nil},
 		{`{"open": 1`, nil},

@@ -1,0 +1,132 @@
+package formal
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/duelogic/duelogic"
+)
+
+// Limits of [Config].
+const (
+	// MaxRoundsLimit is the most rounds a debate may have.
+	MaxRoundsLimit = 20
+	// MaxReasksLimit is the most re-asks of an invalid reply.
+	MaxReasksLimit = 5
+)
+
+// Config is a formal debate's configuration, stored with the debate so that
+// a resumed debate runs as it started. JSON uses the names below; a partial
+// JSON document decoded over [DefaultConfig] changes only the fields it
+// names.
+type Config struct {
+	// The model ID of each participant (see [Speaker]).
+	ChairModel     string `json:"chairModel"`
+	PromoterModel  string `json:"promoterModel"`
+	DetractorModel string `json:"detractorModel"`
+	VerifierModel  string `json:"verifierModel"`
+	AudienceModel  string `json:"audienceModel"`
+	ReporterModel  string `json:"reporterModel"`
+	AssessorModel  string `json:"assessorModel"`
+
+	// MinRounds and MaxRounds bound the debate rounds: after MinRounds the
+	// chair may end the rounds when the debate has reached a natural
+	// conclusion or the time budget is spent; after MaxRounds they end.
+	MinRounds int `json:"minRounds"`
+	MaxRounds int `json:"maxRounds"`
+	// TimeBudget is the time from the start of the debate after which the
+	// chair ends the rounds (once MinRounds are played), read on the
+	// session's clock (duelogic.WithClock); 0: no budget. JSON: nanoseconds.
+	TimeBudget time.Duration `json:"timeBudget"`
+
+	// OutputDir is the directory in which the debate's documents are
+	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>";
+	// "": none are written (they are still in [Result.Documents]).
+	OutputDir string `json:"outputDir,omitempty"`
+
+	// MaxReasks is how often an invalid reply (a debater turn that breaks
+	// the rules of its phase, an unreadable verdict) is asked again before
+	// the debate stops with [ErrInvalidReply]; 0..MaxReasksLimit.
+	MaxReasks int `json:"maxReasks"`
+}
+
+// DefaultConfig returns a debate of 3 to 6 rounds within 45 minutes, with a
+// chair, two debaters and a verifier on four different models, two re-asks,
+// and no output directory.
+func DefaultConfig() Config {
+	return Config{
+		ChairModel:     "anthropic/claude-sonnet-4",
+		PromoterModel:  "openai/gpt-4o",
+		DetractorModel: "google/gemini-2.5-pro",
+		VerifierModel:  "deepseek/deepseek-chat",
+		AudienceModel:  "meta-llama/llama-4-maverick",
+		ReporterModel:  "openai/gpt-4o",
+		AssessorModel:  "x-ai/grok-3",
+		MinRounds:      3,
+		MaxRounds:      6,
+		TimeBudget:     45 * time.Minute,
+		MaxReasks:      2,
+	}
+}
+
+// Model returns the model ID of a participant ("" for an unknown one).
+func (c Config) Model(s Speaker) string {
+	switch s {
+	case SpeakerChair:
+		return c.ChairModel
+	case SpeakerPromoter:
+		return c.PromoterModel
+	case SpeakerDetractor:
+		return c.DetractorModel
+	case SpeakerVerifier:
+		return c.VerifierModel
+	case SpeakerAudience:
+		return c.AudienceModel
+	case SpeakerReporter:
+		return c.ReporterModel
+	case SpeakerAssessor:
+		return c.AssessorModel
+	}
+	return ""
+}
+
+// Validate returns nil, or a *duelogic.ValidationError (errors.Is
+// duelogic.ErrInvalidConfig) naming every violation by its JSON field: an
+// empty model ID, rounds outside 1 <= minRounds <= maxRounds <=
+// MaxRoundsLimit, a negative time budget, maxReasks outside
+// 0..MaxReasksLimit.
+func (c Config) Validate() error {
+	var vs []duelogic.Violation
+	bad := func(field, format string, args ...any) {
+		vs = append(vs, duelogic.Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
+	for _, m := range []struct{ field, id string }{
+		{"chairModel", c.ChairModel}, {"promoterModel", c.PromoterModel}, {"detractorModel", c.DetractorModel},
+		{"verifierModel", c.VerifierModel}, {"audienceModel", c.AudienceModel}, {"reporterModel", c.ReporterModel},
+		{"assessorModel", c.AssessorModel},
+	} {
+		if strings.TrimSpace(m.id) == "" {
+			bad(m.field, "empty")
+		}
+	}
+	if c.MinRounds < 1 {
+		bad("minRounds", "%d; must be at least 1", c.MinRounds)
+	}
+	if c.MaxRounds > MaxRoundsLimit {
+		bad("maxRounds", "%d; must be at most %d", c.MaxRounds, MaxRoundsLimit)
+	}
+	if c.MaxRounds < c.MinRounds {
+		bad("maxRounds", "%d; must be at least minRounds (%d)", c.MaxRounds, c.MinRounds)
+	}
+	if c.TimeBudget < 0 {
+		bad("timeBudget", "%v; must not be negative", c.TimeBudget)
+	}
+	if c.MaxReasks < 0 || c.MaxReasks > MaxReasksLimit {
+		bad("maxReasks", "%d; want 0..%d", c.MaxReasks, MaxReasksLimit)
+	}
+	if len(vs) > 0 {
+		return &duelogic.ValidationError{Violations: vs}
+	}
+	return nil
+}

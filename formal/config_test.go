@@ -1,0 +1,79 @@
+package formal
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic"
+)
+
+func TestDefaultConfig(t *testing.T) {
+	cfg := DefaultConfig()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Speaker{SpeakerChair, SpeakerPromoter, SpeakerDetractor, SpeakerVerifier, SpeakerAudience, SpeakerReporter, SpeakerAssessor} {
+		if cfg.Model(s) == "" {
+			t.Errorf("no model for %s", s)
+		}
+	}
+	if cfg.ChairModel == cfg.PromoterModel || cfg.ChairModel == cfg.DetractorModel || cfg.PromoterModel == cfg.DetractorModel {
+		t.Error("the chair and the debaters share a model")
+	}
+	if cfg.Model("judge") != "" {
+		t.Error("a model for an unknown participant")
+	}
+	// A partial document changes only what it names.
+	if err := json.Unmarshal([]byte(`{"maxRounds": 8, "timeBudget": 600000000000, "outputDir": "out"}`), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.MaxRounds, want.TimeBudget, want.OutputDir = 8, 10*time.Minute, "out"
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*Config)
+		want   []duelogic.Violation
+	}{
+		{"min 0", func(c *Config) { c.MinRounds = 0 }, []duelogic.Violation{{Field: "minRounds", Problem: "0; must be at least 1"}}},
+		{"max below min", func(c *Config) { c.MinRounds, c.MaxRounds = 4, 3 }, []duelogic.Violation{{Field: "maxRounds", Problem: "3; must be at least minRounds (4)"}}},
+		{"max too high", func(c *Config) { c.MaxRounds = MaxRoundsLimit + 1 }, []duelogic.Violation{{Field: "maxRounds", Problem: "21; must be at most 20"}}},
+		{"everything", func(c *Config) {
+			*c = Config{MinRounds: -1, MaxRounds: -2, TimeBudget: -time.Second, MaxReasks: 6, ChairModel: "c"}
+		}, []duelogic.Violation{
+			{Field: "promoterModel", Problem: "empty"}, {Field: "detractorModel", Problem: "empty"},
+			{Field: "verifierModel", Problem: "empty"}, {Field: "audienceModel", Problem: "empty"},
+			{Field: "reporterModel", Problem: "empty"}, {Field: "assessorModel", Problem: "empty"},
+			{Field: "minRounds", Problem: "-1; must be at least 1"}, {Field: "maxRounds", Problem: "-2; must be at least minRounds (-1)"},
+			{Field: "timeBudget", Problem: "-1s; must not be negative"}, {Field: "maxReasks", Problem: "6; want 0..5"},
+		}},
+		{"blank model", func(c *Config) { c.VerifierModel = " " }, []duelogic.Violation{{Field: "verifierModel", Problem: "empty"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			tc.change(&cfg)
+			err := cfg.Validate()
+			var ve *duelogic.ValidationError
+			if !errors.Is(err, duelogic.ErrInvalidConfig) || !errors.As(err, &ve) {
+				t.Fatalf("err = %v", err)
+			}
+			if diff := cmp.Diff(tc.want, ve.Violations); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+		})
+	}
+	cfg := DefaultConfig()
+	cfg.MinRounds, cfg.MaxRounds, cfg.MaxReasks, cfg.TimeBudget = 20, 20, 0, 0
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("limits: %v", err)
+	}
+}

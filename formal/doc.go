@@ -1,0 +1,104 @@
+// Package formal runs the formal debate of seed 001 on the duelogic engine:
+// a neutral chair, a promoter (affirmative) and a detractor (negative) who
+// must source their claims, a verifier that checks every source, an audience
+// that asks questions, a reporter that writes the documents and an assessor
+// that reviews them — each on its own model.
+//
+// # Running a debate
+//
+//	cfg := formal.DefaultConfig()
+//	cfg.OutputDir = "output"
+//	res, err := formal.Run(ctx, client, cfg, duelogic.Debate{Proposition: "Cities should ban cars from their centres."})
+//
+// [Run] plays the debate on [duelogic.RunFormat] and returns a [Result]: the
+// outcome and its reason, the log, the redactions and the documents. A debate
+// stopped by a model error, an unusable reply, a store error or a cancelled
+// context is finished by [Resume], which replays what was stored. [Format] is
+// the same debate as a [duelogic.Format] value.
+//
+// # The course of a debate
+//
+// Setup: the chair opens the log ("setup") and announces the topic. Opening
+// statements: the promoter, then the detractor. Rounds, between
+// Config.MinRounds and Config.MaxRounds: the chair announces the round; the
+// promoter, then the detractor, make a "new_point", a "rebuttal" naming the
+// entry it rebuts, or a "conjecture"; the audience asks up to two questions,
+// and the chair relays the fair ones ("audience_question"), which are put to
+// their debater in its next turn. From MinRounds on, the chair ends the rounds
+// when the time budget is spent (read on the session clock) or when it judges
+// that the debate has reached a natural conclusion; after MaxRounds they end.
+// Closing statements: the detractor, then the promoter. Conclusion: the chair
+// declares "affirmative_wins", "negative_wins", "draw" or "void" with its
+// reason, and the audience gives its 200-400 word conclusion. Report: the
+// reporter writes summary.md and (unless the debate is void) blog-post.md,
+// transcript.md is rendered from the log, and the assessor writes
+// assessor-report.md on them.
+//
+// Every decision that matters later — a debater's turn, the findings applied,
+// the relayed questions, the end of the rounds, the verdict, every document —
+// is a stored step of the session, so a resumed debate continues exactly as
+// the stopped one would have.
+//
+// # Debater turns and the rules
+//
+// A debater answers with a JSON object: type, content, sources ([{url, title,
+// accessed}]), rebuttal_to_seq, and optionally a source_challenge {target_seq,
+// url, claim}. The reply is read leniently (code fences, prose around the
+// object, key spellings), but a reply that breaks the rules of its phase — an
+// unknown type or one the phase does not allow, a rebuttal without
+// rebuttal_to_seq or naming an entry that is not an argument of the other
+// side, a malformed source — is shown back to the model with the problems and
+// asked again, at most Config.MaxReasks times; then the debate stops with
+// [ErrInvalidReply].
+//
+// The conjecture rules are checked on the accepted turn, deterministically,
+// and a breach draws a chair "ruling": a conjecture must begin with
+// [ConjectureLabel]; an opening statement, new point or rebuttal without
+// sources must carry the label; and a rebuttal may not rest on conjecture
+// alone (no sources).
+//
+// # Verification
+//
+// Every source of a debater entry is checked by a [SourceVerifier] beside
+// the debate (a side step started when the entry is logged). The default
+// verifier is [Combine] of an [HTTPVerifier], which fetches the page — never
+// from a private, loopback or link-local address — and an [LLMVerifier] on the
+// verifier model; [WithVerifier] replaces it ([JudgeOnly] for offline runs).
+//
+// At the start of round N the chair applies the findings on the entries made
+// before round N-1, waiting for any still running: the previous round's
+// checks keep running beside the debate, and which findings each review
+// applied is stored, so a resumed debate rules as the stopped one did. The
+// closing statements and the conclusion are preceded by a review of all
+// pending findings. Each finding is logged ("verification_result"); a
+// fabricated source draws a "redaction" of its entry and a ruling, an
+// unreliable one a warning ruling that is put to the debater in its next turn.
+// A source challenge is logged ("source_challenge") and verified at once,
+// then ruled on. If both sides had entries redacted, the outcome is "void".
+//
+// # Redactions
+//
+// A redacted entry is struck from every output: [Strike] replaces its
+// content and sources with a notice (and those of the source challenges and
+// findings about it, which may quote it; the chair's rulings never quote an
+// entry), and prompts written after the redaction, [Result.Entries],
+// [ExportLog] and all documents — including everything the reporter and
+// assessor models are shown — see only the struck log. The store keeps the
+// entry as it was said, for audit. What the other debater said about the
+// entry before it was struck (a rebuttal quoting it, say) is that debater's
+// own words and stays.
+//
+// # The log
+//
+// Every entry is a stored record ([RecordEntry]) holding an [Entry] in the
+// seed's JSONL schema, announced to the sink as [EventEntry]. [ExportLog]
+// writes the log as the seed's JSONL; [ImportLog] reads and validates one;
+// [EntriesFromRecords] recovers the log of a stored debate.
+//
+// # Documents
+//
+// With Config.OutputDir set, the documents are written to a new directory
+// named [DirName] (the UTC start time and the topic's [Slug], as the seed's
+// shell snippet computes them), files 0644 in a 0755 directory; an existing
+// directory is never written over ([ErrOutputExists]).
+package formal

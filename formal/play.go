@@ -1,0 +1,706 @@
+package formal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// maxConcurrentChecks bounds the source checks running at once.
+const maxConcurrentChecks = 4
+
+// play is one run (or resumption) of a formal debate. Its fields are used by
+// Play's goroutine only, except the checks' results (see check).
+type play struct {
+	cfg      Config
+	s        *duelogic.Session
+	d        duelogic.Debate
+	verifier SourceVerifier
+	seg      duelogic.Segment
+	round    int
+
+	start time.Time
+	dir   string
+
+	log         []Entry
+	redacted    map[int]Redaction
+	adjudicated map[[2]int]bool // (seq, source index) findings applied
+	findings    map[int][]Status
+	rulings     map[int]int // rulings per entry
+	warnings    map[Speaker][]warning
+	questions   map[Speaker][]string
+	marks       []int // marks[r]: log length when round r began (marks[0]: openings)
+
+	checks  []*check
+	side    errgroup.Group
+	sideCtx context.Context
+	sem     chan struct{}
+
+	rounds  int
+	endedBy End
+	verdict verdict
+	docs    Documents
+	files   []string
+	done    bool
+}
+
+// warning is a ruling on an unreliable source, put to its debater in the
+// next turn unless the entry has been struck meanwhile.
+type warning struct {
+	seq  int
+	text string
+}
+
+// check is the verification of one source, running beside the debate; v and
+// err are set before done is closed.
+type check struct {
+	key      string
+	seq, idx int
+	src      Source
+	done     chan struct{}
+	v        Verification
+	err      error
+	reviewed bool
+}
+
+func newPlay(cfg Config, s *duelogic.Session, build func(SourceVerifier) SourceVerifier) *play {
+	p := &play{
+		cfg: cfg, s: s, d: s.Debate(),
+		redacted:    map[int]Redaction{},
+		adjudicated: map[[2]int]bool{},
+		findings:    map[int][]Status{},
+		rulings:     map[int]int{},
+		warnings:    map[Speaker][]warning{},
+		questions:   map[Speaker][]string{},
+		sem:         make(chan struct{}, maxConcurrentChecks),
+	}
+	judge := &LLMVerifier{Client: p.client(SegmentVerification, SpeakerVerifier), Model: cfg.VerifierModel, MaxReasks: cfg.MaxReasks}
+	p.verifier = build(judge)
+	return p
+}
+
+// client routes a participant's calls through the session.
+func (p *play) client(seg duelogic.Segment, who Speaker) llm.Client {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return p.s.Call(ctx, req, seg, string(who))
+	})
+}
+
+func (p *play) run(ctx context.Context) error {
+	sideCtx, cancel := context.WithCancel(ctx)
+	p.sideCtx = sideCtx
+	defer func() {
+		cancel()
+		p.side.Wait() // errors are kept in the checks
+	}()
+	for _, ph := range []struct {
+		seg  duelogic.Segment
+		body func(context.Context) error
+	}{
+		{SegmentSetup, p.setup},
+		{SegmentOpening, p.openings},
+		{SegmentRounds, p.debateRounds},
+		{SegmentClosing, p.closings},
+		{SegmentConclusion, p.conclusion},
+		{SegmentReport, p.report},
+	} {
+		p.seg = ph.seg
+		if err := p.s.Segment(ctx, ph.seg, ph.body); err != nil {
+			return err
+		}
+	}
+	p.done = true
+	return nil
+}
+
+// add appends an entry to the log (a stored step, so a resumed debate sees
+// the entry, its seq and its timestamp as they were) and announces it.
+func (p *play) add(ctx context.Context, e Entry) (Entry, error) {
+	e.Seq = len(p.log)
+	var got Entry
+	_, err := p.s.Step(ctx, fmt.Sprintf("entry:%d", e.Seq), RecordEntry, string(e.Speaker), &got,
+		func(context.Context) (any, llm.Usage, error) {
+			e.Timestamp = p.s.Now().UTC().Truncate(time.Second)
+			return e, llm.Usage{}, nil
+		},
+		func(int64) *duelogic.Event {
+			cp := got
+			u := &duelogic.Utterance{Speaker: string(cp.Speaker), Segment: p.seg, Kind: duelogic.UtteranceKind(cp.Type),
+				Exchange: p.round, Content: cp.Content}
+			if cp.Speaker.debater() || cp.Speaker == SpeakerAudience {
+				u.Model = p.cfg.Model(cp.Speaker) // the others' entries are the chair's templates and findings
+			}
+			return &duelogic.Event{Type: EventEntry, Segment: p.seg, Speaker: string(cp.Speaker), Data: cp, Utterance: u}
+		})
+	if err != nil {
+		return Entry{}, err
+	}
+	if got.Seq != e.Seq || got.Type != e.Type || got.Speaker != e.Speaker {
+		return Entry{}, fmt.Errorf("%w: entry %d is a %s by %s, the debate expects a %s by %s",
+			duelogic.ErrCorruptLog, got.Seq, got.Type, got.Speaker, e.Type, e.Speaker)
+	}
+	p.log = append(p.log, got)
+	return got, nil
+}
+
+func (p *play) announce(ctx context.Context, phase Phase, format string, args ...any) error {
+	_, err := p.add(ctx, Entry{Phase: phase, Speaker: SpeakerChair, Type: TypeAnnouncement, Content: fmt.Sprintf(format, args...)})
+	return err
+}
+
+// ruling logs a ruling of the chair on entry seq.
+func (p *play) ruling(ctx context.Context, seq int, text string) error {
+	p.rulings[seq]++
+	_, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRuling,
+		Content: fmt.Sprintf("Ruling on seq %d: %s", seq, text), TargetSeq: &seq})
+	return err
+}
+
+// setupValue is stored by the setup step.
+type setupValue struct {
+	Start time.Time `json:"start"`
+	Dir   string    `json:"dir,omitempty"`
+}
+
+func (p *play) setup(ctx context.Context) error {
+	var v setupValue
+	if _, err := p.s.Step(ctx, "setup", RecordSetup, string(SpeakerChair), &v, func(context.Context) (any, llm.Usage, error) {
+		now := p.s.Now().UTC()
+		v := setupValue{Start: now}
+		if p.cfg.OutputDir != "" {
+			// Named now, as the seed does at startup; created with the
+			// documents, so that a resumed debate writes where it would have.
+			v.Dir = filepath.Join(p.cfg.OutputDir, DirName(now, p.d.Proposition))
+		}
+		return v, llm.Usage{}, nil
+	}, nil); err != nil {
+		return err
+	}
+	p.start, p.dir = v.Start, v.Dir
+	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeSetup,
+		Content: "Debate session initialised. Chair is ready."}); err != nil {
+		return err
+	}
+	return p.announce(ctx, PhaseSystem, "All agents confirmed ready. Beginning Phase 1: Opening Statements. Topic: %s", p.d.Proposition)
+}
+
+func (p *play) openings(ctx context.Context) error {
+	p.marks = append(p.marks, len(p.log))
+	for _, who := range []Speaker{SpeakerPromoter, SpeakerDetractor} {
+		task := "Deliver your opening statement: set out your position on the proposition and your main arguments."
+		if _, err := p.debaterTurn(ctx, "opening:"+string(who), who, PhaseOpening, task, []EntryType{TypeOpeningStatement}); err != nil {
+			return err
+		}
+	}
+	return p.announce(ctx, PhaseSystem, "Phase 1 complete. Opening statements delivered. Proceeding to Phase 2.")
+}
+
+func (p *play) debateRounds(ctx context.Context) error {
+	for r := 1; r <= p.cfg.MaxRounds; r++ {
+		p.round, p.rounds = r, r
+		p.marks = append(p.marks, len(p.log))
+		// Findings on the turns before the previous round are awaited and
+		// applied; the previous round's are still being checked.
+		if err := p.review(ctx, fmt.Sprintf("round%d:review", r), p.marks[r-1]); err != nil {
+			return err
+		}
+		if err := p.announce(ctx, PhaseRebuttal, "Round %d of %d beginning.", r, p.cfg.MaxRounds); err != nil {
+			return err
+		}
+		for _, who := range []Speaker{SpeakerPromoter, SpeakerDetractor} {
+			task := fmt.Sprintf("Round %d of at most %d. Make a new point, rebut an entry of the other side, or offer a labelled conjecture.", r, p.cfg.MaxRounds)
+			if _, err := p.debaterTurn(ctx, fmt.Sprintf("round%d:%s", r, who), who, PhaseRebuttal, task,
+				[]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}); err != nil {
+				return err
+			}
+		}
+		if err := p.audience(ctx, r); err != nil {
+			return err
+		}
+		if r == p.cfg.MaxRounds {
+			p.endedBy = EndMaxRounds
+			break
+		}
+		if r < p.cfg.MinRounds {
+			continue
+		}
+		f, err := p.finishCheck(ctx, r)
+		if err != nil {
+			return err
+		}
+		if f.End {
+			p.endedBy = f.By
+			break
+		}
+	}
+	p.round = 0
+	var why string
+	switch p.endedBy {
+	case EndMaxRounds:
+		why = fmt.Sprintf("the maximum of %d rounds was reached", p.cfg.MaxRounds)
+	case EndTimeBudget:
+		why = fmt.Sprintf("the time budget of %s was spent", p.cfg.TimeBudget)
+	default:
+		why = "the chair judged that the debate had reached a natural conclusion"
+	}
+	return p.announce(ctx, PhaseSystem, "Phase 2 complete after %d rounds: %s. Proceeding to Phase 3: Closing Statements.", p.rounds, why)
+}
+
+func (p *play) closings(ctx context.Context) error {
+	if err := p.review(ctx, "closing:review", len(p.log)); err != nil {
+		return err
+	}
+	for _, who := range []Speaker{SpeakerDetractor, SpeakerPromoter} {
+		task := "Deliver your closing statement: sum up your case and answer the strongest points made against it, without new arguments."
+		if _, err := p.debaterTurn(ctx, "closing:"+string(who), who, PhaseClosing, task, []EntryType{TypeClosingStatement}); err != nil {
+			return err
+		}
+	}
+	return p.announce(ctx, PhaseSystem, "Phase 3 complete. Closing statements delivered.")
+}
+
+// turnValue is stored by a debater's turn step.
+type turnValue struct {
+	Turn     turn     `json:"turn"`
+	Attempts int      `json:"attempts"`
+	Rejected []string `json:"rejected,omitempty"`
+}
+
+// debaterTurn asks a debater for its turn, re-asking while the reply breaks
+// the rules of the phase; runs its source challenge, if any; logs the turn
+// and the chair's rulings on it; and starts checking its sources.
+func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase Phase, task string, allowed []EntryType) (Entry, error) {
+	rules := turnRules{allowed: allowed}
+	view := Strike(p.log)
+	for _, e := range view {
+		if e.Speaker != who.opponent() || !e.Type.argument() {
+			continue
+		}
+		if _, red := p.redacted[e.Seq]; red {
+			continue
+		}
+		if phase == PhaseRebuttal {
+			rules.rebuttable = append(rules.rebuttable, e.Seq)
+		}
+		for i, src := range e.Sources {
+			if phase == PhaseRebuttal && !p.adjudicated[[2]int{e.Seq, i}] {
+				rules.challenge = append(rules.challenge, challengeable{seq: e.Seq, index: i, src: src})
+			}
+		}
+	}
+	if phase == PhaseRebuttal && rules.challenge == nil {
+		rules.challenge = []challengeable{}
+	}
+	var warnings []string
+	for _, w := range p.warnings[who] {
+		if _, red := p.redacted[w.seq]; !red {
+			warnings = append(warnings, w.text)
+		}
+	}
+	var tv turnValue
+	if _, err := p.s.Step(ctx, key, RecordTurn, string(who), &tv, func(ctx context.Context) (any, llm.Usage, error) {
+		rules.today = today(p.s.Now()) // sources left undated get it: stored with the turn
+		prompt := turnPrompt(p.d, who, view, turnTask{
+			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
+			questions: p.questions[who], warnings: warnings, today: rules.today,
+		})
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, JSON: true, MaxTokens: 1500, Messages: prompt.Messages()}
+		var v turnValue
+		usage, err := ask(ctx, p.client(p.seg, who), req, p.cfg.MaxReasks, func(reply string) error {
+			v.Attempts++
+			t, err := parseTurn(reply, rules)
+			if err != nil {
+				v.Rejected = append(v.Rejected, err.Error())
+				return err
+			}
+			v.Turn = t
+			return nil
+		})
+		if err != nil {
+			return nil, usage, fmt.Errorf("formal: %s's %s turn: %w", who, phase, err)
+		}
+		return v, usage, nil
+	}, nil); err != nil {
+		return Entry{}, err
+	}
+	delete(p.questions, who)
+	delete(p.warnings, who)
+	tr := tv.Turn
+	if tr.Challenge != nil {
+		if err := p.challenge(ctx, key, who, *tr.Challenge); err != nil {
+			return Entry{}, err
+		}
+	}
+	e, err := p.add(ctx, Entry{Phase: phase, Speaker: who, Type: tr.Type, Content: tr.Content, Sources: tr.Sources, RebuttalToSeq: tr.RebuttalToSeq})
+	if err != nil {
+		return Entry{}, err
+	}
+	for _, v := range violations(tr) {
+		if err := p.ruling(ctx, e.Seq, fmt.Sprintf("the %s's %s breaks the rules: %s. The %s is warned.", who, strings.ReplaceAll(string(e.Type), "_", " "), v, who)); err != nil {
+			return Entry{}, err
+		}
+	}
+	p.verifyEntry(e)
+	return e, nil
+}
+
+// verifyEntry starts checking the sources of e beside the debate.
+func (p *play) verifyEntry(e Entry) {
+	for i, src := range e.Sources {
+		c := &check{key: fmt.Sprintf("verify:%d:%d", e.Seq, i), seq: e.Seq, idx: i, src: src, done: make(chan struct{})}
+		p.checks = append(p.checks, c)
+		claim := e.Content
+		p.side.Go(func() error {
+			defer close(c.done)
+			select {
+			case p.sem <- struct{}{}:
+			case <-p.sideCtx.Done():
+				c.err = p.sideCtx.Err()
+				return nil
+			}
+			defer func() { <-p.sem }()
+			var out Verification
+			_, c.err = p.s.SideStep(p.sideCtx, c.key, RecordVerification, string(SpeakerVerifier), &out,
+				func(ctx context.Context) (any, llm.Usage, error) {
+					v, err := p.verify(ctx, src, claim)
+					return v, v.Usage, err
+				},
+				func(int64) *duelogic.Event {
+					return &duelogic.Event{Type: EventVerification, Speaker: string(SpeakerVerifier),
+						Data: Finding{Seq: c.seq, Index: c.idx, Source: src, Verification: out}}
+				})
+			c.v = out
+			return nil
+		})
+	}
+}
+
+// verify runs the verifier on one source and checks its answer.
+func (p *play) verify(ctx context.Context, src Source, claim string) (Verification, error) {
+	v, err := p.verifier.Verify(ctx, src, claim)
+	if err != nil {
+		return Verification{}, err
+	}
+	if parseStatus(string(v.Status)) != v.Status || v.Status == "" {
+		return Verification{}, fmt.Errorf("formal: verifier gave status %q for %s", v.Status, src.URL)
+	}
+	return v, nil
+}
+
+// review applies the findings on the sources of entries before cutoff: it
+// waits for those still being checked, stores the findings (so a resumed
+// debate applies the same ones) and logs them with the chair's rulings.
+func (p *play) review(ctx context.Context, key string, cutoff int) error {
+	var pending []*check
+	for _, c := range p.checks {
+		if !c.reviewed && c.seq < cutoff {
+			pending = append(pending, c)
+		}
+	}
+	var found []Finding
+	if _, err := p.s.Step(ctx, key, RecordReview, string(SpeakerChair), &found, func(ctx context.Context) (any, llm.Usage, error) {
+		out := []Finding{}
+		for _, c := range pending {
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return nil, llm.Usage{}, ctx.Err()
+			}
+			if c.err != nil {
+				return nil, llm.Usage{}, c.err
+			}
+			out = append(out, Finding{Seq: c.seq, Index: c.idx, Source: c.src, Verification: c.v})
+		}
+		return out, llm.Usage{}, nil
+	}, nil); err != nil {
+		return err
+	}
+	for _, c := range pending {
+		c.reviewed = true
+	}
+	for _, f := range found {
+		if err := p.apply(ctx, f, -1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// challenge runs a debater's source challenge: logged, verified at once,
+// ruled on.
+func (p *play) challenge(ctx context.Context, key string, who Speaker, c challenge) error {
+	target := c.TargetSeq
+	if target < 0 || target >= len(p.log) {
+		return fmt.Errorf("%w: a challenge of entry %d of %d", duelogic.ErrCorruptLog, target, len(p.log))
+	}
+	ce, err := p.add(ctx, Entry{Phase: PhaseRebuttal, Speaker: who, Type: TypeSourceChallenge,
+		Content: fmt.Sprintf("Challenge to seq %d, source %d (%s): %s", target, c.Index+1, c.Source.URL, c.Claim),
+		Sources: []Source{c.Source}, TargetSeq: &target})
+	if err != nil {
+		return err
+	}
+	claim := c.Claim + "\n\nThe entry citing the source said:\n" + p.log[target].Content
+	var v Verification
+	if _, err := p.s.Step(ctx, key+":challenge", RecordVerification, string(SpeakerVerifier), &v, func(ctx context.Context) (any, llm.Usage, error) {
+		v, err := p.verify(ctx, c.Source, claim)
+		return v, v.Usage, err
+	}, nil); err != nil {
+		return err
+	}
+	return p.apply(ctx, Finding{Seq: target, Index: c.Index, Source: c.Source, Verification: v}, ce.Seq)
+}
+
+// apply logs a finding and the chair's response to it: a redaction for a
+// fabricated source, a warning for an unreliable one, and for a challenge a
+// ruling on it (challenge < 0: none). A finding on a struck entry, or on a
+// source already ruled on, is moot.
+func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
+	if f.Seq < 0 || f.Seq >= len(p.log) {
+		return fmt.Errorf("%w: a finding on entry %d of %d", duelogic.ErrCorruptLog, f.Seq, len(p.log))
+	}
+	k := [2]int{f.Seq, f.Index}
+	if _, red := p.redacted[f.Seq]; red || p.adjudicated[k] {
+		return nil
+	}
+	p.adjudicated[k] = true
+	p.findings[f.Seq] = append(p.findings[f.Seq], f.Verification.Status)
+	target := p.log[f.Seq]
+	seq := f.Seq
+	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerVerifier, Type: TypeVerificationResult,
+		Content: fmt.Sprintf("%s: seq %d (%s), source %d (%s). %s", f.Verification.Status, seq, target.Speaker, f.Index+1, f.Source.URL, f.Verification.Reason),
+		Sources: []Source{f.Source}, TargetSeq: &seq}); err != nil {
+		return err
+	}
+	upheld := ""
+	if challenge >= 0 {
+		upheld = fmt.Sprintf(" The source challenge at seq %d is upheld.", challenge)
+	}
+	switch f.Verification.Status {
+	case StatusFabricated:
+		reason := fmt.Sprintf("source %d was found fabricated by the verifier", f.Index+1)
+		red, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRedaction, TargetSeq: &seq,
+			Content: fmt.Sprintf("REDACTED: seq %d (%s). Reason: %s. Entry is struck from the record.", seq, target.Speaker, reason)})
+		if err != nil {
+			return err
+		}
+		p.redacted[seq] = Redaction{Seq: seq, RedactionSeq: red.Seq, Speaker: target.Speaker, Reason: reason}
+		return p.ruling(ctx, seq, fmt.Sprintf("citing a fabricated source is an immediate disqualification offence. The entry is struck and the %s is penalised.%s", target.Speaker, upheld))
+	case StatusUnreliable:
+		p.warnings[target.Speaker] = append(p.warnings[target.Speaker], warning{seq: seq, text: fmt.Sprintf(
+			"Ruling on seq %d: the verifier found source %d (%s) unreliable: %s Withdraw or replace it.", seq, f.Index+1, f.Source.URL, f.Verification.Reason)})
+		return p.ruling(ctx, seq, fmt.Sprintf("the verifier found source %d unreliable. The %s is warned and asked to withdraw or replace it.%s", f.Index+1, target.Speaker, upheld))
+	}
+	if challenge >= 0 {
+		return p.ruling(ctx, seq, fmt.Sprintf("the source challenge at seq %d is dismissed: the verifier found source %d verified.", challenge, f.Index+1))
+	}
+	return nil
+}
+
+// audience asks the audience for questions after round r and has the chair
+// relay the fair ones.
+func (p *play) audience(ctx context.Context, r int) error {
+	view := Strike(p.log)
+	var qs []question
+	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:audience", r), RecordDecision, string(SpeakerAudience), &qs, func(ctx context.Context) (any, llm.Usage, error) {
+		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceQuestions, JSON: true, MaxTokens: 400,
+			Messages: audienceQuestionsPrompt(p.d, view, r).Messages()}
+		out := []question{}
+		usage, err := ask(ctx, p.client(p.seg, SpeakerAudience), req, p.cfg.MaxReasks, func(reply string) error {
+			got, err := parseQuestions(reply)
+			if err == nil {
+				out = append(out[:0], got...)
+			}
+			return err
+		})
+		if errors.Is(err, ErrInvalidReply) {
+			p.s.Logger().Warn("formal: audience questions unreadable; none asked", "debate", p.s.DebateID(), "round", r, "err", err)
+			return out, usage, nil
+		}
+		return out, usage, err
+	}, nil); err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	var rel relayDecision
+	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:relay", r), RecordDecision, string(SpeakerChair), &rel, func(ctx context.Context) (any, llm.Usage, error) {
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, JSON: true, MaxTokens: 300,
+			Messages: relayPrompt(p.d, view, r, qs).Messages()}
+		var out relayDecision
+		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
+			var err error
+			out, err = parseRelay(reply, len(qs))
+			return err
+		})
+		if errors.Is(err, ErrInvalidReply) {
+			p.s.Logger().Warn("formal: relay decision unreadable; no question relayed", "debate", p.s.DebateID(), "round", r, "err", err)
+			return relayDecision{Relay: []int{}, Reason: "unreadable"}, usage, nil
+		}
+		return out, usage, err
+	}, nil); err != nil {
+		return err
+	}
+	for _, i := range rel.Relay {
+		if i < 1 || i > len(qs) {
+			return fmt.Errorf("%w: round %d relays question %d of %d", duelogic.ErrCorruptLog, r, i, len(qs))
+		}
+		q := qs[i-1]
+		if _, err := p.add(ctx, Entry{Phase: PhaseRebuttal, Speaker: SpeakerAudience, Type: TypeAudienceQuestion,
+			Content: fmt.Sprintf("Question for %s: %s", q.forWhom(), q.Text)}); err != nil {
+			return err
+		}
+		for _, who := range q.addressees() {
+			p.questions[who] = append(p.questions[who], q.Text)
+		}
+	}
+	return nil
+}
+
+// finishCheck decides, after round r (from MinRounds on), whether the rounds
+// end: the time budget is read on the session clock and the chair judges a
+// natural conclusion, inside a stored step so that a resumed debate decides
+// as it did.
+func (p *play) finishCheck(ctx context.Context, r int) (finish, error) {
+	view := Strike(p.log)
+	var f finish
+	_, err := p.s.Step(ctx, fmt.Sprintf("round%d:finish", r), RecordDecision, string(SpeakerChair), &f, func(ctx context.Context) (any, llm.Usage, error) {
+		if b := p.cfg.TimeBudget; b > 0 {
+			if el := p.s.Now().Sub(p.start); el >= b {
+				return finish{End: true, By: EndTimeBudget, Reason: fmt.Sprintf("%s elapsed of a %s budget", el.Round(time.Second), b)}, llm.Usage{}, nil
+			}
+		}
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeConclusionCheck, JSON: true, MaxTokens: 200,
+			Messages: conclusionCheckPrompt(p.d, view, r, p.cfg).Messages()}
+		var out finish
+		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
+			var err error
+			out, err = parseConclusionCheck(reply)
+			return err
+		})
+		if errors.Is(err, ErrInvalidReply) {
+			p.s.Logger().Warn("formal: conclusion check unreadable; the debate goes on", "debate", p.s.DebateID(), "round", r, "err", err)
+			return finish{Reason: "unreadable"}, usage, nil
+		}
+		return out, usage, err
+	}, nil)
+	return f, err
+}
+
+// sides counts each side's record for the verdict.
+func (p *play) sides() (promoter, detractor sideRecord) {
+	count := func(who Speaker) sideRecord {
+		var r sideRecord
+		for _, e := range p.log {
+			if e.Speaker != who {
+				continue
+			}
+			r.rulings += p.rulings[e.Seq]
+			if !e.Type.argument() {
+				continue
+			}
+			r.turns++
+			if len(e.Sources) > 0 {
+				r.sourced++
+			}
+			switch e.Type {
+			case TypeRebuttal:
+				r.rebuttals++
+			case TypeConjecture:
+				r.conjectures++
+			}
+			for _, st := range p.findings[e.Seq] {
+				switch st {
+				case StatusVerified:
+					r.verified++
+				case StatusUnreliable:
+					r.unreliable++
+				case StatusFabricated:
+					r.fabricated++
+				}
+			}
+			if _, red := p.redacted[e.Seq]; red {
+				r.redacted++
+			}
+		}
+		return r
+	}
+	return count(SpeakerPromoter), count(SpeakerDetractor)
+}
+
+func (p *play) conclusion(ctx context.Context) error {
+	if err := p.review(ctx, "conclusion:review", len(p.log)); err != nil {
+		return err
+	}
+	pro, det := p.sides()
+	view := Strike(p.log)
+	if _, err := p.s.Step(ctx, "verdict", RecordDecision, string(SpeakerChair), &p.verdict, func(ctx context.Context) (any, llm.Usage, error) {
+		if pro.redacted > 0 && det.redacted > 0 {
+			return verdict{Outcome: OutcomeVoid, Reason: fmt.Sprintf(
+				"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor), so the debate cannot be fairly concluded.",
+				pro.redacted, det.redacted)}, llm.Usage{}, nil
+		}
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, JSON: true, MaxTokens: 500,
+			Messages: verdictPrompt(p.d, view, pro, det).Messages()}
+		var out verdict
+		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
+			var err error
+			out, err = parseVerdict(reply)
+			return err
+		})
+		if err != nil {
+			return nil, usage, fmt.Errorf("formal: the chair's verdict: %w", err)
+		}
+		return out, usage, nil
+	}, nil); err != nil {
+		return err
+	}
+	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeConclusion,
+		Content: fmt.Sprintf("Debate concluded. Outcome: %s. Reason: %s", p.verdict.Outcome, p.verdict.Reason)}); err != nil {
+		return err
+	}
+	view = Strike(p.log)
+	var text string
+	if _, err := p.s.Step(ctx, "audience:conclusion", RecordDecision, string(SpeakerAudience), &text, func(ctx context.Context) (any, llm.Usage, error) {
+		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceConclusion, MaxTokens: 900,
+			Messages: audienceConclusionPrompt(p.d, view, p.verdict).Messages()}
+		var last string
+		usage, err := ask(ctx, p.client(p.seg, SpeakerAudience), req, p.cfg.MaxReasks, func(reply string) error {
+			if reply = strings.TrimSpace(reply); reply != "" {
+				last = reply
+			}
+			if n := len(strings.Fields(reply)); n < 200 || n > 400 {
+				return fmt.Errorf("the conclusion has %d words; write 200 to 400 words of plain prose", n)
+			}
+			return nil
+		})
+		if errors.Is(err, ErrInvalidReply) && last != "" {
+			p.s.Logger().Warn("formal: audience conclusion outside 200-400 words; kept", "debate", p.s.DebateID(), "err", err)
+			err = nil
+		}
+		return last, usage, err
+	}, nil); err != nil {
+		return err
+	}
+	_, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerAudience, Type: TypeAudienceConclusion, Content: text})
+	return err
+}
+
+// redactions lists the struck entries in log order.
+func (p *play) redactions() []Redaction {
+	var out []Redaction
+	for _, e := range p.log {
+		if r, ok := p.redacted[e.Seq]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

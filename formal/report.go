@@ -1,0 +1,238 @@
+package formal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// ErrOutputExists is matched by the error of a debate whose output
+// directory already exists: documents are never written over another
+// directory.
+var ErrOutputExists = errors.New("formal: output directory exists")
+
+// The documents' file names.
+const (
+	FileTranscript     = "transcript.md"
+	FileSummary        = "summary.md"
+	FileBlogPost       = "blog-post.md"
+	FileAssessorReport = "assessor-report.md"
+)
+
+// Slug is the seed's slug of a topic: lower-cased, every character other
+// than a-z and 0-9 replaced by '-', runs of '-' squeezed to one, cut to 50
+// characters — as its shell snippet computes it (tr, sed, cut) for a topic on
+// one line; line breaks are treated like any other character.
+func Slug(topic string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range topic {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := b.String()
+	return s[:min(len(s), 50)]
+}
+
+// DirName is the name of a debate's output directory: the UTC time t as
+// YYYYMMDDTHHMMSSZ, a '-', and the topic's [Slug].
+func DirName(t time.Time, topic string) string {
+	return t.UTC().Format("20060102T150405Z") + "-" + Slug(topic)
+}
+
+// report has the reporter write the summary and (unless the debate is void)
+// the blog post from the struck log, renders the transcript, has the
+// assessor review them, and writes the files.
+func (p *play) report(ctx context.Context) error {
+	view := Strike(p.log)
+	audience := ""
+	for _, e := range view {
+		if e.Type == TypeAudienceConclusion {
+			audience = e.Content
+		}
+	}
+	void := p.verdict.Outcome == OutcomeVoid
+	p.docs.Transcript = renderTranscript(p.d, p.s.DebateID(), view, p.verdict, p.rounds, p.endedBy)
+	var err error
+	if p.docs.Summary, err = p.document(ctx, "report:summary", SpeakerReporter, PurposeSummary,
+		summaryPrompt(p.d, view, p.verdict, audience)); err != nil {
+		return err
+	}
+	if !void {
+		if p.docs.BlogPost, err = p.document(ctx, "report:blog_post", SpeakerReporter, PurposeBlogPost,
+			blogPostPrompt(p.d, view, p.verdict, audience)); err != nil {
+			return err
+		}
+	}
+	if p.docs.AssessorReport, err = p.document(ctx, "report:assessment", SpeakerAssessor, PurposeAssessment,
+		assessmentPrompt(p.d, p.docs.Transcript, p.docs.Summary, p.docs.BlogPost, void)); err != nil {
+		return err
+	}
+	if p.dir == "" {
+		return nil
+	}
+	_, err = p.s.Step(ctx, "report:files", RecordDocument, string(SpeakerReporter), &p.files, func(context.Context) (any, llm.Usage, error) {
+		files, err := writeDocuments(p.dir, p.docs)
+		return files, llm.Usage{}, err
+	}, nil)
+	return err
+}
+
+// document has who write one document (a stored step).
+func (p *play) document(ctx context.Context, key string, who Speaker, purpose string, prompt duelogic.Prompt) (string, error) {
+	var text string
+	_, err := p.s.Step(ctx, key, RecordDocument, string(who), &text, func(ctx context.Context) (any, llm.Usage, error) {
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: purpose, MaxTokens: 2500, Messages: prompt.Messages()}
+		var out string
+		usage, err := ask(ctx, p.client(p.seg, who), req, p.cfg.MaxReasks, func(reply string) error {
+			out = strings.TrimSpace(reply)
+			if out == "" {
+				return errors.New("the document is empty")
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, usage, fmt.Errorf("formal: %s's %s: %w", who, purpose, err)
+		}
+		return out + "\n", usage, nil
+	}, nil)
+	return text, err
+}
+
+// documentFiles lists the files of docs in the order they are written.
+func documentFiles(docs Documents) [][2]string {
+	files := [][2]string{{FileTranscript, docs.Transcript}, {FileSummary, docs.Summary}}
+	if docs.BlogPost != "" {
+		files = append(files, [2]string{FileBlogPost, docs.BlogPost})
+	}
+	return append(files, [2]string{FileAssessorReport, docs.AssessorReport})
+}
+
+// writeDocuments writes docs into the new directory dir (mode 0755, files
+// 0644) and returns the files' paths. The files are written into a temporary
+// directory beside dir, which is then renamed to dir, so dir appears whole
+// or not at all. An existing dir is never written over ([ErrOutputExists]),
+// unless it already holds exactly these documents: a resumed debate that
+// stopped after writing them.
+func writeDocuments(dir string, docs Documents) ([]string, error) {
+	files := documentFiles(docs)
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, f[0])
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		if holds(dir, files) {
+			return paths, nil
+		}
+		return nil, fmt.Errorf("%w: %s", ErrOutputExists, dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("formal: output directory: %w", err)
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("formal: output directory: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".formal-*")
+	if err != nil {
+		return nil, fmt.Errorf("formal: output directory: %w", err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("formal: output directory: %w", err)
+	}
+	for _, f := range files {
+		name := filepath.Join(tmp, f[0])
+		if err := os.WriteFile(name, []byte(f[1]), 0o644); err != nil {
+			return nil, fmt.Errorf("formal: write %s: %w", f[0], err)
+		}
+		if err := os.Chmod(name, 0o644); err != nil {
+			return nil, fmt.Errorf("formal: write %s: %w", f[0], err)
+		}
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		return nil, fmt.Errorf("%w: %s", ErrOutputExists, dir)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, fmt.Errorf("formal: output directory: %w", err)
+	}
+	return paths, nil
+}
+
+// holds reports whether dir holds exactly files, with their contents.
+func holds(dir string, files [][2]string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) != len(files) {
+		return false
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f[0]))
+		if err != nil || !bytes.Equal(b, []byte(f[1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// renderTranscript renders transcript.md from the (struck) log.
+func renderTranscript(d duelogic.Debate, id string, entries []Entry, v verdict, rounds int, end End) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Transcript: %s\n\n", oneLine(d.Proposition))
+	if c := strings.TrimSpace(d.Context); c != "" {
+		fmt.Fprintf(&b, "> %s\n\n", strings.ReplaceAll(c, "\n", "\n> "))
+	}
+	fmt.Fprintf(&b, "- Debate: `%s`\n- Rounds: %d (%s)\n- Outcome: **%s**. %s\n", id, rounds, strings.ReplaceAll(string(end), "_", " "), v.Outcome, oneLine(v.Reason))
+	struck := 0
+	for _, e := range entries {
+		if e.Type == TypeRedaction {
+			struck++
+		}
+	}
+	fmt.Fprintf(&b, "- Entries struck from the record: %d\n", struck)
+	for _, e := range entries {
+		fmt.Fprintf(&b, "\n---\n\n**#%d · %s · %s", e.Seq, e.Speaker, strings.ReplaceAll(string(e.Type), "_", " "))
+		if e.RebuttalToSeq != nil {
+			fmt.Fprintf(&b, " of #%d", *e.RebuttalToSeq)
+		}
+		if e.TargetSeq != nil {
+			fmt.Fprintf(&b, " on #%d", *e.TargetSeq)
+		}
+		fmt.Fprintf(&b, "** · %s · %s\n\n%s\n", e.Phase, e.Timestamp.UTC().Format(time.RFC3339), strings.TrimSpace(e.Content))
+		if len(e.Sources) > 0 {
+			b.WriteString("\nSources:\n")
+			for i, s := range e.Sources {
+				fmt.Fprintf(&b, "%d. [%s](<%s>), accessed %s\n", i+1, mdLinkText(s.Title), strings.ReplaceAll(s.URL, ">", "%3E"), s.Accessed)
+			}
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+func mdLinkText(s string) string {
+	if s = oneLine(s); s == "" {
+		return "source"
+	}
+	return mdEscaper.Replace(s)
+}
