@@ -95,6 +95,8 @@ type run struct {
 	systems       map[string]string
 	boundaries    int
 	deferred      []Interjection
+	mapper        *mapper
+	argMap        *ArgumentMap
 }
 
 func (o *Orchestrator) newRun(d Debate, cfg Config, p *pending, j *journal) *run {
@@ -112,7 +114,14 @@ func (o *Orchestrator) newRun(d Debate, cfg Config, p *pending, j *journal) *run
 
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.rec.start(ctx)
+	mctx, cancel := context.WithCancel(ctx)
+	r.startMapper(mctx)
 	res, err := r.play(ctx)
+	if err != nil {
+		cancel()
+	}
+	r.finishMapping()
+	cancel()
 	if serr := r.rec.stop(); serr != nil {
 		return nil, serr
 	}
@@ -283,6 +292,7 @@ func (r *run) add(u Utterance, usage llm.Usage) {
 	r.index[u.Seq] = len(r.transcript)
 	r.transcript = append(r.transcript, u)
 	r.charge(u.Speaker, usage)
+	r.mapTurn(u)
 }
 
 func (r *run) chairSystem(position string) string {
@@ -632,11 +642,27 @@ func (r *run) synthesis(ctx context.Context) error {
 	if err := r.boundary(ctx); err != nil {
 		return err
 	}
+	m := r.closingMaterial()
+	if r.mapper != nil {
+		if err := r.finishMapping(); err != nil {
+			return err
+		}
+		am, err := r.mapper.argumentMap()
+		if err != nil {
+			return fmt.Errorf("duelogic: score the argument map of %s: %w", r.d.ID, err)
+		}
+		r.argMap = am
+		args, clashes := am.closingArguments(r.label)
+		m.Arguments = args
+		m.Clashes = append(m.Clashes, clashes...)
+	}
 	_, err := r.say(ctx, "closing",
 		Utterance{Speaker: SpeakerArbiter, Segment: SegmentSynthesis, Kind: KindClosing},
-		ArbiterClosingPrompt(r.cfg, r.cat, r.d, r.closingMaterial()), PurposeClosing, nil)
+		ArbiterClosingPrompt(r.cfg, r.cat, r.d, m), PurposeClosing, nil)
 	return err
 }
+
+func (r *run) session() *Session { return &Session{r: r} }
 
 func (r *run) result() *Result {
 	res := &Result{
@@ -654,5 +680,6 @@ func (r *run) result() *Result {
 	}
 	r.usageMu.Unlock()
 	res.Metrics = computeMetrics(r.cfg, res.Transcript, r.evaluated)
+	res.Arguments = r.argMap
 	return res
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
@@ -20,14 +21,15 @@ import (
 // concurrent use: several debates may run at once, each in its own Run or
 // Resume call.
 type Orchestrator struct {
-	cfg    Config
-	cat    *Catalog
-	client llm.Client
-	store  store.Store
-	sink   EventSink
-	now    func() time.Time
-	logger *slog.Logger
-	hook   func(purpose string, msgs []llm.Message) []llm.Message
+	cfg     Config
+	cat     *Catalog
+	client  llm.Client
+	store   store.Store
+	sink    EventSink
+	now     func() time.Time
+	logger  *slog.Logger
+	hook    func(purpose string, msgs []llm.Message) []llm.Message
+	mapping *argumentation.Semantics
 
 	mu      sync.Mutex
 	running map[string]*pending
@@ -114,6 +116,8 @@ type Result struct {
 	Metrics        Metrics              `json:"metrics"`
 	// Interruptions are the interruptions made, in order.
 	Interruptions []InterruptCandidate `json:"interruptions,omitempty"`
+	// Arguments is the argument map, when WithArgumentMap is on.
+	Arguments *ArgumentMap `json:"arguments,omitempty"`
 }
 
 // ValidateDebate checks a debate before any model is called: an ID (when

@@ -85,7 +85,12 @@ func writeMoves(c *stubCall) string {
 		}
 		switch r := c.roll("reply"); {
 		case r < 0.35:
-			out = append(out, stubMove{Act: "why", Proposition: subject, Target: x.ID})
+			// A why challenges a claim, or a reason of a since.
+			why := x.Proposition
+			if x.Act == "since" && len(x.Reasons) > 0 {
+				why = x.Reasons[c.intn(len(x.Reasons))]
+			}
+			out = append(out, stubMove{Act: "why", Proposition: why, Target: x.ID})
 		case r < 0.65:
 			out = append(out, stubMove{Act: "claim", Proposition: "¬" + strings.TrimPrefix(subject, "¬"), Target: x.ID, Attack: "rebut"})
 		case r < 0.85 && x.Act == "since":

@@ -1,0 +1,141 @@
+package duelogic
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store"
+)
+
+func TestArgumentMapOnStub(t *testing.T) {
+	cfg := shortConfig()
+	c := newTestClient()
+	var updates []MovesUpdate
+	sink := SinkFunc(func(_ context.Context, e Event) {
+		if e.Type == EventArgumentMap {
+			updates = append(updates, e.Data.(MovesUpdate))
+		}
+	})
+	d := prop
+	d.ID = "mapped"
+	mem := store.NewMemory()
+	res, err := mustNew(t, cfg, c, WithArgumentMap(argumentation.Additive), WithSink(sink), WithStore(mem)).Run(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	am := res.Arguments
+	if am == nil {
+		t.Fatal("no argument map")
+	}
+	chairTurns := 0
+	for _, u := range res.Transcript {
+		if u.Speaker != SpeakerArbiter {
+			chairTurns++
+		}
+	}
+	if got := c.count(PurposeArgumentExtraction); got != chairTurns {
+		t.Errorf("%d extractions for %d chair turns", got, chairTurns)
+	}
+	if len(updates) != chairTurns {
+		t.Errorf("%d argument_map events for %d chair turns", len(updates), chairTurns)
+	}
+	if len(am.Moves) < chairTurns || len(am.Arguments) == 0 || len(am.Relations) == 0 || len(am.Verdict.Sides) != 2 {
+		t.Errorf("thin map: %d moves, %d arguments, %d relations, sides %v", len(am.Moves), len(am.Arguments), len(am.Relations), am.Verdict.Sides)
+	}
+	if am.Verdict.Metrics.Attacks == 0 || am.Verdict.Metrics.Supports == 0 {
+		t.Errorf("metrics %+v", am.Verdict.Metrics)
+	}
+	for _, a := range am.Arguments {
+		if a.Score < 0 || a.Score > 1 {
+			t.Errorf("argument %s scored %v", a.ID, a.Score)
+		}
+	}
+	// The closing received the strongest surviving arguments.
+	for _, r := range c.requests() {
+		if r.Purpose == PurposeClosing && len(am.Verdict.Surviving) > 0 && !strings.Contains(r.Messages[1].Content, "Strongest surviving arguments") {
+			t.Error("the closing prompt lacks the surviving arguments")
+		}
+	}
+	var md bytes.Buffer
+	if err := am.Report.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "## Verdict") {
+		t.Errorf("markdown: %v", err)
+	}
+	// Resume of the finished debate rebuilds the same map without a call.
+	c2 := newTestClient()
+	again, err := mustNew(t, cfg, c2, WithArgumentMap(argumentation.Additive), WithStore(mem)).Resume(context.Background(), "mapped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c2.requests()) != 0 {
+		t.Errorf("resume made %d calls", len(c2.requests()))
+	}
+	if diff := cmp.Diff(am, again.Arguments, cmpopts.IgnoreFields(ArgumentMap{}, "Report")); diff != "" {
+		t.Errorf("rebuilt map (-want +got):\n%s", diff)
+	}
+}
+
+func TestArgumentMapIllegalMovesRecordedNotApplied(t *testing.T) {
+	cfg := shortConfig()
+	c := newTestClient().on(PurposeArgumentExtraction, func(r llm.Request) (string, error) {
+		// A why with no target is illegal; the claim is fine.
+		return `{"moves": [{"act": "why", "proposition": "x"}, {"act": "claim", "proposition": "cars harm cities"}]}`, nil
+	})
+	res, err := mustNew(t, cfg, c, WithArgumentMap(argumentation.Additive)).Run(context.Background(), prop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	am := res.Arguments
+	if len(am.Illegal) == 0 {
+		t.Fatal("no illegal move recorded")
+	}
+	for _, ill := range am.Illegal {
+		if ill.Move.Act == argumentation.Claim && ill.Move.Speaker == "" {
+			t.Errorf("illegal %+v", ill)
+		}
+	}
+	for _, m := range am.Moves {
+		if m.Act == argumentation.Why {
+			t.Errorf("illegal why applied: %+v", m)
+		}
+	}
+}
+
+func TestArgumentMapResumeAtEveryRecord(t *testing.T) {
+	cfg := shortConfig()
+	cfg.Interruptions.Enabled = false
+	d := prop
+	d.ID = "mapres"
+	opts := func(st store.Store) []Option { return []Option{WithArgumentMap(argumentation.Additive), WithStore(st)} }
+	refStore := store.NewMemory()
+	ref, err := mustNew(t, cfg, newTestClient(), opts(refStore)...).Run(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := refStore.Records(context.Background(), d.ID)
+	for n := 1; n < len(recs); n += 3 {
+		mem := store.NewMemory()
+		_, err := mustNew(t, cfg, newTestClient(), opts(&failingStore{Store: mem, n: n})...).Run(context.Background(), d)
+		if !errors.Is(err, errDisk) {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		res, err := mustNew(t, cfg, newTestClient(), opts(mem)...).Resume(context.Background(), d.ID)
+		if err != nil {
+			t.Fatalf("n=%d: resume: %v", n, err)
+		}
+		// Side records land where timing puts them: sequence numbers may differ.
+		if diff := cmp.Diff(ref.Transcript, res.Transcript, cmpopts.IgnoreFields(Utterance{}, "Seq", "ReplyTo")); diff != "" {
+			t.Fatalf("n=%d: transcript (-want +got):\n%s", n, diff)
+		}
+		if diff := cmp.Diff(ref.Arguments, res.Arguments, cmpopts.IgnoreFields(ArgumentMap{}, "Report"), cmpopts.IgnoreFields(IllegalMove{}, "UtteranceSeq")); diff != "" {
+			t.Fatalf("n=%d: argument map (-want +got):\n%s", n, diff)
+		}
+	}
+}
