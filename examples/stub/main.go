@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
@@ -73,7 +74,7 @@ func run(args []string, out io.Writer) error {
 		defer j.Close()
 		st = j
 	}
-	r := newRenderer(out, cfg)
+	r := render.New(out, cfg, render.Options{})
 	o, err := duelogic.New(cfg, llm.NewStub(*seed), duelogic.WithStore(st), duelogic.WithSink(r))
 	if err != nil {
 		return err
@@ -91,12 +92,12 @@ func run(args []string, out io.Writer) error {
 		res, err = o.Run(ctx, duelogic.Debate{Proposition: *proposition, Context: *context_})
 	}
 	if err != nil {
-		if id := r.debateID; id != "" && *dir != "" {
+		if id := r.DebateID(); id != "" && *dir != "" {
 			fmt.Fprintf(out, "\nstopped; resume with: go run ./examples/stub -jsonl %s -resume %s\n", *dir, id)
 		}
 		return err
 	}
-	r.metrics(res)
+	r.Metrics(res)
 	return nil
 }
 

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/examples/internal/render"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/llm/openai"
+	"github.com/duelogic/duelogic/store"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// options are the parsed command line.
+type options struct {
+	format        string
+	preset        string
+	chairs        string
+	perspectives  int
+	rounds        int
+	noCheckpoints bool
+	resume        string
+	list          bool
+	out           string
+	storeDir      string
+	baseURL       string
+	model         string
+	seed          int64
+	stubDelay     time.Duration
+	context       string
+	question      string
+
+	set map[string]bool // the flags given
+}
+
+// usageError is a mistake on the command line: exit 2 with the usage.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+const usageHead = `usage: debate [flags] "question"
+       debate --list
+       debate --resume ID
+
+Runs a debate between language models and prints it live. Formats: %s.
+
+flags:
+`
+
+func newFlagSet(o *options, stderr io.Writer, getenv func(string) string) *flag.FlagSet {
+	fs := flag.NewFlagSet("debate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints the usage and the error
+	fs.StringVar(&o.format, "format", "duelogic", "the debate format: "+strings.Join(formatNames(), ", "))
+	fs.StringVar(&o.preset, "preset", "", "duelogic: a preset matchup: "+presetIDs())
+	fs.StringVar(&o.chairs, "chairs", "", "duelogic: comma-separated frameworks or perspectives, one per chair")
+	fs.IntVar(&o.perspectives, "perspectives", 0, "the number of debaters: duelogic seats that many engineering perspectives; moderated asks for that many")
+	fs.IntVar(&o.rounds, "max-rounds", 0, "rounds (exchanges) to debate; 0: the format's default")
+	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
+	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "moderated: run to completion without pausing at checkpoints")
+	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
+	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
+	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
+	fs.StringVar(&o.storeDir, "store", "debates", "the directory where debates are recorded (JSONL)")
+	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub model); the key is read from $DUELOGIC_API_KEY")
+	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL)")
+	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
+	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the stub model's pause per word, to watch it stream (e.g. 20ms)")
+	fs.StringVar(&o.context, "context", "", "background for the question, given to every participant")
+	fs.Usage = func() {
+		fs.SetOutput(stderr)
+		defer fs.SetOutput(io.Discard)
+		fmt.Fprintf(stderr, usageHead, strings.Join(formatNames(), ", "))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse reads the command line; flags and the question may come in any
+// order, and the words of an unquoted question are joined.
+func parse(args []string, stderr io.Writer, getenv func(string) string) (*options, *flag.FlagSet, error) {
+	o := &options{set: map[string]bool{}}
+	fs := newFlagSet(o, stderr, getenv)
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fs, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			words = append(words, rest...)
+			break
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	o.question = strings.TrimSpace(strings.Join(words, " "))
+	switch {
+	case o.list && (o.question != "" || o.resume != ""):
+		return nil, fs, usagef("--list takes no question and no --resume")
+	case o.resume != "" && o.question != "":
+		return nil, fs, usagef("--resume takes no question: the debate's is stored")
+	case !o.list && o.resume == "" && o.question == "":
+		return nil, fs, usagef("no question to debate")
+	case o.rounds < 0 || o.perspectives < 0:
+		return nil, fs, usagef("--max-rounds and --perspectives must not be negative")
+	}
+	return o, fs, nil
+}
+
+// env is what a format needs to run.
+type env struct {
+	opt    *options
+	client llm.Client
+	store  store.Store
+	sink   duelogic.EventSink
+	render *render.Renderer
+	shown  *shown
+	stdin  *lines
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// run is the program; it returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	opt, fs, err := parse(args, stderr, getenv)
+	// Usage errors end with the usage, then the error, so that the error is
+	// the last thing on the terminal.
+	badUsage := func(err error) int {
+		fs.Usage()
+		fmt.Fprintln(stderr, "\ndebate:", err)
+		return exitUsage
+	}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return exitOK
+	case err != nil:
+		return badUsage(err)
+	}
+	if opt.list {
+		if err := list(ctx, opt.storeDir, stdout); err != nil {
+			fmt.Fprintln(stderr, "debate:", err)
+			return exitFail
+		}
+		return exitOK
+	}
+
+	js, err := store.OpenJSONL(opt.storeDir)
+	if err != nil {
+		fmt.Fprintln(stderr, "debate:", err)
+		return exitFail
+	}
+	defer js.Close()
+
+	term := isTerminal(stdout)
+	color := term && getenv("NO_COLOR") == ""
+	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term})
+	sh := newShown()
+	e := &env{opt: opt, store: js, sink: events.FanOut(r, sh), render: r, shown: sh, stdin: newLines(stdin), stdout: stdout, stderr: stderr}
+	if e.client, err = newClient(opt, getenv); err != nil {
+		return badUsage(err)
+	}
+	if term {
+		stop := ticking(r)
+		defer stop()
+	}
+
+	var f *format
+	var id string
+	var res *outcome
+	if opt.resume != "" {
+		id = opt.resume
+		f, res, err = resume(ctx, e, id)
+	} else {
+		f, err = lookupFormat(opt.format)
+		if err == nil {
+			err = f.check(opt)
+		}
+		if err != nil {
+			return badUsage(err)
+		}
+		id = duelogic.NewDebateID()
+		res, err = f.run(ctx, e, duelogic.Debate{ID: id, Proposition: opt.question, Context: opt.context})
+	}
+	r.Clear()
+	switch {
+	case errors.As(err, new(usageError)):
+		return badUsage(err)
+	case res != nil && res.paused:
+		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", opt.storeDir, id)
+		return exitOK
+	case err != nil:
+		fmt.Fprintln(stderr, "\ndebate:", err)
+		if _, serr := js.Records(context.WithoutCancel(ctx), id); serr == nil {
+			fmt.Fprintf(stderr, "the debate is stored; continue it with: debate --store %s --resume %s\n", opt.storeDir, id)
+		}
+		return exitFail
+	}
+	if res.result != nil && f.metrics {
+		r.Metrics(res.result)
+	}
+	if f.summary != nil {
+		r.Println(f.summary(res))
+	}
+	if opt.out != "" {
+		files, err := writeDocs(opt.out, f, res)
+		if err != nil {
+			fmt.Fprintln(stderr, "debate:", err)
+			return exitFail
+		}
+		for _, name := range files {
+			fmt.Fprintln(stderr, "wrote", name)
+		}
+	}
+	return exitOK
+}
+
+// resume continues the stored debate id with its format.
+func resume(ctx context.Context, e *env, id string) (*format, *outcome, error) {
+	recs, err := e.store.Records(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, e.opt.storeDir)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	sum, err := events.Summarize(recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := lookupFormat(sum.Format)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sum.Config != nil {
+		e.render.SetConfig(*sum.Config)
+	}
+	// Show what was said before, then continue live.
+	for _, rec := range recs {
+		if ev, ok := events.FromRecord(rec); ok && ev.Type != duelogic.EventDebateEnded {
+			e.sink.Emit(ctx, ev)
+		}
+	}
+	e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
+	res, err := f.resume(ctx, e, id)
+	return f, res, err
+}
+
+// shown counts the utterances shown, by kind, so that a checkpoint can wait
+// for the events of its round before it prompts: the engine announces events
+// from its own goroutine, after it stores them, while the debate goes on.
+type shown struct {
+	mu      sync.Mutex
+	n       map[duelogic.UtteranceKind]int
+	changed chan struct{} // closed at the next utterance
+}
+
+func newShown() *shown {
+	return &shown{n: map[duelogic.UtteranceKind]int{}, changed: make(chan struct{})}
+}
+
+// Emit implements duelogic.EventSink.
+func (s *shown) Emit(_ context.Context, e duelogic.Event) {
+	if e.Type != duelogic.EventUtterance || e.Utterance == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n[e.Utterance.Kind]++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// wait returns once n utterances of kind have been shown, or ctx is done, or
+// after at most limit (a format that did not announce them).
+func (s *shown) wait(ctx context.Context, kind duelogic.UtteranceKind, n int, limit time.Duration) {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		done, changed := s.n[kind] >= n, s.changed
+		s.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// newClient returns the stub, or an OpenAI-compatible client when a base URL
+// is configured.
+func newClient(opt *options, getenv func(string) string) (llm.Client, error) {
+	if opt.baseURL == "" {
+		s := llm.NewStub(opt.seed)
+		s.TokenDelay = opt.stubDelay
+		return s, nil
+	}
+	if !strings.HasPrefix(opt.baseURL, "http://") && !strings.HasPrefix(opt.baseURL, "https://") {
+		return nil, usagef("--base-url %q: want an http:// or https:// URL", opt.baseURL)
+	}
+	return openai.New(openai.Config{BaseURL: opt.baseURL, APIKey: getenv("DUELOGIC_API_KEY")}), nil
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// ticking redraws the renderer's status line every second until stopped.
+func ticking(r *render.Renderer) (stop func()) {
+	t := time.NewTicker(time.Second)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-t.C:
+				r.Tick()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		t.Stop()
+		close(done)
+		<-finished
+	}
+}
+
+func presetIDs() string {
+	var ids []string
+	for _, p := range duelogic.Presets() {
+		ids = append(ids, p.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// flagsOnly lists the set flags among names.
+func flagsOnly(o *options, names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if o.set[n] {
+			out = append(out, "--"+n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

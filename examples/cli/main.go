@@ -1,0 +1,53 @@
+// Command debate runs a debate between language models in the terminal and
+// prints it live: the Duelogic podcast format by default, or another format
+// of this module.
+//
+//	debate "Should we use GraphQL or REST for the public API?"
+//	debate --format duelogic --preset three_way_ethics --max-rounds 4 "Should cities ban cars?"
+//	debate --perspectives 3 "How should we structure the plugin system?"
+//	debate --format moderated --no-checkpoints "Postgres or DynamoDB?"
+//	debate --list
+//	debate --resume dl-0123456789abcdef
+//
+// Install it with
+//
+//	go build -o debate ./examples/cli     # or: go install github.com/duelogic/duelogic/examples/cli@latest (installs "cli")
+//
+// or run it in place with go run ./examples/cli.
+//
+// Debates are recorded as JSONL files in --store (./debates by default), so
+// --list shows them and --resume finishes one that stopped (a model error,
+// Ctrl-C, or a paused checkpoint). --out DIR writes the finished debate's
+// documents: DIR/<id>.md, the transcript, and DIR/<id>.json, the result.
+//
+// The model is the offline stub (no key, no network) unless an
+// OpenAI-compatible endpoint is configured: --base-url or DUELOGIC_BASE_URL
+// (e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1), with the
+// key in DUELOGIC_API_KEY (never on the command line). --model (or
+// DUELOGIC_MODEL) seats one model in every seat, for endpoints that serve a
+// single model; otherwise each format's default model IDs are sent.
+//
+// On a terminal the output has colours (unless NO_COLOR is set) and a status
+// line with the segment, exchange, tokens and elapsed time. The moderated
+// format stops after each round at a checkpoint read from standard input:
+// [C]ontinue, [G]uide (then a line of guidance), [E]nd; end of input pauses
+// the debate, which --resume continues.
+//
+// Exit status: 0 when the debate finished (or paused at a checkpoint), 1 when
+// it failed or was interrupted, 2 for bad usage (flags, an unknown or
+// unavailable format, an invalid configuration).
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// binary is the debate command built once for the tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "debate-cli")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "debate")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// debate runs the binary in dir with args and stdin.
+func debate(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DUELOGIC_BASE_URL=", "DUELOGIC_MODEL=")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+var debateIDRE = regexp.MustCompile(`(?m)^debate (dl-[0-9a-f]{16})$`)
+
+func TestFullStubDebate(t *testing.T) {
+	dir := t.TempDir()
+	// Flags after the question work too.
+	r := debate(t, dir, "", "--store", "db", "Should we use GraphQL or REST?", "--max-rounds", "3", "--out", "docs")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	m := debateIDRE.FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no debate ID in the output:\n%s", r.stdout)
+	}
+	id := m[1]
+	for _, want := range []string{
+		"══════ INTRODUCTION ══════", "══════ OPENING ══════", "══════ EXCHANGE ══════", "══════ SYNTHESIS ══════",
+		"▶ ARBITER", "▶ CLAUDE SONNET 4 · Utilitarian Chair", "▶ GROK 3 · Virtue Ethics Chair",
+		"✓ evaluation: adherence", `Today's proposition: "Should we use GraphQL or REST?"`,
+		"══════ METRICS ══════", "responses 6, evaluated 6",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Contains(r.stdout, "\x1b[") || strings.Contains(r.stdout, "⏳") {
+		t.Error("colours or a status line in output that is not a terminal")
+	}
+	for _, name := range []string{id + ".md", id + ".json"} {
+		b, err := os.ReadFile(filepath.Join(dir, "docs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte("Should we use GraphQL or REST?")) {
+			t.Errorf("%s lacks the question", name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db", id+".jsonl")); err != nil {
+		t.Errorf("debate not stored: %v", err)
+	}
+
+	l := debate(t, dir, "", "--list", "--store", "db")
+	if l.code != 0 {
+		t.Fatalf("--list: exit %d: %s", l.code, l.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(l.stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
+		t.Fatalf("--list:\n%s", l.stdout)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != "12" {
+		t.Errorf("--list row %q; want %s duelogic finished 12 ...", lines[1], id)
+	}
+
+	empty := debate(t, dir, "", "--list", "--store", "none")
+	if empty.code != 0 || !strings.Contains(empty.stdout, "no debates in none") {
+		t.Errorf("--list of a missing store: exit %d, %q", empty.code, empty.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none")); err == nil {
+		t.Error("--list created the store directory")
+	}
+}
+
+// TestResume stops a debate after each of several records (by cutting its
+// log), resumes it, and compares the documents with the uninterrupted run's.
+func TestResume(t *testing.T) {
+	dir := t.TempDir()
+	// With this seed no interruption is held back by its cooldown, which
+	// runs on the wall clock: a resumed run makes the same decisions however
+	// late it comes.
+	r := debate(t, dir, "", "--store", "full", "--out", "want", "--max-rounds", "3", "--seed", "1", "Should cities ban cars?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	log, err := os.ReadFile(filepath.Join(dir, "full", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	lines = lines[:len(lines)-1] // the empty string after the last newline
+	wantMD, err := os.ReadFile(filepath.Join(dir, "want", id+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []int{1, 3, len(lines) / 2, len(lines) - 1, len(lines)} {
+		t.Run(fmt.Sprint(keep), func(t *testing.T) {
+			st := fmt.Sprintf("cut%d", keep)
+			if err := os.MkdirAll(filepath.Join(dir, st), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, st, id+".jsonl"), []byte(strings.Join(lines[:keep], "")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			status := "stopped"
+			if keep == len(lines) {
+				status = "finished"
+			}
+			if l := debate(t, dir, "", "--store", st, "--list"); !strings.Contains(l.stdout, " "+status+" ") {
+				t.Errorf("--list before resuming:\n%s", l.stdout)
+			}
+			out := "got" + fmt.Sprint(keep)
+			r := debate(t, dir, "", "--store", st, "--out", out, "--resume", id, "--seed", "1")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "── resumed "+id+" ("+status) {
+				t.Errorf("output lacks the resume line:\n%s", r.stdout)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, out, id+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(wantMD), string(got)); diff != "" {
+				t.Errorf("resumed transcript (-uninterrupted +resumed):\n%s", diff)
+			}
+			if l := debate(t, dir, "", "--store", st, "--list"); !strings.Contains(l.stdout, " finished ") {
+				t.Errorf("--list after resuming:\n%s", l.stdout)
+			}
+		})
+	}
+
+	if r := debate(t, dir, "", "--store", "full", "--resume", "dl-nope"); r.code != 1 || !strings.Contains(r.stderr, "no debate dl-nope") {
+		t.Errorf("resume of an unknown debate: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"unknown flag", []string{"--nope", "q"}, "flag provided but not defined: -nope"},
+		{"no question", nil, "no question to debate"},
+		{"list with a question", []string{"--list", "q"}, "--list takes no question"},
+		{"resume with a question", []string{"--resume", "x", "q"}, "--resume takes no question"},
+		{"unknown format", []string{"--format", "chess", "q"}, `unknown format "chess"`},
+		{"unknown preset", []string{"--preset", "nope", "q"}, `unknown preset "nope"`},
+		{"too many rounds", []string{"--max-rounds", "99", "q"}, "flow.maxExchanges: 99 is outside 3..30"},
+		{"every violation", []string{"--chairs", "stoic", "--exchanges", "1", "q"},
+			"invalid configuration:\n  chairs: 1 chairs; need 2..6\n  chairs[0].framework: unknown framework \"stoic\"\n  flow.maxExchanges: 1 is outside 3..30"},
+		{"too many perspectives", []string{"--perspectives", "7", "q"}, "--perspectives 7"},
+		{"negative", []string{"--max-rounds", "-1", "q"}, "must not be negative"},
+		{"bad number", []string{"--max-rounds", "many", "q"}, `invalid value "many"`},
+		{"bad base URL", []string{"--base-url", "localhost:1", "q"}, "want an http:// or https:// URL"},
+		{"format flag of another format", []string{"--no-checkpoints", "q"}, "--no-checkpoints: not used by the duelogic format"},
+		{"flags the format does not read", []string{"--format", "scored", "--max-rounds", "4", "--preset", "x", "q"}, "--max-rounds, --preset: not used by the scored format"},
+		{"unavailable format", []string{"--format", "persuasion", "q"}, "the persuasion format is not available in this build yet"},
+		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "debaters 5: want 2..4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := debate(t, t.TempDir(), "", tt.args...)
+			if r.code != 2 {
+				t.Errorf("exit %d; want 2\nstderr:\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr lacks %q:\n%s", tt.want, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "usage: debate [flags]") {
+				t.Errorf("no usage on stderr:\n%s", r.stderr)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	r := debate(t, t.TempDir(), "", "-h")
+	if r.code != 0 || !strings.Contains(r.stderr, "usage: debate") || !strings.Contains(r.stderr, "-max-rounds") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+func TestAskCheckpoint(t *testing.T) {
+	tests := []struct {
+		in       string
+		act      checkpointAction
+		guidance string
+	}{
+		{"c\n", actContinue, ""},
+		{"\n", actContinue, ""},
+		{"E\n", actEnd, ""},
+		{"g\nFocus on our team's PostgreSQL experience\n", actGuide, "Focus on our team's PostgreSQL experience"},
+		{"guide\n\n", actContinue, ""},
+		{"x\nmaybe\ne\n", actEnd, ""},
+		{"", actPause, ""},
+		{"g\n", actPause, ""},
+		{"continue", actContinue, ""}, // a last line without newline counts
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var w bytes.Buffer
+			act, g := askCheckpoint(t.Context(), newLines(strings.NewReader(tt.in)), &w, "Round 2 Complete", "Arguments diverge.")
+			if act != tt.act || g != tt.guidance {
+				t.Errorf("= %v, %q; want %v, %q", act, g, tt.act, tt.guidance)
+			}
+			if !strings.HasPrefix(w.String(), "\n═══ Round 2 Complete ═══\nModerator: Arguments diverge.\n\n[C]ontinue  [G]uide  [E]nd early\n> ") {
+				t.Errorf("prompt:\n%s", w.String())
+			}
+		})
+	}
+}
+
+func TestAskCheckpointHonoursContext(t *testing.T) {
+	pr, pw := io.Pipe() // input that never comes
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if act, _ := askCheckpoint(ctx, newLines(pr), io.Discard, "Round 1 Complete", ""); act != actPause {
+		t.Errorf("= %v; want actPause", act)
+	}
+}
+
+func TestModeratedCheckpointsFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "x\ng\nFocus on our team's PostgreSQL experience\nc\nc\nc\n",
+		"--format", "moderated", "--store", "db", "--out", "docs", "--max-rounds", "3", "Should we use GraphQL or REST?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"═══ Round 1 Complete ═══\nModerator: ",
+		"[C]ontinue  [G]uide  [E]nd early\n> x\n\"x\": answer c, g or e\n",
+		"> g\nYour guidance: Focus on our team's PostgreSQL experience\n",
+		"▶ HUMAN\nFocus on our team's PostgreSQL experience\n",
+		"══════ SYNTHESIS ══════",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// The round is shown before the checkpoint asks about it.
+	if i, j := strings.Index(r.stdout, "▶ MODERATOR"), strings.Index(r.stdout, "═══ Round 1 Complete"); i < 0 || j < i {
+		t.Error("the checkpoint came before the round")
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	for _, name := range []string{id + ".md", id + ".json", id + ".synthesis.md"} {
+		if _, err := os.Stat(filepath.Join(dir, "docs", name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Should we use GraphQL or REST?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	if want := "paused at a checkpoint; continue with: debate --store db --resume " + id; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  stopped") {
+		t.Errorf("--list:\n%s", l.stdout)
+	}
+	// The checkpoint asks again, and ending there writes the synthesis.
+	r = debate(t, dir, "e\n", "--store", "db", "--resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "═══ Round 1 Complete ═══") || !strings.Contains(r.stdout, "> e\n") {
+		t.Errorf("resumed output lacks the checkpoint:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "ended: human after 1 rounds") {
+		t.Errorf("resumed output lacks the end:\n%s", r.stdout)
+	}
+	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  finished") {
+		t.Errorf("--list after resuming:\n%s", l.stdout)
+	}
+}
+
+func TestOtherFormats(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string // in stdout
+		docs []string // suffixes written to --out
+	}{
+		{[]string{"--format", "moderated", "--no-checkpoints", "--perspectives", "3"},
+			[]string{"══════ ANALYSIS ══════", "▶ MODERATOR", "ended: "}, []string{".md", ".json", ".synthesis.md"}},
+		{[]string{"--format", "scored"},
+			[]string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
+		{[]string{"--format", "formal", "--max-rounds", "2"},
+			[]string{"▶ CHAIR (setup)", "▶ PROMOTER (opening statement)", "══════ OUTCOME ══════"},
+			[]string{".md", ".json", ".summary.md", ".assessor-report.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args[1], func(t *testing.T) {
+			dir := t.TempDir()
+			r := debate(t, dir, "", append(tt.args, "--store", "db", "--out", "docs", "Should we use GraphQL or REST?")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stdout, "[C]ontinue") {
+				t.Error("a checkpoint prompt")
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("output lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+			for _, suffix := range tt.docs {
+				if _, err := os.Stat(filepath.Join(dir, "docs", id+suffix)); err != nil {
+					t.Error(err)
+				}
+			}
+			if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  "+tt.args[1]) || !strings.Contains(l.stdout, " finished ") {
+				t.Errorf("--list:\n%s", l.stdout)
+			}
+		})
+	}
+}

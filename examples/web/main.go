@@ -1,0 +1,145 @@
+// Command web serves a page to configure Duelogic debates and watch them live,
+// over the seed's HTTP API:
+//
+//	POST /api/debates/duelogic              start a debate: {proposition, propositionContext?, config?}
+//	GET  /api/duelogic/chairs               the frameworks and perspectives a chair may hold
+//	GET  /api/duelogic/presets              the preset matchups
+//	GET  /api/duelogic/models               the models of the defaults and presets
+//	GET  /api/duelogic/defaults             the default config
+//	POST /api/debates/{id}/arbiter/interject  a manual interjection: {reason, targetChair?}
+//	GET  /api/debates/{id}                  status, transcript, metrics
+//	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events)
+//
+// It is a module of its own (its test drives a browser), so run it from its
+// directory, or with go -C from the repository root:
+//
+//	cd examples/web && go run . -addr 127.0.0.1:8080
+//	go -C examples/web run . -addr 127.0.0.1:8080
+//
+// The model is the offline stub, pausing -stub-delay per word so that the
+// debate streams at a readable pace, unless -base-url (or DUELOGIC_BASE_URL)
+// names an OpenAI-compatible API, whose key is read from DUELOGIC_API_KEY.
+// Debates are kept in memory, or as JSONL files in -store. On SIGINT or
+// SIGTERM the server stops taking debates, waits up to -grace for the running
+// ones to finish, stops the others (they stay stored and resumable), and exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/llm/openai"
+	"github.com/duelogic/duelogic/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, stop, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case errors.As(err, new(usageError)):
+		fmt.Fprintln(os.Stderr, "web:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "web:", err)
+		os.Exit(1)
+	}
+}
+
+// usageError is a mistake on the command line.
+type usageError struct{ error }
+
+// run serves until ctx is done, then shuts down gracefully. unsignal
+// restores the default signal handling once shutting down starts, so that a
+// second Ctrl-C ends the program at once.
+func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
+	dir := fs.String("store", "", "keep debates as JSONL files in this directory (default: in memory)")
+	baseURL := fs.String("base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub)")
+	seed := fs.Int64("seed", 1, "the stub model's seed")
+	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
+	grace := fs.Duration("grace", 30*time.Second, "how long a shutdown waits for running debates")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+
+	var client llm.Client
+	if *baseURL != "" {
+		if !strings.HasPrefix(*baseURL, "http://") && !strings.HasPrefix(*baseURL, "https://") {
+			return usageError{fmt.Errorf("-base-url %q: want an http:// or https:// URL", *baseURL)}
+		}
+		client = openai.New(openai.Config{BaseURL: *baseURL, APIKey: getenv("DUELOGIC_API_KEY"), Logger: logger})
+	} else {
+		stub := llm.NewStub(*seed)
+		stub.TokenDelay = *delay
+		client = stub
+	}
+	var st store.Store = store.NewMemory()
+	if *dir != "" {
+		js, err := store.OpenJSONL(*dir)
+		if err != nil {
+			return err
+		}
+		defer js.Close()
+		st = js
+	}
+
+	s := newServer(client, st, logger)
+	// Requests' contexts derive from streams, which ends the event streams
+	// when the server shuts down.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv := &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return streams },
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "duelogic web: listening on http://%s\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	unsignal()
+	logger.Info("shutting down", "grace", *grace)
+	s.shutdown(*grace)
+	endStreams()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	return nil
+}
