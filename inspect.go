@@ -36,10 +36,7 @@ func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("duelogic: inspect %s: %w", id, err)
 	}
-	if recs[0].Type != RecordDebate {
-		return Summary{}, fmt.Errorf("%w: %s: first record is %q", ErrCorruptLog, id, recs[0].Type)
-	}
-	head, err := decode[debateRecord](recs[0])
+	head, err := headOf(id, recs)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -175,16 +175,9 @@ func NewDebateID() string {
 // case what was said so far stays stored, and [Orchestrator.Resume] finishes
 // it.
 func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
-	if err := ValidateDebate(d); err != nil {
+	d, err := o.newDebate(ctx, d)
+	if err != nil {
 		return nil, err
-	}
-	if d.ID == "" {
-		d.ID = NewDebateID()
-	}
-	if _, err := o.store.Records(ctx, d.ID); err == nil {
-		return nil, fmt.Errorf("%w: %s", ErrDebateExists, d.ID)
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("duelogic: look up debate %s: %w", d.ID, err)
 	}
 	p, release, err := o.claim(d.ID, o.cfg)
 	if err != nil {
@@ -195,6 +188,59 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 	return r.execute(ctx)
 }
 
+// newDebate validates d, gives it an ID when it has none, and checks that the
+// store does not hold it yet.
+func (o *Orchestrator) newDebate(ctx context.Context, d Debate) (Debate, error) {
+	if err := ValidateDebate(d); err != nil {
+		return d, err
+	}
+	if d.ID == "" {
+		d.ID = NewDebateID()
+	}
+	if _, err := o.store.Records(ctx, d.ID); err == nil {
+		return d, fmt.Errorf("%w: %s", ErrDebateExists, d.ID)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return d, fmt.Errorf("duelogic: look up debate %s: %w", d.ID, err)
+	}
+	return d, nil
+}
+
+// stored is a debate read back from the store for resuming.
+type stored struct {
+	head    debateRecord
+	journal *journal
+	lastSeq int64
+}
+
+// loadDebate reads debate id's records: its first record, and the rest as a
+// journal to replay.
+func (o *Orchestrator) loadDebate(ctx context.Context, id string) (stored, error) {
+	recs, err := o.store.Records(ctx, id)
+	if err != nil {
+		return stored{}, fmt.Errorf("duelogic: resume %s: %w", id, err)
+	}
+	head, err := headOf(id, recs)
+	if err != nil {
+		return stored{}, err
+	}
+	j, err := newJournal(recs[1:])
+	if err != nil {
+		return stored{}, err
+	}
+	return stored{head: head, journal: j, lastSeq: recs[len(recs)-1].Seq}, nil
+}
+
+// headOf decodes the first record of debate id, which must be a debate
+// record.
+func headOf(id string, recs []store.Record) (debateRecord, error) {
+	if recs[0].Type != RecordDebate {
+		return debateRecord{}, fmt.Errorf("%w: %s: first record is %q", ErrCorruptLog, id, recs[0].Type)
+	}
+	head, err := decode[debateRecord](recs[0])
+	head.Debate.ID = id
+	return head, err
+}
+
 // Resume continues a stopped debate from its records: it replays them, using
 // the config and debate of the first record, and continues at the next step,
 // so no stored utterance is generated again and the finished transcript has
@@ -202,35 +248,24 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 // result without calling a model. The orchestrator's own config is not used;
 // its client, store, sink and clock are.
 func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, error) {
-	recs, err := o.store.Records(ctx, debateID)
-	if err != nil {
-		return nil, fmt.Errorf("duelogic: resume %s: %w", debateID, err)
-	}
-	if recs[0].Type != RecordDebate {
-		return nil, fmt.Errorf("%w: %s: first record is %q", ErrCorruptLog, debateID, recs[0].Type)
-	}
-	head, err := decode[debateRecord](recs[0])
+	st, err := o.loadDebate(ctx, debateID)
 	if err != nil {
 		return nil, err
 	}
+	head := st.head
 	if head.Format != formatDuelogic {
 		return nil, fmt.Errorf("%w: %s is a %q debate; resume it with ResumeFormat", ErrCorruptLog, debateID, head.Format)
 	}
 	if err := head.Config.ValidateCatalog(o.cat); err != nil {
 		return nil, fmt.Errorf("%w: %s: stored config: %v", ErrCorruptLog, debateID, err)
 	}
-	head.Debate.ID = debateID
-	j, err := newJournal(recs[1:])
-	if err != nil {
-		return nil, err
-	}
 	p, release, err := o.claim(debateID, head.Config)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	r := o.newRun(head.Debate, head.Config, p, j)
-	r.rec.seq = recs[len(recs)-1].Seq
+	r := o.newRun(head.Debate, head.Config, p, st.journal)
+	r.rec.seq = st.lastSeq
 	return r.execute(ctx)
 }
 

@@ -51,16 +51,8 @@ func RunFormat(ctx context.Context, client llm.Client, f Format, d Debate, opts 
 	if err != nil {
 		return nil, err
 	}
-	if err := ValidateDebate(d); err != nil {
+	if d, err = o.newDebate(ctx, d); err != nil {
 		return nil, err
-	}
-	if d.ID == "" {
-		d.ID = NewDebateID()
-	}
-	if _, err := o.store.Records(ctx, d.ID); err == nil {
-		return nil, fmt.Errorf("%w: %s", ErrDebateExists, d.ID)
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("duelogic: look up debate %s: %w", d.ID, err)
 	}
 	spec, err := json.Marshal(f)
 	if err != nil {
@@ -79,27 +71,18 @@ func ResumeFormat(ctx context.Context, client llm.Client, f Format, debateID str
 	if err != nil {
 		return nil, err
 	}
-	recs, err := o.store.Records(ctx, debateID)
-	if err != nil {
-		return nil, fmt.Errorf("duelogic: resume %s: %w", debateID, err)
-	}
-	head, err := decode[debateRecord](recs[0])
+	st, err := o.loadDebate(ctx, debateID)
 	if err != nil {
 		return nil, err
 	}
-	if recs[0].Type != RecordDebate || head.Format != f.Name() {
-		return nil, fmt.Errorf("%w: %s is not a %q debate (first record %s, format %q)", ErrCorruptLog, debateID, f.Name(), recs[0].Type, head.Format)
+	if st.head.Format != f.Name() {
+		return nil, fmt.Errorf("%w: %s is not a %q debate (format %q)", ErrCorruptLog, debateID, f.Name(), st.head.Format)
 	}
-	if err := json.Unmarshal(head.Spec, f); err != nil {
+	if err := json.Unmarshal(st.head.Spec, f); err != nil {
 		return nil, fmt.Errorf("%w: %s: stored %s configuration: %v", ErrCorruptLog, debateID, f.Name(), err)
 	}
-	head.Debate.ID = debateID
-	j, err := newJournal(recs[1:])
-	if err != nil {
-		return nil, err
-	}
-	r := o.newRun(head.Debate, Config{}, &pending{}, j)
-	r.rec.seq = recs[len(recs)-1].Seq
+	r := o.newRun(st.head.Debate, Config{}, &pending{}, st.journal)
+	r.rec.seq = st.lastSeq
 	return r.playFormat(ctx, f, nil)
 }
 
