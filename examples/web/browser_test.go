@@ -76,6 +76,7 @@ type page struct {
 	Streaming    int      `json:"streaming"`
 	Metrics      string   `json:"metrics"`
 	MetricsShown bool     `json:"metricsShown"`
+	ArgMap       string   `json:"argmap"`
 	Texts        []string `json:"texts"`
 	Images       int      `json:"images"`
 	TitleNodes   int      `json:"titleNodes"`
@@ -94,6 +95,7 @@ const readPage = `(() => {
     streaming: all('.card.streaming').length,
     metrics: document.getElementById('metrics').textContent,
     metricsShown: !document.getElementById('metrics').hidden,
+    argmap: document.getElementById('argmap').hidden ? '' : document.getElementById('argmap').textContent,
     texts: all('.card .text').map((n) => n.textContent),
     images: all('img').length,
     titleNodes: document.getElementById('title').children.length,
@@ -142,6 +144,12 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 	paths := []string{filepath.Join(t.TempDir(), name)}
 	if p := os.Getenv("DUELOGIC_SCREENSHOT"); p != "" {
+		// DUELOGIC_SCREENSHOT names the first picture; others go beside it,
+		// named after it: web.png, web-argmap.png.
+		if name != "web.png" {
+			ext := filepath.Ext(p)
+			p = strings.TrimSuffix(p, ext) + "-" + strings.TrimPrefix(name, "web-")
+		}
 		paths = append(paths, p)
 	}
 	for _, p := range paths {
@@ -166,6 +174,10 @@ func TestBrowserWatchesADebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "web.png")
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('argmap').scrollIntoView()`)); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "web-argmap.png")
 
 	if p.Status != "finished" {
 		t.Errorf("status %q; want finished", p.Status)
@@ -196,6 +208,11 @@ func TestBrowserWatchesADebate(t *testing.T) {
 	for _, want := range []string{"Steel-manning", "Self-critique", "Mean adherence", "Interjections"} {
 		if !strings.Contains(p.Metrics, want) {
 			t.Errorf("metrics panel lacks %q:\n%s", want, p.Metrics)
+		}
+	}
+	for _, want := range []string{"Argument map", "Strength", "Clashes", "moves"} {
+		if !strings.Contains(p.ArgMap, want) {
+			t.Errorf("argument map lacks %q:\n%s", want, p.ArgMap)
 		}
 	}
 }

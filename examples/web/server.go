@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
@@ -53,6 +54,7 @@ type debateRun struct {
 	o    *duelogic.Orchestrator
 	done bool
 	err  error
+	res  *duelogic.Result
 }
 
 func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
@@ -251,7 +253,7 @@ var errClosing = errors.New("the server is shutting down")
 // server's grace period is over.
 func (s *server) start(cfg duelogic.Config, d duelogic.Debate) error {
 	o, err := duelogic.New(cfg, s.client, duelogic.WithStore(s.store), duelogic.WithSink(s.hub),
-		duelogic.WithLogger(s.logger))
+		duelogic.WithLogger(s.logger), duelogic.WithArgumentMap(argumentation.Additive))
 	if err != nil {
 		return err
 	}
@@ -267,12 +269,12 @@ func (s *server) start(cfg duelogic.Config, d duelogic.Debate) error {
 	s.hub.Open(d.ID)
 	go func() {
 		defer s.wg.Done()
-		_, err := o.Run(s.ctx, d)
+		res, err := o.Run(s.ctx, d)
 		if err != nil {
 			s.logger.Warn("debate stopped", "debate", d.ID, "err", err)
 		}
 		s.mu.Lock()
-		run.done, run.err, run.o = true, err, nil
+		run.done, run.err, run.o, run.res = true, err, nil, res
 		s.mu.Unlock()
 		s.hub.Close(d.ID, err)
 	}()
@@ -331,9 +333,9 @@ type debateView struct {
 	Transcript  []duelogic.Utterance `json:"transcript"`
 	Metrics     *duelogic.Metrics    `json:"metrics"`
 	Usage       *llm.Usage           `json:"usage,omitempty"`
-	// ArgumentMap holds the argument-mapping records, when the debate
-	// mapped its arguments.
-	ArgumentMap []json.RawMessage `json:"argumentMap,omitempty"`
+	// Arguments is the argument map of a finished debate: the moves, the
+	// scored arguments and relations, and the verdict.
+	Arguments *duelogic.ArgumentMap `json:"arguments,omitempty"`
 }
 
 func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
@@ -367,19 +369,44 @@ func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
 	} else if run != nil && run.err != nil {
 		v.Error = run.err.Error()
 	}
-	v.Transcript, v.Metrics, v.Usage, v.ArgumentMap = replay(recs)
+	v.Transcript, v.Metrics, v.Usage = replay(recs)
+	if v.Status == events.StatusFinished {
+		v.Arguments = s.argumentMap(r.Context(), id, run)
+	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// argumentMap returns a finished debate's argument map: the one its run
+// returned, or, for a debate stored before this server started, the one
+// replaying its records rebuilds (a finished debate calls no model).
+func (s *server) argumentMap(ctx context.Context, id string, run *debateRun) *duelogic.ArgumentMap {
+	if run != nil && run.res != nil {
+		return run.res.Arguments
+	}
+	sum, err := duelogic.Inspect(ctx, s.store, id)
+	if err != nil || !sum.Finished || sum.Config == nil {
+		return nil
+	}
+	o, err := duelogic.New(*sum.Config, s.client, duelogic.WithStore(s.store), duelogic.WithArgumentMap(argumentation.Additive))
+	if err != nil {
+		return nil
+	}
+	res, err := o.Resume(ctx, id)
+	if err != nil {
+		s.logger.Warn("rebuild argument map", "debate", id, "err", err)
+		return nil
+	}
+	return res.Arguments
 }
 
 // replay rebuilds a debate's transcript from its records: the utterances
 // with their evaluations and interruption marks, and the metrics and usage
 // once it ended.
-func replay(recs []store.Record) ([]duelogic.Utterance, *duelogic.Metrics, *llm.Usage, []json.RawMessage) {
+func replay(recs []store.Record) ([]duelogic.Utterance, *duelogic.Metrics, *llm.Usage) {
 	utts := []duelogic.Utterance{}
 	index := map[int64]int{}
 	var metrics *duelogic.Metrics
 	var usage *llm.Usage
-	var moves []json.RawMessage
 	for _, rec := range recs {
 		e, ok := events.FromRecord(rec)
 		if !ok {
@@ -401,15 +428,11 @@ func replay(recs []store.Record) ([]duelogic.Utterance, *duelogic.Metrics, *llm.
 			if i, ok := index[e.Utterance.Seq]; ok {
 				utts[i].Interrupted, utts[i].InterruptedBy = true, e.Speaker
 			}
-		case duelogic.EventArgumentMap:
-			if raw, ok := e.Data.(json.RawMessage); ok {
-				moves = append(moves, raw)
-			}
 		case duelogic.EventDebateEnded:
 			metrics, usage = &e.Result.Metrics, &e.Result.Usage
 		}
 	}
-	return utts, metrics, usage, moves
+	return utts, metrics, usage
 }
 
 // shutdown stops taking debates and waits for the running ones to finish;

@@ -141,6 +141,22 @@ func TestCreateDebateRunsItToTheEnd(t *testing.T) {
 	if len(v.Transcript) < 10 || evaluated != v.Metrics.Evaluated {
 		t.Errorf("%d utterances, %d evaluated; metrics say %d", len(v.Transcript), evaluated, v.Metrics.Evaluated)
 	}
+	if v.Arguments == nil || len(v.Arguments.Arguments) == 0 || len(v.Arguments.Moves) == 0 || len(v.Arguments.Verdict.Sides) != 2 {
+		t.Fatalf("argument map %+v", v.Arguments)
+	}
+
+	// A server that did not run the debate rebuilds the map from the store.
+	fresh := newServer(llm.NewStub(1), s.store, nil)
+	fs := httptest.NewServer(fresh.routes())
+	defer fs.Close()
+	var again debateView
+	if code := call(t, "GET", fs.URL+"/api/debates/"+created.ID, "", &again); code != 200 {
+		t.Fatalf("GET debate from a fresh server: %d", code)
+	}
+	if again.Arguments == nil || len(again.Arguments.Moves) != len(v.Arguments.Moves) || again.Arguments.Verdict.Winner != v.Arguments.Verdict.Winner {
+		t.Errorf("rebuilt map differs: %d moves, winner %q; want %d, %q", len(again.Arguments.Moves), again.Arguments.Verdict.Winner,
+			len(v.Arguments.Moves), v.Arguments.Verdict.Winner)
+	}
 }
 
 func TestCreateDebateRejects(t *testing.T) {

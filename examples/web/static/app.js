@@ -315,6 +315,7 @@ function handle(e) {
       state.es.close();
       setStatus('finished');
       metrics(e.result);
+      showArguments(e.debateId, e.result && e.result.arguments);
       break;
   }
 }
@@ -417,6 +418,48 @@ function argumentMap() {
   box.dataset.count = String(n);
   $('argmap-summary').textContent = `${n} turn${n === 1 ? '' : 's'} mapped into arguments so far.`;
   box.hidden = false;
+}
+
+// showArguments renders a finished debate's argument map: the verdict, the
+// arguments by strength and the attacks between sides. A stream replayed from
+// the store carries no map, so it is fetched.
+async function showArguments(id, am) {
+  if (!am && id) {
+    try {
+      am = (await api.get('/api/debates/' + encodeURIComponent(id))).arguments;
+    } catch (err) {
+      return;
+    }
+  }
+  if (!am || !am.arguments || am.arguments.length === 0) return;
+  const box = $('argmap');
+  box.hidden = false;
+  const v = am.verdict || {};
+  const sides = (v.Sides || []).map((s) => `${speaker(s.Side).name} ${Number(s.Score).toFixed(2)}`).join(' vs ');
+  $('argmap-summary').textContent = v.Draw || !v.Winner
+    ? `A draw on surviving arguments (${sides}).`
+    : `Most surviving argument strength: ${speaker(v.Winner).name} (${sides}).`;
+  const byID = new Map(am.arguments.map((a) => [a.ID, a]));
+  const rows = [...am.arguments].sort((a, b) => b.Score - a.Score).slice(0, 12);
+  const table = el('table', { class: 'chair-table arg-table' },
+    el('tr', {}, el('th', { text: 'Argument' }), el('th', { text: 'Side' }), el('th', { text: 'Strength' })));
+  for (const a of rows) {
+    table.append(el('tr', { class: a.Score > 0.5 ? 'survives' : 'falls' },
+      el('td', {}, el('strong', { text: a.ID + ' ' }), a.Text),
+      el('td', { text: speaker(a.Side).name }),
+      el('td', { text: Number(a.Score).toFixed(2) })));
+  }
+  const clashes = el('ul', { class: 'clashes' });
+  for (const r of am.relations || []) {
+    const from = byID.get(r.From), to = byID.get(r.To);
+    if (r.Type !== 0 || !from || !to || from.Side === to.Side) continue; // attacks between sides
+    clashes.append(el('li', {}, el('strong', { text: `${r.From} ${r.Kind}s ${r.To}` }),
+      ` — ${speaker(from.Side).name} against ${speaker(to.Side).name}`));
+  }
+  const m = v.Metrics || {};
+  box.append(table, el('h3', { text: 'Clashes' }), clashes,
+    el('p', { class: 'hint', text: `${am.moves.length} moves (${(am.illegal || []).length} rejected by the protocol), ` +
+      `${m.Attacks || 0} attacks, ${m.Supports || 0} supports, ${m.Concessions || 0} concessions, ${m.Retractions || 0} retractions.` }));
 }
 
 function pct(x) {
