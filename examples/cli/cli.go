@@ -34,6 +34,7 @@ type options struct {
 	chairs        string
 	perspectives  int
 	rounds        int
+	perspective   string
 	noCheckpoints bool
 	resume        string
 	list          bool
@@ -74,6 +75,8 @@ func newFlagSet(o *options, stderr io.Writer, getenv func(string) string) *flag.
 	fs.IntVar(&o.perspectives, "perspectives", 0, "the number of debaters: duelogic seats that many engineering perspectives; moderated asks for that many")
 	fs.IntVar(&o.rounds, "max-rounds", 0, "rounds (exchanges) to debate; 0: the format's default")
 	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
+	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
+	fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
 	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "moderated: run to completion without pausing at checkpoints")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")

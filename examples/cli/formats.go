@@ -45,24 +45,15 @@ type outcome struct {
 }
 
 // formatFlags are the flags that only some formats read.
-var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "no-checkpoints"}
+var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "no-checkpoints", "perspective"}
 
 // registry holds the formats, in the order usage lists them.
-var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat}
-
-// unavailable lists the formats that the module documents but this build
-// does not include; lookupFormat says so.
-var unavailable = []string{"persuasion"}
+var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat, persuasionFormat}
 
 func formatNames() []string {
 	var names []string
 	for _, f := range registry {
 		names = append(names, f.name)
-	}
-	for _, n := range unavailable {
-		if !slices.Contains(names, n) {
-			names = append(names, n+" (not in this build)")
-		}
 	}
 	return names
 }
@@ -72,9 +63,6 @@ func lookupFormat(name string) (*format, error) {
 		if f.name == name && f.run != nil {
 			return f, nil
 		}
-	}
-	if slices.Contains(unavailable, name) {
-		return nil, usagef("the %s format is not available in this build yet", name)
 	}
 	return nil, usagef("unknown format %q", name)
 }

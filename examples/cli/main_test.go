@@ -208,7 +208,8 @@ func TestUsageErrors(t *testing.T) {
 		{"bad base URL", []string{"--base-url", "localhost:1", "q"}, "want an http:// or https:// URL"},
 		{"format flag of another format", []string{"--no-checkpoints", "q"}, "--no-checkpoints: not used by the duelogic format"},
 		{"flags the format does not read", []string{"--format", "scored", "--max-rounds", "4", "--preset", "x", "q"}, "--max-rounds, --preset: not used by the scored format"},
-		{"unavailable format", []string{"--format", "persuasion", "q"}, "the persuasion format is not available in this build yet"},
+		{"unknown format", []string{"--format", "oxford", "q"}, `unknown format "oxford"`},
+		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "rounds 11: want 1..10"},
 		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "debaters 5: want 2..4"},
 	}
 	for _, tt := range tests {

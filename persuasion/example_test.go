@@ -1,0 +1,70 @@
+package persuasion_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/persuasion"
+)
+
+// A persuasion debate on the offline stub model, with the seed's personas,
+// two argumentation rounds and a shared fact. The winner and scores are
+// computed from the argumentation framework; the moderator's model only
+// explains them.
+func ExampleRun() {
+	cfg := persuasion.Config{
+		Facts:       []string{"The billing service is 40k lines of Python 2"},
+		Perspective: "on-call load",
+	}
+	d := duelogic.Debate{ID: "billing-in-go", Proposition: "Should we rewrite the billing service in Go?"}
+	res, err := persuasion.Run(context.Background(), llm.NewStub(1), cfg, d)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	moves, asked := 0, 0
+	for _, t := range res.Turns {
+		moves += len(t.Moves)
+		asked += len(t.Rejected)
+	}
+	fmt.Printf("%d turns, %d moves, %d replies asked for again\n", len(res.Turns), moves, asked)
+	for _, s := range res.Verdict.Sides {
+		fmt.Printf("%s %.2f (%d of %d arguments survive)\n", s.Side, s.Score, s.Surviving, s.Arguments)
+	}
+	fmt.Println("winner:", res.Verdict.Winner)
+	for _, line := range strings.Split(res.Markdown, "\n") {
+		if strings.HasPrefix(line, "### Round") || strings.HasPrefix(line, "### Winner") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// 12 turns, 18 moves, 3 replies asked for again
+	// OPP 3.40 (4 of 7 arguments survive)
+	// PRO 2.36 (4 of 9 arguments survive)
+	// winner: OPP
+	// ### Round 0: Opening
+	// ### Round 1: Argumentation
+	// ### Round 2: Argumentation
+	// ### Round 3: Closing
+	// ### Winner: **OPP** (Score: 3.40 vs 2.36)
+}
+
+// A debater's reply: JSON moves and the text that makes them.
+func ExampleParseTurn() {
+	t, err := persuasion.ParseTurn(`{"text": "Builds are cached, so compile speed is beside the point.",
+	  "moves": [{"act": "since", "proposition": "Compile speed is irrelevant", "reasons": ["Builds are cached"],
+	             "target": "P2", "attack": "undercut"}]}`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := t.Moves[0]
+	fmt.Printf("%s %q %q -> %s (%s)\n", m.Act, m.Proposition, m.Reasons, m.Target, m.Attack)
+	fmt.Println(t.Text)
+	// Output:
+	// since "Compile speed is irrelevant" ["Builds are cached"] -> P2 (undercut)
+	// Builds are cached, so compile speed is beside the point.
+}
