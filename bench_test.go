@@ -11,7 +11,8 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
-// latencyClient answers like the stub after a fixed latency per call.
+// latencyClient answers like the stub, each call taking a fixed latency in
+// all (the stub's own work included).
 type latencyClient struct {
 	stub    *llm.Stub
 	latency time.Duration
@@ -20,12 +21,13 @@ type latencyClient struct {
 func (c latencyClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	t := time.NewTimer(c.latency)
 	defer t.Stop()
+	resp, err := c.stub.Complete(ctx, req)
 	select {
 	case <-ctx.Done():
 		return llm.Response{}, ctx.Err()
 	case <-t.C:
 	}
-	return c.stub.Complete(ctx, req)
+	return resp, err
 }
 
 // criticalCalls is the length of the longest chain of dependent calls of a
