@@ -11,23 +11,27 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
-// latencyClient answers like the stub, each call taking a fixed latency in
-// all (the stub's own work included).
-type latencyClient struct {
-	stub    *llm.Stub
-	latency time.Duration
-}
+// latencyClient answers after a fixed latency with canned replies: every
+// evaluation calls for an interjection, every interrupt check asks chair_2 to
+// cut in (the cooldown lets it once), so every kind of step is on the path.
+type latencyClient struct{ latency time.Duration }
 
 func (c latencyClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	t := time.NewTimer(c.latency)
 	defer t.Stop()
-	resp, err := c.stub.Complete(ctx, req)
 	select {
 	case <-ctx.Done():
 		return llm.Response{}, ctx.Err()
 	case <-t.C:
 	}
-	return resp, err
+	content := "A considered answer. The other side makes a compelling case; my framework has a blind spot here."
+	switch req.Purpose {
+	case PurposeEvaluation:
+		content = flaggedEval
+	case PurposeInterruptCheck:
+		content = `{"shouldInterrupt": true, "interruptingChairPosition": "chair_2", "reason": "pivotal_point", "triggerContent": "the crux", "urgency": 0.9}`
+	}
+	return llm.Response{Content: content, Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 20}}, nil
 }
 
 // criticalCalls is the length of the longest chain of dependent calls of a
@@ -66,7 +70,7 @@ func BenchmarkCriticalPath(b *testing.B) {
 			const latency = 20 * time.Millisecond
 			cfg := DefaultConfig()
 			cfg.Flow.MaxExchanges = 3
-			c := latencyClient{stub: llm.NewStub(3), latency: latency}
+			c := latencyClient{latency: latency}
 			var ratio float64
 			for i := 0; b.Loop(); i++ {
 				o := mustNew(b, cfg, c, WithStore(tc.store(b)))
