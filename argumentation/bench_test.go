@@ -104,6 +104,27 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
+// BenchmarkGatherStep is BenchmarkStep with the plain, gathering step that
+// small graphs use, for comparison with the blocked step.
+func BenchmarkGatherStep(b *testing.B) {
+	g := large(b)
+	for _, s := range allSemantics {
+		b.Run(s.String(), func(b *testing.B) {
+			ev := newEvaluator(g, s)
+			cur := slices.Clone(g.base)
+			next := make([]float64, len(cur))
+			b.ResetTimer()
+			cpu := startCPU()
+			for b.Loop() {
+				ev.gatherStep(cur, next)
+				cur, next = next, cur
+			}
+			cpu.report(b)
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+		})
+	}
+}
+
 // BenchmarkGatherFloor measures the memory floor of an iteration: only
 // reading each relation's source strength (5M random reads of an 8 MB
 // array), which every semantics must do. On a loaded or shared machine
@@ -151,6 +172,19 @@ func BenchmarkCompress(b *testing.B) {
 	cpu := startCPU()
 	for b.Loop() {
 		buildCSR(len(g.ids), g.edges)
+	}
+	cpu.report(b)
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+}
+
+// BenchmarkBlockedLayout measures building the blocked layout of the large
+// graph, which the first evaluation after a mutation pays too.
+func BenchmarkBlockedLayout(b *testing.B) {
+	c := large(b).frozen()
+	b.ResetTimer()
+	cpu := startCPU()
+	for b.Loop() {
+		buildBlocked(c, blockTargets)
 	}
 	cpu.report(b)
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")

@@ -29,6 +29,11 @@ type csr struct {
 	// order after the once means the relation graph has a cycle.
 	allOnce, attOnce   sync.Once
 	allOrder, attOrder []uint32
+
+	// The blocked layout for the synchronous step, built on first use by
+	// blocking (blocked.go).
+	blkOnce sync.Once
+	blk     *blocked
 }
 
 // frozen returns the compressed form of g, building it if needed.

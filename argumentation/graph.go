@@ -145,7 +145,8 @@ type argMeta struct{ text, side, move string }
 // list while the graph is built and turned into compressed sparse rows the
 // first time the graph is read (evaluated, or queried for extensions). A
 // mutation after that drops the compressed form, which is rebuilt on the next
-// read. The graph holds 1M arguments and 5M relations in about 200 MB.
+// read. The graph holds 1M arguments and 5M relations in about 200 MB, and
+// about 230 MB once evaluated (the cache-blocked layout of the relations).
 //
 // Relations form a set: adding the same relation again changes nothing, and
 // when A both rebuts and undercuts B the attack counts once, as an undercut.
