@@ -13,6 +13,7 @@ import (
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 func TestArgumentMapOnStub(t *testing.T) {
@@ -122,7 +123,7 @@ func TestArgumentMapResumeAtEveryRecord(t *testing.T) {
 	recs, _ := refStore.Records(context.Background(), d.ID)
 	for n := 1; n < len(recs); n += 3 {
 		mem := store.NewMemory()
-		_, err := mustNew(t, cfg, newTestClient(), opts(&failingStore{Store: mem, n: n})...).Run(context.Background(), d)
+		_, err := mustNew(t, cfg, newTestClient(), opts(storetest.FailAfter(mem, n, errDisk))...).Run(context.Background(), d)
 		if !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: %v", n, err)
 		}

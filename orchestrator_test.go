@@ -14,6 +14,7 @@ import (
 
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // recorder-style client for tests: it answers through next (the stub by
@@ -603,25 +604,8 @@ func TestInterjectValidation(t *testing.T) {
 	}
 }
 
-// failingStore fails every Append after the first n.
-type failingStore struct {
-	store.Store
-	mu sync.Mutex
-	n  int
-}
-
+// errDisk is the failure of storetest.FailAfter stores.
 var errDisk = errors.New("disk full")
-
-func (s *failingStore) Append(ctx context.Context, r store.Record) error {
-	s.mu.Lock()
-	if s.n <= 0 {
-		s.mu.Unlock()
-		return errDisk
-	}
-	s.n--
-	s.mu.Unlock()
-	return s.Store.Append(ctx, r)
-}
 
 // TestResumeAtEveryRecordBoundary stops a debate after every possible number
 // of stored records, then resumes it: the transcript matches an uninterrupted
@@ -658,7 +642,7 @@ func TestResumeAtEveryRecordBoundary(t *testing.T) {
 		PurposeInterruption: true, PurposeInterjection: true, PurposeClosing: true}
 	for n := 1; n < len(recs); n++ {
 		mem := store.NewMemory()
-		fs := &failingStore{Store: mem, n: n}
+		fs := storetest.FailAfter(mem, n, errDisk)
 		_, err := mustNew(t, cfg, newTestClient(), WithStore(fs)).Run(context.Background(), d)
 		if !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: Run = %v, want the store error", n, err)
@@ -788,7 +772,7 @@ func TestPanickingSinkCannotStopOrCorrupt(t *testing.T) {
 func TestStoreErrorEmitsNothingUnstored(t *testing.T) {
 	mem := store.NewMemory()
 	sink := &eventLog{st: mem}
-	_, err := mustNew(t, shortConfig(), newTestClient(), WithStore(&failingStore{Store: mem, n: 5}), WithSink(sink)).Run(context.Background(), prop)
+	_, err := mustNew(t, shortConfig(), newTestClient(), WithStore(storetest.FailAfter(mem, 5, errDisk)), WithSink(sink)).Run(context.Background(), prop)
 	if !errors.Is(err, errDisk) {
 		t.Fatalf("Run = %v", err)
 	}
@@ -866,7 +850,7 @@ func TestInspect(t *testing.T) {
 	cfg := shortConfig()
 	d := prop
 	d.ID = "insp"
-	if _, err := mustNew(t, cfg, newTestClient(), WithStore(&failingStore{Store: mem, n: 6})).Run(context.Background(), d); err == nil {
+	if _, err := mustNew(t, cfg, newTestClient(), WithStore(storetest.FailAfter(mem, 6, errDisk))).Run(context.Background(), d); err == nil {
 		t.Fatal("expected the store to fail")
 	}
 	s, err := Inspect(context.Background(), mem, "insp")

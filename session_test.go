@@ -13,6 +13,7 @@ import (
 
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // pingPong is a small format for testing Session: two speakers alternate for
@@ -87,7 +88,7 @@ func TestSessionFormatRunAndResumeAtEveryRecord(t *testing.T) {
 	recs, _ := refStore.Records(ctx, "pp")
 	for n := 1; n < len(recs); n++ {
 		mem := store.NewMemory()
-		_, err := RunFormat(ctx, llm.NewStub(3), &pingPong{Rounds: 2}, d, WithStore(&failingStore{Store: mem, n: n}))
+		_, err := RunFormat(ctx, llm.NewStub(3), &pingPong{Rounds: 2}, d, WithStore(storetest.FailAfter(mem, n, errDisk)))
 		if !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: %v", n, err)
 		}

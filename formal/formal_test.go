@@ -18,6 +18,7 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 func TestRunCourse(t *testing.T) {
@@ -889,7 +890,7 @@ func TestResumeAtEveryRecord(t *testing.T) {
 	for n := 1; n < len(recs); n++ {
 		mem := store.NewMemory()
 		cfg.OutputDir = t.TempDir()
-		_, err := Run(t.Context(), llm.NewStub(seed), cfg, testDebate, opts(&failingStore{Store: mem, n: n})...)
+		_, err := Run(t.Context(), llm.NewStub(seed), cfg, testDebate, opts(storetest.FailAfter(mem, n, errDisk))...)
 		if !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: %v", n, err)
 		}

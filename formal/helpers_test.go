@@ -14,7 +14,6 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
-	"github.com/duelogic/duelogic/store"
 )
 
 var testDebate = duelogic.Debate{ID: "fd-1", Proposition: "Cities should ban cars from their centres."}
@@ -193,23 +192,6 @@ func text(r llm.Request) string {
 }
 
 var errDisk = errors.New("disk full")
-
-// failingStore fails every append after the first n.
-type failingStore struct {
-	store.Store
-	mu sync.Mutex
-	n  int
-}
-
-func (s *failingStore) Append(ctx context.Context, rec store.Record) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n <= 0 {
-		return errDisk
-	}
-	s.n--
-	return s.Store.Append(ctx, rec)
-}
 
 // countingClient counts the calls it passes on.
 type countingClient struct {

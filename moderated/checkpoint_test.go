@@ -16,6 +16,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 func TestCheckpointChoices(t *testing.T) {
@@ -217,7 +218,7 @@ func TestCheckpointDecisionIsReplayed(t *testing.T) {
 			break
 		}
 	}
-	if _, err := Run(t.Context(), f, testConfig(), cachingQuestion, Hooks{Checkpointer: cp}, duelogic.WithStore(&failingStore{Store: st, n: n})); !errors.Is(err, errDisk) {
+	if _, err := Run(t.Context(), f, testConfig(), cachingQuestion, Hooks{Checkpointer: cp}, duelogic.WithStore(storetest.FailAfter(st, n, errDisk))); !errors.Is(err, errDisk) {
 		t.Fatalf("err = %v", err)
 	}
 	again := &decisions{list: []Decision{{Action: End}}}

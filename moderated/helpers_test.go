@@ -11,7 +11,6 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
-	"github.com/duelogic/duelogic/store"
 )
 
 var cachingQuestion = duelogic.Debate{
@@ -128,23 +127,6 @@ func (d *decisions) Checkpoint(_ context.Context, st State) (Decision, error) {
 }
 
 var errDisk = errors.New("disk full")
-
-// failingStore fails every Append after the first n.
-type failingStore struct {
-	store.Store
-	mu sync.Mutex
-	n  int
-}
-
-func (s *failingStore) Append(ctx context.Context, rec store.Record) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n == 0 {
-		return errDisk
-	}
-	s.n--
-	return s.Store.Append(ctx, rec)
-}
 
 func testConfig() Config {
 	cfg := DefaultConfig()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/duelogic/duelogic/internal/mdtext"
 	"github.com/duelogic/duelogic"
 )
 
@@ -290,26 +291,7 @@ func items(xs []string, none string) string {
 }
 
 // inline makes s one line of Markdown text that cannot start a block.
-func inline(s string) string { return escapeLead(oneLine(s)) }
+func inline(s string) string { return mdtext.EscapeLead(oneLine(s)) }
 
-// block keeps s's lines but escapes each that would start a heading, a
-// quote, a fence or a table of its own.
-func block(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i, l := range lines {
-		lines[i] = escapeLead(strings.TrimRight(l, " \t"))
-	}
-	return strings.Join(lines, "\n")
-}
-
-func escapeLead(l string) string {
-	t := strings.TrimLeft(l, " ")
-	if t == "" {
-		return l
-	}
-	switch t[0] {
-	case '#', '>', '|', '`', '~', '=':
-		return l[:len(l)-len(t)] + `\` + t
-	}
-	return l
-}
+// block escapes model text for a Markdown document.
+var block = mdtext.Block

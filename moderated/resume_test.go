@@ -12,6 +12,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // guideOnce guides after round 1 and continues after the others, whichever
@@ -41,7 +42,7 @@ func TestResumeAtEveryRecord(t *testing.T) {
 		for n := 1; n < len(recs); n++ {
 			mem := store.NewMemory()
 			_, err := Run(ctx, llm.NewStub(seed), cfg, cachingQuestion, Hooks{Checkpointer: guideOnce},
-				duelogic.WithStore(&failingStore{Store: mem, n: n}), clock)
+				duelogic.WithStore(storetest.FailAfter(mem, n, errDisk)), clock)
 			if !errors.Is(err, errDisk) {
 				t.Fatalf("seed %d, n=%d: %v", seed, n, err)
 			}

@@ -16,7 +16,6 @@ import (
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
-	"github.com/duelogic/duelogic/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
@@ -167,23 +166,6 @@ func requests(f *llmtest.Fake, purpose, model string) []llm.Request {
 }
 
 var errDisk = errors.New("disk full")
-
-// failingStore fails every Append after the first n.
-type failingStore struct {
-	store.Store
-	mu sync.Mutex
-	n  int
-}
-
-func (s *failingStore) Append(ctx context.Context, rec store.Record) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n == 0 {
-		return errDisk
-	}
-	s.n--
-	return s.Store.Append(ctx, rec)
-}
 
 // countingClient counts the calls of each purpose.
 type countingClient struct {

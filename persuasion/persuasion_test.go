@@ -14,6 +14,7 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // wantSchedule is who moves in which phase and round with the defaults.
@@ -156,7 +157,7 @@ func TestResumeAtEveryRecord(t *testing.T) {
 	ignoreSeq := cmp.Options{cmpopts.IgnoreFields(duelogic.Utterance{}, "Seq"), cmpopts.IgnoreFields(Turn{}, "Seq")}
 	for n := 1; n < len(recs); n++ {
 		mem := store.NewMemory()
-		if _, err := Run(ctx, llm.NewStub(seed), Config{}, testDebate, duelogic.WithStore(&failingStore{Store: mem, n: n})); !errors.Is(err, errDisk) {
+		if _, err := Run(ctx, llm.NewStub(seed), Config{}, testDebate, duelogic.WithStore(storetest.FailAfter(mem, n, errDisk))); !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: %v", n, err)
 		}
 		got, err := Resume(ctx, llm.NewStub(seed), testDebate.ID, duelogic.WithStore(mem))

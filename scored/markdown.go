@@ -3,6 +3,8 @@ package scored
 import (
 	"fmt"
 	"strings"
+
+	"github.com/duelogic/duelogic/internal/mdtext"
 )
 
 // Markdown renders the debate as the seed's debate.md: a score table, then
@@ -80,31 +82,10 @@ func firstLine(s string) string {
 }
 
 // inline makes s one line of Markdown text that cannot start a block.
-func inline(s string) string { return escapeLead(oneLine(s)) }
+func inline(s string) string { return mdtext.EscapeLead(oneLine(s)) }
 
 // cell makes s a table cell.
 func cell(s string) string { return strings.ReplaceAll(inline(s), "|", `\|`) }
 
-// block keeps s's paragraphs but escapes each line that would start a
-// heading, a quote, a list or a fence of its own.
-func block(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i, l := range lines {
-		lines[i] = escapeLead(strings.TrimRight(l, " \t"))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// escapeLead backslash-escapes a line's leading character when it would
-// start a Markdown heading, quote, fence, table row or thematic break.
-func escapeLead(l string) string {
-	t := strings.TrimLeft(l, " ")
-	if t == "" {
-		return l
-	}
-	switch t[0] {
-	case '#', '>', '|', '`', '~', '=':
-		return l[:len(l)-len(t)] + `\` + t
-	}
-	return l
-}
+// block escapes model text for a Markdown document.
+var block = mdtext.Block

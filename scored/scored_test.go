@@ -16,6 +16,7 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // testConfig is the default configuration with an evaluation of every
@@ -369,23 +370,6 @@ func TestModelErrorThenResume(t *testing.T) {
 
 var errDisk = errors.New("disk full")
 
-// failingStore fails every Append after the first n.
-type failingStore struct {
-	store.Store
-	mu sync.Mutex
-	n  int
-}
-
-func (s *failingStore) Append(ctx context.Context, rec store.Record) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n == 0 {
-		return errDisk
-	}
-	s.n--
-	return s.Store.Append(ctx, rec)
-}
-
 func TestResumeAtEveryRecord(t *testing.T) {
 	ctx := t.Context()
 	cfg := testConfig()
@@ -401,7 +385,7 @@ func TestResumeAtEveryRecord(t *testing.T) {
 	ignoreSeq := cmp.Options{cmpopts.IgnoreFields(duelogic.Utterance{}, "Seq"), cmpopts.IgnoreFields(Argument{}, "Seq")}
 	for n := 1; n < len(recs); n++ {
 		mem := store.NewMemory()
-		if _, err := Run(ctx, llm.NewStub(4), cfg, testIdea, duelogic.WithStore(&failingStore{Store: mem, n: n})); !errors.Is(err, errDisk) {
+		if _, err := Run(ctx, llm.NewStub(4), cfg, testIdea, duelogic.WithStore(storetest.FailAfter(mem, n, errDisk))); !errors.Is(err, errDisk) {
 			t.Fatalf("n=%d: %v", n, err)
 		}
 		got, err := Resume(ctx, llm.NewStub(4), testIdea.ID, duelogic.WithStore(mem))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -139,5 +140,22 @@ func TestRulesCatchBugs(t *testing.T) {
 				t.Logf("reported: %v", err)
 			})
 		}
+	}
+}
+
+func TestFailAfter(t *testing.T) {
+	ctx := context.Background()
+	mem := store.NewMemory()
+	boom := errors.New("disk full")
+	s := FailAfter(mem, 2, boom)
+	for seq := int64(1); seq <= 3; seq++ {
+		err := s.Append(ctx, store.Record{DebateID: "d", Seq: seq, Time: time.Unix(seq, 0), Type: "t", Data: []byte(`{}`)})
+		if (seq <= 2) != (err == nil) || seq == 3 && !errors.Is(err, boom) {
+			t.Errorf("Append %d = %v", seq, err)
+		}
+	}
+	recs, err := s.Records(ctx, "d")
+	if err != nil || len(recs) != 2 {
+		t.Errorf("Records = %d records, %v; want the 2 stored", len(recs), err)
 	}
 }
