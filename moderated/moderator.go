@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic/internal/mdtext"
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/internal/mdtext"
 )
 
 // Analysis is the moderator's reading of the question before the debate.
