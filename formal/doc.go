@@ -99,6 +99,7 @@
 //
 // With Config.OutputDir set, the documents are written to a new directory
 // named [DirName] (the UTC start time and the topic's [Slug], as the seed's
-// shell snippet computes them), files 0644 in a 0755 directory; an existing
+// shell snippet computes them), files 0644 in a 0755 directory. A name taken
+// when the debate starts gets a suffix ("-2", "-3", ...); an existing
 // directory is never written over ([ErrOutputExists]).
 package formal

@@ -38,7 +38,7 @@ func Example() {
 	// #3 detractor: opening_statement
 	// #4 chair: announcement
 	// #5 chair: announcement
-	// rounds: 2 max_rounds
+	// rounds: 1 natural_conclusion
 	// outcome: negative_wins
 	// struck entries: 0
 	// blog post: true

@@ -177,8 +177,11 @@ func (p *play) setup(ctx context.Context) error {
 		v := setupValue{Start: now}
 		if p.cfg.OutputDir != "" {
 			// Named now, as the seed does at startup; created with the
-			// documents, so that a resumed debate writes where it would have.
-			v.Dir = filepath.Join(p.cfg.OutputDir, DirName(now, p.d.Proposition))
+			// documents, so that a resumed debate writes where it would
+			// have. A name already taken (a debate on the same topic in
+			// the same second) gets a suffix, "-2", "-3", ..., so the
+			// debate does not run to its end only to be refused there.
+			v.Dir = freeDir(filepath.Join(p.cfg.OutputDir, DirName(now, p.d.Proposition)))
 		}
 		return v, llm.Usage{}, nil
 	}, nil); err != nil {

@@ -122,20 +122,21 @@ func turnPrompt(d duelogic.Debate, who Speaker, log []Entry, t turnTask) duelogi
 		}
 	}
 	if len(t.warnings) > 0 {
-		b.WriteString("\n\nThe chair's warnings to you since your last turn:")
-		for _, w := range t.warnings {
-			b.WriteString("\n- " + w)
-		}
+		b.WriteString("\n\nThe chair's warnings to you since your last turn:\n")
+		b.WriteString(fence("warnings", "- "+strings.Join(t.warnings, "\n- ")))
 	}
 	fmt.Fprintf(&b, "\n\nYour turn: %s\nPhase: %s\nAllowed types: %s\n", t.task, t.phase, joinTypes(t.allowed))
 	if len(t.rebuttable) > 0 {
 		fmt.Fprintf(&b, "Opponent entries you may rebut: %s\n", joinInts(t.rebuttable))
 	}
 	if len(t.challenge) > 0 {
-		b.WriteString("Sources you may challenge:\n")
+		// The URLs are the opponent's text: fenced, so a URL cannot pass
+		// itself off as an instruction.
+		var list []string
 		for _, c := range t.challenge {
-			fmt.Fprintf(&b, "- seq %d, source %s\n", c.seq, c.src.URL)
+			list = append(list, fmt.Sprintf("- seq %d, source %s", c.seq, llmtext.OneLine(c.src.URL)))
 		}
+		b.WriteString("Sources you may challenge:\n" + fence("sources", strings.Join(list, "\n")) + "\n")
 	}
 	fmt.Fprintf(&b, "Today: %s\n\n", t.today)
 	b.WriteString(`Reply with one JSON object and nothing else:

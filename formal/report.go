@@ -177,6 +177,19 @@ func writeDocuments(dir string, docs Documents) ([]string, error) {
 	return paths, nil
 }
 
+// freeDir returns base, or base-2, base-3, ... the first that does not exist.
+// Two debates starting at once may still pick the same name; the second to
+// finish is then refused with ErrOutputExists.
+func freeDir(base string) string {
+	dir := base
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+		dir = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
 // holds reports whether dir holds exactly files, with their contents.
 func holds(dir string, files [][2]string) bool {
 	ents, err := os.ReadDir(dir)

@@ -251,11 +251,13 @@ type Hooks struct {
 	// Checkpointer is consulted after each round that does not end the
 	// debate; nil continues every round.
 	Checkpointer Checkpointer
-	// FollowUp, when set, is called once after the synthesis is stored,
-	// to hand the decision to the host (the seed's "create a workflow
-	// from this decision"). If it fails, the debate returns its error and
-	// Resume calls it again; once it succeeds, it is never called again
-	// for this debate.
+	// FollowUp, when set, is called after the synthesis is stored, to hand
+	// the decision to the host (the seed's "create a workflow from this
+	// decision"). If it fails, the debate returns its error and Resume
+	// calls it again; once its success is stored, it is never called again
+	// for this debate. A crash or store failure between its success and
+	// that record makes Resume call it once more: it is at-least-once, so
+	// make it idempotent (the synthesis carries the debate ID as a key).
 	FollowUp func(ctx context.Context, s Synthesis) error
 	// Retry governs the retries of model calls that fail with a retryable
 	// error (a rate limit, a 5xx): the zero value retries twice with
