@@ -76,6 +76,8 @@ type journal struct {
 	keys []string
 	pos  int
 	side map[string]store.Record
+	// finished: the log ends the debate, so no side step may run anew.
+	finished bool
 }
 
 func newJournal(recs []store.Record) (*journal, error) {
@@ -91,6 +93,7 @@ func newJournal(recs []store.Record) (*journal, error) {
 		}
 		j.main = append(j.main, r)
 		j.keys = append(j.keys, k.Key)
+		j.finished = r.Type == RecordDebateEnded
 	}
 	return j, nil
 }
@@ -107,6 +110,9 @@ func (j *journal) take(key string) (store.Record, bool) {
 	j.pos++
 	return r, true
 }
+
+// done reports whether the log holds the end of the debate.
+func (j *journal) done() bool { return j != nil && j.finished }
 
 // sideRecord returns the side record of key, if stored.
 func (j *journal) sideRecord(key string) (store.Record, bool) {
@@ -206,6 +212,14 @@ func (r *recorder) failed() error {
 // append queues a record of typ holding data (which must marshal to an
 // object with a "key") and returns it as it will be stored.
 func (r *recorder) append(ctx context.Context, typ string, data any) (store.Record, error) {
+	return r.appendWith(ctx, typ, data, nil)
+}
+
+// appendWith is append that also queues the event announcing the record,
+// built by event (when not nil) from the record as it will be stored, with
+// no other record or event between them: records and events stay in Seq
+// order even when side steps append from other goroutines.
+func (r *recorder) appendWith(ctx context.Context, typ string, data any, event func(store.Record) *Event) (store.Record, error) {
 	if err := r.failed(); err != nil {
 		return store.Record{}, err
 	}
@@ -221,6 +235,12 @@ func (r *recorder) append(ctx context.Context, typ string, data any) (store.Reco
 	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ, Data: raw}
 	r.seq = rec.Seq
 	r.q <- queued{rec: &rec}
+	if event != nil {
+		if e := event(rec); e != nil {
+			e.Seq = rec.Seq
+			r.q <- queued{ev: e}
+		}
+	}
 	return rec, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
@@ -30,6 +31,8 @@ type debateRecord struct {
 	// format.
 	Config Config          `json:"config"`
 	Spec   json.RawMessage `json:"spec,omitempty"`
+	// Mapping reports whether the debate maps its arguments.
+	Mapping bool `json:"mapping,omitempty"`
 }
 
 type segmentRecord struct {
@@ -96,6 +99,7 @@ type run struct {
 	boundaries    int
 	deferred      []Interjection
 	mapper        *mapper
+	mapSem        *argumentation.Semantics // nil: no argument mapping
 	argMap        *ArgumentMap
 }
 
@@ -135,6 +139,7 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 	if r.j == nil {
 		rec, err := r.rec.append(ctx, RecordDebate, debateRecord{
 			Key: RecordDebate, Version: recordVersion, Format: formatDuelogic, Debate: r.d, Config: r.cfg,
+			Mapping: r.mapSem != nil,
 		})
 		if err != nil {
 			return nil, err
@@ -605,6 +610,9 @@ func (r *run) interject(ctx context.Context, key string, ij Interjection) error 
 // boundary is a turn boundary: the manual interjections stored for it are
 // replayed, or, live, those queued by Interject are delivered.
 func (r *run) boundary(ctx context.Context) error {
+	if err := r.mapper.failure(); err != nil {
+		return err
+	}
 	r.boundaries++
 	n := 0
 	key := func() string { return fmt.Sprintf("b%d:manual:%d", r.boundaries, n) }
@@ -642,6 +650,7 @@ func (r *run) synthesis(ctx context.Context) error {
 	if err := r.boundary(ctx); err != nil {
 		return err
 	}
+	r.p.close()
 	m := r.closingMaterial()
 	if r.mapper != nil {
 		if err := r.finishMapping(); err != nil {

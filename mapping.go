@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
@@ -22,6 +23,10 @@ import (
 // and the key clashes. The moves are stored (record type "moves") and
 // announced (EventArgumentMap); Resume rebuilds the graph from them; the
 // Result carries the map.
+//
+// Whether a debate maps its arguments is stored with it: Resume maps a
+// debate that was mapped (with this option's semantics, or
+// argumentation.Additive without it) and never maps one that was not.
 func WithArgumentMap(s argumentation.Semantics) Option {
 	return func(o *Orchestrator) { o.mapping = &s }
 }
@@ -121,19 +126,31 @@ func llmtextOneLine(s string) string { return strings.Join(strings.Fields(s), " 
 // mapper extracts moves from chair turns, in order, beside the debate, and
 // applies them to the dialogue.
 type mapper struct {
-	r         *run
-	sem       argumentation.Semantics
-	dialogue  *argumentation.Dialogue
-	jobs      chan Utterance
-	done      chan struct{}
-	err       error // the first extraction failure, read after done
-	illegal   []IllegalMove
-	applied   []argumentation.Move
-	moveTurns map[string]int64 // move ID -> utterance seq
+	r        *run
+	sem      argumentation.Semantics
+	dialogue *argumentation.Dialogue
+	jobs     chan Utterance
+	done     chan struct{}
+	illegal  []IllegalMove
+	applied  []argumentation.Move
+
+	mu  sync.Mutex
+	err error // the first extraction failure
+}
+
+// failure returns the first extraction failure, if any; the debate stops
+// on it at its next turn boundary.
+func (m *mapper) failure() error {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
 }
 
 func (r *run) startMapper(ctx context.Context) {
-	if r.o.mapping == nil {
+	if r.mapSem == nil {
 		return
 	}
 	var positions []string
@@ -141,17 +158,21 @@ func (r *run) startMapper(ctx context.Context) {
 		positions = append(positions, ch.Position)
 	}
 	m := &mapper{
-		r: r, sem: *r.o.mapping, dialogue: argumentation.NewDialogue(positions...),
-		jobs: make(chan Utterance, 1024), done: make(chan struct{}), moveTurns: map[string]int64{},
+		r: r, sem: *r.mapSem, dialogue: argumentation.NewDialogue(positions...),
+		jobs: make(chan Utterance, 1024), done: make(chan struct{}),
 	}
 	r.mapper = m
 	go func() {
 		defer close(m.done)
 		for u := range m.jobs {
-			if m.err != nil {
+			if m.failure() != nil {
 				continue
 			}
-			m.err = m.extract(ctx, u)
+			if err := m.extract(ctx, u); err != nil {
+				m.mu.Lock()
+				m.err = err
+				m.mu.Unlock()
+			}
 		}
 	}()
 }
@@ -176,13 +197,19 @@ func (r *run) finishMapping() error {
 		close(m.jobs)
 		<-m.done
 	}
-	return m.err
+	return m.failure()
 }
 
 func (m *mapper) extract(ctx context.Context, u Utterance) error {
 	r := m.r
-	var v movesValue
 	key := fmt.Sprintf("moves:%d", u.Seq)
+	if _, stored := r.j.sideRecord(key); !stored && r.j.done() {
+		// A finished debate's missing extraction (lost in a crash) is not
+		// made up afterwards: the log of a finished debate does not grow.
+		return nil
+	}
+	var v movesValue
+	applied := false
 	replayed, err := r.session().SideStep(ctx, key, RecordMoves, SpeakerArbiter, &v, func(ctx context.Context) (any, llm.Usage, error) {
 		moves := m.dialogue.Moves()
 		recent := moves[max(0, len(moves)-maxPromptMoves):]
@@ -199,10 +226,25 @@ func (m *mapper) extract(ctx context.Context, u Utterance) error {
 			r.o.logger.Warn("duelogic: no moves read", "debate", r.d.ID, "utterance", u.Seq, "err", err)
 		}
 		return out, resp.Usage, nil
-	}, nil)
+	}, func(int64) *Event {
+		// Applied as the record is queued, so the event, right behind it,
+		// carries the moves as applied.
+		applied = true
+		update := m.apply(u, v)
+		return &Event{Type: EventArgumentMap, Segment: u.Segment, Speaker: u.Speaker, Data: update}
+	})
 	if err != nil {
 		return err
 	}
+	if replayed || !applied {
+		m.apply(u, v)
+	}
+	return nil
+}
+
+// apply applies the moves extracted from u to the dialogue, in order,
+// recording the illegal ones.
+func (m *mapper) apply(u Utterance, v movesValue) MovesUpdate {
 	update := MovesUpdate{UtteranceSeq: u.Seq, Error: v.Error}
 	for _, mv := range v.Moves {
 		mv.Speaker = u.Speaker
@@ -215,15 +257,10 @@ func (m *mapper) extract(ctx context.Context, u Utterance) error {
 			continue
 		}
 		all := m.dialogue.Moves()
-		applied := all[len(all)-1]
-		m.moveTurns[applied.ID] = u.Seq
-		m.applied = append(m.applied, applied)
-		update.Applied = append(update.Applied, applied)
+		m.applied = append(m.applied, all[len(all)-1])
+		update.Applied = append(update.Applied, all[len(all)-1])
 	}
-	if !replayed {
-		r.rec.announce(Event{Type: EventArgumentMap, Segment: u.Segment, Speaker: u.Speaker, Data: update})
-	}
-	return nil
+	return update
 }
 
 // argumentMap scores the graph and judges the dialogue.

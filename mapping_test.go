@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,5 +139,87 @@ func TestArgumentMapResumeAtEveryRecord(t *testing.T) {
 		if diff := cmp.Diff(ref.Arguments, res.Arguments, cmpopts.IgnoreFields(ArgumentMap{}, "Report"), cmpopts.IgnoreFields(IllegalMove{}, "UtteranceSeq")); diff != "" {
 			t.Fatalf("n=%d: argument map (-want +got):\n%s", n, diff)
 		}
+	}
+}
+
+// TestArgumentMappingIsStoredWithTheDebate: Resume maps a debate that was
+// mapped and never one that was not, and a finished debate's log does not
+// grow.
+func TestArgumentMappingIsStoredWithTheDebate(t *testing.T) {
+	ctx := context.Background()
+	cfg := shortConfig()
+	mem := store.NewMemory()
+	plain, mapped := prop, prop
+	plain.ID, mapped.ID = "plain", "mapped"
+	if _, err := mustNew(t, cfg, newTestClient(), WithStore(mem)).Run(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mustNew(t, cfg, newTestClient(), WithStore(mem), WithArgumentMap(argumentation.Additive)).Run(ctx, mapped); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := mem.Records(ctx, "plain")
+	c := newTestClient()
+	res, err := mustNew(t, cfg, c, WithStore(mem), WithArgumentMap(argumentation.Additive)).Resume(ctx, "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := mem.Records(ctx, "plain")
+	if len(c.requests()) != 0 || len(after) != len(before) || res.Arguments != nil {
+		t.Errorf("resuming an unmapped finished debate with mapping on: %d calls, %d → %d records, map %v",
+			len(c.requests()), len(before), len(after), res.Arguments != nil)
+	}
+	res, err = mustNew(t, cfg, c, WithStore(mem)).Resume(ctx, "mapped")
+	if err != nil || res.Arguments == nil || len(c.requests()) != 0 {
+		t.Errorf("resuming a mapped debate without the option: %v, map %v, %d calls", err, res.Arguments != nil, len(c.requests()))
+	}
+}
+
+// TestArgumentMapEventsCarryTheirRecordSeq: every argument_map event carries
+// the Seq of the stored moves record, and events come in Seq order.
+func TestArgumentMapEventsCarryTheirRecordSeq(t *testing.T) {
+	mem := store.NewMemory()
+	var mu sync.Mutex
+	var events []Event
+	sink := SinkFunc(func(_ context.Context, e Event) { mu.Lock(); events = append(events, e); mu.Unlock() })
+	d := prop
+	d.ID = "seqs"
+	if _, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem), WithSink(sink), WithArgumentMap(argumentation.Additive)).Run(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := mem.Records(context.Background(), "seqs")
+	last, maps := int64(0), 0
+	for _, e := range events {
+		if e.Type == EventToken {
+			continue
+		}
+		if e.Seq <= last {
+			t.Errorf("%s event seq %d after %d", e.Type, e.Seq, last)
+		}
+		last = e.Seq
+		if e.Type == EventArgumentMap {
+			maps++
+			if recs[e.Seq-1].Type != RecordMoves {
+				t.Errorf("argument_map event seq %d names a %s record", e.Seq, recs[e.Seq-1].Type)
+			}
+		}
+	}
+	if maps == 0 {
+		t.Error("no argument_map event")
+	}
+}
+
+// TestFailedExtractionStopsTheDebateAtTheNextTurn: a model failure in the
+// extraction stops the debate promptly, not at the closing.
+func TestFailedExtractionStopsTheDebateAtTheNextTurn(t *testing.T) {
+	fail := errors.New("429 rate limited")
+	c := newTestClient().on(PurposeArgumentExtraction, func(llm.Request) (string, error) { return "", fail })
+	cfg := shortConfig()
+	cfg.Flow.MaxExchanges = 10
+	_, err := mustNew(t, cfg, c, WithArgumentMap(argumentation.Additive)).Run(context.Background(), prop)
+	if !errors.Is(err, fail) {
+		t.Fatalf("Run = %v", err)
+	}
+	if n := c.count(PurposeResponse); n > 2 {
+		t.Errorf("%d responses after the extraction failed", n)
 	}
 }

@@ -185,6 +185,7 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 	}
 	defer release()
 	r := o.newRun(d, o.cfg, p, nil)
+	r.mapSem = o.mapping
 	return r.execute(ctx)
 }
 
@@ -266,15 +267,29 @@ func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, er
 	defer release()
 	r := o.newRun(head.Debate, head.Config, p, st.journal)
 	r.rec.seq = st.lastSeq
+	if head.Mapping {
+		r.mapSem = o.mapping
+		if r.mapSem == nil {
+			r.mapSem = &argumentation.Additive
+		}
+	}
 	return r.execute(ctx)
 }
 
 // pending holds the manual interjections waiting for a running debate's next
 // turn boundary.
 type pending struct {
-	cfg   Config // the running debate's config, read-only
-	mu    sync.Mutex
-	queue []Interjection
+	cfg    Config // the running debate's config, read-only
+	mu     sync.Mutex
+	queue  []Interjection
+	closed bool // past the last turn boundary: nothing can be delivered
+}
+
+// close refuses further interjections: the debate has no turn boundary left.
+func (p *pending) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
 }
 
 func (p *pending) drain() []Interjection {
@@ -307,7 +322,8 @@ const MaxInterjectionReasonRunes = 1000
 // POST /api/debates/:id/arbiter/interject does. The interjection is delivered
 // at the next turn boundary and recorded like any other; targetChair names the
 // chair called out ("" for the last chair who spoke). It fails with
-// [ErrNotRunning] when this orchestrator is not running the debate.
+// [ErrNotRunning] when this orchestrator is not running the debate, or the
+// debate is past its last turn boundary (the closing has begun).
 func (o *Orchestrator) Interject(debateID, reason, targetChair string) error {
 	reason = strings.TrimSpace(reason)
 	switch {
@@ -326,8 +342,11 @@ func (o *Orchestrator) Interject(debateID, reason, targetChair string) error {
 		return fmt.Errorf("duelogic: interject in %s: no chair at position %q", debateID, targetChair)
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return fmt.Errorf("%w: %s is closing; no turn is left to interject at", ErrNotRunning, debateID)
+	}
 	p.queue = append(p.queue, Interjection{Type: ViolationManual, Target: targetChair, Reason: reason})
-	p.mu.Unlock()
 	return nil
 }
 

@@ -870,3 +870,23 @@ func TestInspect(t *testing.T) {
 		t.Errorf("Inspect(none) = %v", err)
 	}
 }
+
+// TestInterjectDuringTheClosingIsRefused: past the last turn boundary an
+// interjection could never be delivered, so it is refused.
+func TestInterjectDuringTheClosingIsRefused(t *testing.T) {
+	var o *Orchestrator
+	var got error
+	hook := func(purpose string, msgs []llm.Message) []llm.Message {
+		if purpose == PurposeClosing {
+			got = o.Interject("closing", "one more thing", "")
+		}
+		return msgs
+	}
+	o = mustNew(t, shortConfig(), newTestClient(), WithPromptHook(hook))
+	if _, err := o.Run(context.Background(), Debate{ID: "closing", Proposition: prop.Proposition}); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(got, ErrNotRunning) {
+		t.Errorf("Interject during the closing = %v, want ErrNotRunning", got)
+	}
+}

@@ -194,8 +194,8 @@ func (s *Session) Record(ctx context.Context, key string, u Utterance) (Utteranc
 
 // Call sends one request to the model and returns its reply; nothing is
 // stored (store what matters of it with [Session.Step]). It may be called
-// from several goroutines at once. A failure is a [*TurnError] naming seg and
-// speaker.
+// from several goroutines at once. A model failure is a [*TurnError] naming
+// seg and speaker; after a store failure Call returns that error, unsent.
 func (s *Session) Call(ctx context.Context, req llm.Request, seg Segment, speaker string) (llm.Response, error) {
 	return s.r.rec.call(ctx, s.r.o.client, s.r.hooked(req), seg, speaker, false)
 }
@@ -215,10 +215,11 @@ type StepFunc func(ctx context.Context) (value any, usage llm.Usage, err error)
 
 // Step is a stored, replay-aware step of the main flow: when the log holds
 // key, the stored value is decoded into out (a pointer, or nil); otherwise
-// produce runs, its value is stored as a record of type typ and decoded into
-// out — so a fresh run and a resumed one see the same value — and event, when
-// not nil, builds the event announcing the record (given its Seq). speaker is
-// charged the usage. Step reports whether the value was replayed.
+// produce runs, its value is decoded into out — so a fresh run and a resumed
+// one see the same value — and stored as a record of type typ, and event,
+// when not nil, builds the event announcing the record (given its Seq; it may
+// read out), queued right behind the record. speaker is charged the usage.
+// Step reports whether the value was replayed.
 func (s *Session) Step(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, event func(seq int64) *Event) (bool, error) {
 	if rec, ok, err := s.r.j.must(key); err != nil {
 		return false, err
@@ -261,22 +262,21 @@ func (r *run) freshStep(ctx context.Context, sr stepRecord, typ string, out any,
 		return fmt.Errorf("duelogic: encode step %s: %w", sr.Key, err)
 	}
 	sr.Usage = usage
-	rec, err := r.rec.append(ctx, typ, sr)
-	if err != nil {
-		return err
-	}
-	r.charge(sr.Speaker, usage)
+	// out holds the value as stored before the event is built, so the
+	// event may read it.
 	if out != nil {
 		if err := json.Unmarshal(sr.Value, out); err != nil {
 			return fmt.Errorf("duelogic: decode step %s: %w", sr.Key, err)
 		}
 	}
+	var announce func(store.Record) *Event
 	if event != nil {
-		if e := event(rec.Seq); e != nil {
-			e.Seq = rec.Seq
-			r.rec.announce(*e)
-		}
+		announce = func(rec store.Record) *Event { return event(rec.Seq) }
 	}
+	if _, err := r.rec.appendWith(ctx, typ, sr, announce); err != nil {
+		return err
+	}
+	r.charge(sr.Speaker, usage)
 	return nil
 }
 

@@ -184,8 +184,8 @@ const (
 	EventInterruption   EventType = "interruption"
 	EventSegmentEnded   EventType = "segment_ended"
 	EventDebateEnded    EventType = "debate_ended"
-	// EventArgumentMap announces moves extracted from a turn when argument
-	// mapping is on (Moves holds them).
+	// EventArgumentMap announces the moves extracted from a turn when
+	// argument mapping is on; Data is a [MovesUpdate].
 	EventArgumentMap EventType = "argument_map"
 )
 
@@ -210,11 +210,13 @@ type Event struct {
 	Time time.Time `json:"time"`
 }
 
-// EventSink receives a debate's events, in order, from the goroutine running
-// the debate. Emit should return quickly (a slow sink delays the debate, not
-// the store); it must not retain e's pointers beyond the call unless it treats
-// them as read-only. A panic in Emit is recovered and logged; it does not stop
-// the debate or touch the store.
+// EventSink receives a debate's events, in order, one at a time, from the
+// debate's writer goroutine, which stores each record before emitting the
+// event that announces it. Emit should return quickly: while it runs, later
+// records wait to be stored, and once a few hundred events are queued the
+// debate waits too. Emit must not retain e's pointers beyond the call unless
+// it treats them as read-only. A panic in Emit is recovered and logged; it
+// does not stop the debate or touch the store.
 type EventSink interface {
 	Emit(ctx context.Context, e Event)
 }
