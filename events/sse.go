@@ -90,7 +90,7 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer sub.Close()
 	recs, err := s.Store.Records(ctx, id)
 	switch {
-	case errors.Is(err, store.ErrNotFound) && !sub.Live(), id == "":
+	case errors.Is(err, store.ErrNotFound) && !sub.Live(), id == "", errors.Is(err, store.ErrInvalidID):
 		http.Error(w, "debate not found", http.StatusNotFound)
 		return
 	case err != nil && !errors.Is(err, store.ErrNotFound):

@@ -346,7 +346,7 @@ func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
 		recs, err = nil, nil // started; its first record is on its way
 	}
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidID):
 		fail(w, http.StatusNotFound, "no debate "+id)
 		return
 	case err != nil:

@@ -287,6 +287,11 @@ func TestGetDebateErrorsAndStaticFiles(t *testing.T) {
 	if code := call(t, "GET", hs.URL+"/api/debates/nope", "", nil); code != 404 {
 		t.Errorf("GET unknown debate: %d", code)
 	}
+	for _, bad := range []string{"/api/debates/.hidden", "/api/debates/.hidden/events", "/api/debates/a%20b"} {
+		if code := call(t, "GET", hs.URL+bad, "", nil); code != 404 {
+			t.Errorf("GET %s: %d, want 404 for an invalid debate ID", bad, code)
+		}
+	}
 	if code := call(t, "GET", hs.URL+"/api/debates/nope/events", "", nil); code != 404 {
 		t.Errorf("GET events of an unknown debate: %d", code)
 	}
