@@ -1069,3 +1069,33 @@ func TestCancelledDebateResumes(t *testing.T) {
 		t.Errorf("log (-uninterrupted +resumed):\n%s", diff)
 	}
 }
+
+// TestSettledSourceCheckCannotStopTheDebate: the check beside the debate of
+// a source that a challenge has already ruled on fails; its finding would
+// change nothing, so the debate goes on.
+func TestSettledSourceCheckCannotStopTheDebate(t *testing.T) {
+	url := "https://example.org/fine-1"
+	fake := &fakeVerifier{}
+	flaky := VerifierFunc(func(ctx context.Context, s Source, claim string) (Verification, error) {
+		if s.URL == url && claim == "Traffic fell." {
+			return Verification{}, errors.New("verifier backend down")
+		}
+		return fake.Verify(ctx, s, claim)
+	})
+	f := newFake(2, func(f *llmtest.Fake) {
+		p := turns(SpeakerPromoter, 2)
+		p[1] = reply("new_point", "Traffic fell.", nil, src("other"), src("fine-1"))
+		f.OnModel("promoter-model").Reply(p...)
+		d := turns(SpeakerDetractor, 2)
+		d[1] = `{"type": "new_point", "content": "Shops closed.", "sources": [{"url": "https://example.org/d", "title": "D"}],
+			"source_challenge": {"target_seq": 6, "url": "` + url + `", "claim": "It does not say traffic fell."}}`
+		f.OnModel("detractor-model").Reply(d...)
+	})
+	res, err := Run(t.Context(), f, testConfig(), testDebate, WithVerifier(func(SourceVerifier) SourceVerifier { return flaky }), WithClock(fixedClock()))
+	if err != nil {
+		t.Fatalf("the debate stopped on a settled source's check: %v", err)
+	}
+	if len(ofType(res.Entries, TypeSourceChallenge)) != 1 || res.Outcome == "" {
+		t.Errorf("outcome %q, %d challenges", res.Outcome, len(ofType(res.Entries, TypeSourceChallenge)))
+	}
+}

@@ -412,6 +412,13 @@ func (p *play) review(ctx context.Context, key string, cutoff int) error {
 	if _, err := p.s.Step(ctx, key, RecordReview, string(SpeakerChair), &found, func(ctx context.Context) (any, llm.Usage, error) {
 		out := []Finding{}
 		for _, c := range pending {
+			if _, red := p.redacted[c.seq]; red || p.adjudicated[[2]int{c.seq, c.idx}] {
+				// Settled already (a challenge ruled on it, or its entry
+				// is struck): its finding would change nothing, so
+				// neither waiting for it nor its failure may stop the
+				// debate.
+				continue
+			}
 			select {
 			case <-c.done:
 			case <-ctx.Done():
