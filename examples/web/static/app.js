@@ -277,6 +277,13 @@ function connect(id) {
     es.close();
     setStatus('stopped', d.error ? 'The debate stopped: ' + d.error : 'The debate is not running.');
   });
+  // The browser gives up on a stream answered with an error (the server
+  // restarted and lost the debate, say): say so rather than stay "running".
+  es.addEventListener('error', () => {
+    if (es.readyState === EventSource.CLOSED) {
+      setStatus('stopped', 'The event stream was closed by the server.');
+    }
+  });
 }
 
 function nearBottom() {
