@@ -17,6 +17,7 @@ var (
 	asMap             = llmtext.Map
 	truncateRunes     = llmtext.Truncate
 	fence             = llmtext.Fence
+	oneLine           = llmtext.OneLine
 )
 
 // errNoJSON means a model's reply held no JSON object.

@@ -107,21 +107,22 @@ Respond with one JSON object and nothing else:
 	fmt.Fprintf(&u, "Who that is: %s\n", speakerLabel(cfg, cat, speaker))
 	u.WriteString("The proposition under debate:\n" + fence("proposition", d.Proposition) + "\n")
 	u.WriteString("Moves so far (most recent last):\n")
-	if len(recent) == 0 {
-		u.WriteString("(none)\n")
+	lines := []string{"(none)"}
+	if len(recent) > 0 {
+		lines = lines[:0]
 	}
 	for _, m := range recent {
-		line := fmt.Sprintf("- %s [%s] %s: %s", m.ID, m.Speaker, m.Act, llmtextOneLine(m.Proposition))
+		line := fmt.Sprintf("- %s [%s] %s: %s", m.ID, m.Speaker, m.Act, oneLine(m.Proposition))
 		if len(m.Reasons) > 0 {
-			line += " | reasons: " + llmtextOneLine(strings.Join(m.Reasons, "; "))
+			line += " | reasons: " + oneLine(strings.Join(m.Reasons, "; "))
 		}
-		u.WriteString(truncateRunes(line, 400) + "\n")
+		lines = append(lines, truncateRunes(line, 400))
 	}
+	// The propositions are the debaters' words, as mapped: fenced as data.
+	u.WriteString(fence("moves", strings.Join(lines, "\n")) + "\n")
 	u.WriteString("The turn to map:\n" + fence("response", content))
 	return Prompt{System: sys, User: u.String()}
 }
-
-func llmtextOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // mapper extracts moves from chair turns, in order, beside the debate, and
 // applies them to the dialogue.
