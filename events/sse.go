@@ -100,6 +100,12 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read the debate", http.StatusInternalServerError)
 		return
 	}
+	if n := len(recs); n > 0 && recs[n-1].Type == duelogic.RecordDebateEnded && recs[n-1].Seq <= after {
+		// The client has seen the end: 204 tells an EventSource to stop
+		// reconnecting.
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -127,9 +133,6 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// (or a newer event shows they never will be).
 	var stored int64
 	expected := map[int64]bool{}
-	if n := len(recs); n > 0 && recs[n-1].Type == duelogic.RecordDebateEnded && recs[n-1].Seq <= after {
-		return // the client has seen the end
-	}
 	for _, rec := range recs {
 		stored = rec.Seq
 		e, ok := FromRecord(rec)
