@@ -36,6 +36,17 @@ func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("duelogic: inspect %s: %w", id, err)
 	}
+	return Summarize(recs)
+}
+
+// Summarize reads the summary of a debate from its records, as
+// store.Store.Records returns them. It fails with an error wrapping
+// [ErrCorruptLog] when they do not start with a debate record.
+func Summarize(recs []store.Record) (Summary, error) {
+	if len(recs) == 0 {
+		return Summary{}, fmt.Errorf("%w: no records", ErrCorruptLog)
+	}
+	id := recs[0].DebateID
 	head, err := headOf(id, recs)
 	if err != nil {
 		return Summary{}, err
@@ -46,7 +57,6 @@ func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 		Records: len(recs), Finished: last.Type == RecordDebateEnded,
 		Started: recs[0].Time, Updated: last.Time,
 	}
-	s.Debate.ID = id
 	if head.Format == formatDuelogic {
 		cfg := head.Config
 		s.Config = &cfg

@@ -14,12 +14,6 @@ import (
 // The JSON shapes of the engine's records (engine.go, flow.go, session.go);
 // only the fields an event needs.
 type (
-	headRecord struct {
-		Format string          `json:"format"`
-		Debate duelogic.Debate `json:"debate"`
-		Config json.RawMessage `json:"config"`
-		Spec   json.RawMessage `json:"spec"`
-	}
 	segmentRecord struct {
 		Segment duelogic.Segment `json:"segment"`
 	}
@@ -184,32 +178,21 @@ func Summarize(recs []store.Record) (Summary, error) {
 	if len(recs) == 0 || recs[0].Type != duelogic.RecordDebate {
 		return Summary{}, ErrNotDebate
 	}
-	var h headRecord
-	if err := json.Unmarshal(recs[0].Data, &h); err != nil {
-		return Summary{}, fmt.Errorf("events: debate %s: read first record: %w", recs[0].DebateID, err)
+	d, err := duelogic.Summarize(recs)
+	if err != nil {
+		return Summary{}, fmt.Errorf("events: debate %s: %w", recs[0].DebateID, err)
 	}
 	s := Summary{
-		ID: recs[0].DebateID, Format: h.Format, Debate: h.Debate, Status: StatusStopped,
-		Records: len(recs), Started: recs[0].Time, Updated: recs[len(recs)-1].Time,
+		ID: d.ID, Format: d.Format, Debate: d.Debate, Config: d.Config, Spec: d.Spec,
+		Status: StatusStopped, Records: d.Records, Started: d.Started, Updated: d.Updated,
 	}
-	s.Debate.ID = s.ID
-	if h.Format == "duelogic" && h.Config != nil {
-		var cfg duelogic.Config
-		if err := json.Unmarshal(h.Config, &cfg); err != nil {
-			return Summary{}, fmt.Errorf("events: debate %s: read config: %w", s.ID, err)
-		}
-		s.Config = &cfg
-	}
-	if len(h.Spec) > 0 {
-		s.Spec = h.Spec
+	if d.Finished {
+		s.Status = StatusFinished
 	}
 	for _, r := range recs {
 		if r.Type == duelogic.RecordUtterance {
 			s.Utterances++
 		}
-	}
-	if recs[len(recs)-1].Type == duelogic.RecordDebateEnded {
-		s.Status = StatusFinished
 	}
 	return s, nil
 }
