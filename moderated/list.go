@@ -56,22 +56,19 @@ func List(ctx context.Context, st store.Store) ([]Summary, error) {
 // summarize reads a debate's records; ok is false for a debate of another
 // format.
 func summarize(recs []store.Record) (Summary, bool) {
-	if len(recs) == 0 || recs[0].Type != duelogic.RecordDebate {
+	head, err := duelogic.Summarize(recs)
+	if err != nil || head.Format != FormatName {
 		return Summary{}, false
 	}
-	var head struct {
-		Format string          `json:"format"`
-		Debate duelogic.Debate `json:"debate"`
-		Spec   struct {
-			Config Config `json:"config"`
-		} `json:"spec"`
+	var spec struct {
+		Config Config `json:"config"`
 	}
-	if err := json.Unmarshal(recs[0].Data, &head); err != nil || head.Format != FormatName {
+	if json.Unmarshal(head.Spec, &spec) != nil {
 		return Summary{}, false
 	}
 	sum := Summary{
-		DebateID: recs[0].DebateID, Question: head.Debate.Proposition, Status: StatusAnalyzing,
-		MaxRounds: head.Spec.Config.MaxRounds, Started: recs[0].Time, Updated: recs[len(recs)-1].Time,
+		DebateID: head.ID, Question: head.Debate.Proposition, Status: StatusAnalyzing,
+		MaxRounds: spec.Config.MaxRounds, Started: head.Started, Updated: head.Updated,
 	}
 	for _, rec := range recs[1:] {
 		var data struct {
