@@ -20,11 +20,10 @@ import (
 // recorder-style client for tests: it answers through next (the stub by
 // default), records every request, and can override answers by purpose.
 type testClient struct {
-	next      llm.Client
-	mu        sync.Mutex
-	reqs      []llm.Request
-	override  map[string]func(llm.Request) (string, error)
-	streaming bool
+	next     llm.Client
+	mu       sync.Mutex
+	reqs     []llm.Request
+	override map[string]func(llm.Request) (string, error)
 }
 
 func newTestClient() *testClient {

@@ -2,7 +2,6 @@ package duelogic
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/duelogic/duelogic/llm"
 )
@@ -55,12 +54,4 @@ func wordRange(cfg Config) (lo, hi int) {
 	lo = min(max(per*3/4/10*10, 80), 300)
 	hi = min(max(per*5/4/10*10, lo+50), 450)
 	return lo, hi
-}
-
-func numbered(items []string) string {
-	var b strings.Builder
-	for i, it := range items {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, it)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -162,7 +162,7 @@ func TestBlockingThreshold(t *testing.T) {
 	if len(c.src) < blockedMinRelations {
 		t.Fatalf("test graph has only %d relations", len(c.src))
 	}
-	if c.blocking() == nil || c.blocking() != c.blocking() {
+	if b := c.blocking(); b == nil || c.blocking() != b {
 		t.Fatalf("graph of %d relations: no blocked layout, or a new one per call", len(c.src))
 	}
 	for _, s := range allSemantics {

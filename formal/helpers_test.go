@@ -106,12 +106,6 @@ func (v *fakeVerifier) Verify(ctx context.Context, s Source, claim string) (Veri
 	return Verification{Status: StatusVerified, Reason: "The page exists."}, nil
 }
 
-func (v *fakeVerifier) count(url string) int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.calls[url]
-}
-
 func (v *fakeVerifier) option() Option {
 	return WithVerifier(func(SourceVerifier) SourceVerifier { return v })
 }

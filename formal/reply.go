@@ -47,8 +47,6 @@ func ask(ctx context.Context, c llm.Client, req llm.Request, maxReasks int, acce
 	}
 }
 
-var errNoJSON = llmtext.ErrNoJSON
-
 // Shorthands for package llmtext's reply helpers.
 var (
 	jsonObject = llmtext.Object

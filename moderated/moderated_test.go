@@ -29,10 +29,9 @@ func TestRunOnStub(t *testing.T) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			res := mustRun(t, llm.NewStub(seed), DefaultConfig(), duelogic.Debate{Proposition: q}, Hooks{})
 			ps, _ := newPerspectives(DefaultConfig())
-			var ids, speakers []string
+			var ids []string
 			for _, p := range res.Perspectives {
 				ids = append(ids, string(p.ID))
-				speakers = append(speakers, string(p.ID))
 			}
 			if n := len(res.Perspectives); n < 2 || n > 4 {
 				t.Fatalf("%d perspectives", n)

@@ -21,9 +21,6 @@ var (
 	boolOf     = func(v any) bool { b, _ := llmtext.Bool(v); return b }
 )
 
-// errNoJSON means a reply held no JSON object.
-var errNoJSON = llmtext.ErrNoJSON
-
 // stringsOf reads a list of strings (or one string), dropping empty ones
 // and keeping at most max of them, each one line of at most 300 runes.
 func stringsOf(v any, max int) []string {

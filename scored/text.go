@@ -22,9 +22,6 @@ var (
 	stringsOf  = llmtext.Strings
 )
 
-// errNoJSON means a reply held no JSON object.
-var errNoJSON = llmtext.ErrNoJSON
-
 // stringOf reads a JSON string only: a winner given as a number is missing,
 // not a winner named "5".
 func stringOf(v any) string {
