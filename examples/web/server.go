@@ -371,7 +371,7 @@ func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Transcript, v.Metrics, v.Usage = replay(recs)
 	if v.Status == events.StatusFinished {
-		v.Arguments = s.argumentMap(r.Context(), id, run)
+		v.Arguments = s.argumentMap(r.Context(), id, v.Config, run)
 	}
 	writeJSON(w, http.StatusOK, v)
 }
@@ -379,15 +379,14 @@ func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
 // argumentMap returns a finished debate's argument map: the one its run
 // returned, or, for a debate stored before this server started, the one
 // replaying its records rebuilds (a finished debate calls no model).
-func (s *server) argumentMap(ctx context.Context, id string, run *debateRun) *duelogic.ArgumentMap {
+func (s *server) argumentMap(ctx context.Context, id string, cfg *duelogic.Config, run *debateRun) *duelogic.ArgumentMap {
 	if run != nil && run.res != nil {
 		return run.res.Arguments
 	}
-	sum, err := duelogic.Inspect(ctx, s.store, id)
-	if err != nil || !sum.Finished || sum.Config == nil {
-		return nil
+	if cfg == nil {
+		return nil // not a Duelogic debate
 	}
-	o, err := duelogic.New(*sum.Config, s.client, duelogic.WithStore(s.store), duelogic.WithArgumentMap(argumentation.Additive))
+	o, err := duelogic.New(*cfg, s.client, duelogic.WithStore(s.store), duelogic.WithArgumentMap(argumentation.Additive))
 	if err != nil {
 		return nil
 	}
