@@ -92,7 +92,6 @@ type run struct {
 	index         map[int64]int
 	usageMu       sync.Mutex
 	usage         map[string]llm.Usage
-	evaluated     map[int64]bool
 	lastInterrupt map[string]time.Time
 	interruptions []InterruptCandidate
 	systems       map[string]string
@@ -110,7 +109,6 @@ func (o *Orchestrator) newRun(d Debate, cfg Config, p *pending, j *journal) *run
 		rec:           &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger},
 		index:         map[int64]int{},
 		usage:         map[string]llm.Usage{},
-		evaluated:     map[int64]bool{},
 		lastInterrupt: map[string]time.Time{},
 		systems:       map[string]string{},
 	}
@@ -482,9 +480,6 @@ func (r *run) applyReview(seq int64, ev evaluationRecord) {
 	if i, ok := r.index[seq]; ok {
 		r.transcript[i].Evaluation = ev.Evaluation
 	}
-	if ev.Evaluated {
-		r.evaluated[seq] = true
-	}
 }
 
 // review evaluates a response and checks for an interruption, side by side.
@@ -688,7 +683,7 @@ func (r *run) result() *Result {
 		res.Usage = res.Usage.Add(u)
 	}
 	r.usageMu.Unlock()
-	res.Metrics = computeMetrics(r.cfg, res.Transcript, r.evaluated)
+	res.Metrics = computeMetrics(r.cfg, res.Transcript)
 	res.Arguments = r.argMap
 	return res
 }

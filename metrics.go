@@ -52,9 +52,9 @@ type tally struct {
 	responses, evaluated, steel, self, consistent, adherence int
 }
 
-func (t *tally) add(u Utterance, evaluated bool) {
+func (t *tally) add(u Utterance) {
 	t.responses++
-	if !evaluated || u.Evaluation == nil {
+	if u.Evaluation == nil {
 		return
 	}
 	ev := u.Evaluation
@@ -78,9 +78,9 @@ func ratio(n, d int) float64 {
 	return float64(n) / float64(d)
 }
 
-// computeMetrics measures a transcript; evaluated holds the Seqs the arbiter
-// evaluated (an unparseable evaluation counts as not evaluated).
-func computeMetrics(cfg Config, transcript []Utterance, evaluated map[int64]bool) Metrics {
+// computeMetrics measures a transcript. A response counts as evaluated when
+// it carries an evaluation (an unparseable one leaves it without).
+func computeMetrics(cfg Config, transcript []Utterance) Metrics {
 	var all tally
 	per := map[string]*tally{}
 	m := Metrics{ByChair: map[string]ChairMetrics{}}
@@ -92,9 +92,9 @@ func computeMetrics(cfg Config, transcript []Utterance, evaluated map[int64]bool
 	for _, u := range transcript {
 		switch {
 		case u.Kind == KindResponse && u.Segment == SegmentExchange:
-			all.add(u, evaluated[u.Seq])
+			all.add(u)
 			if t, ok := per[u.Speaker]; ok {
-				t.add(u, evaluated[u.Seq])
+				t.add(u)
 			}
 			if u.Interrupted {
 				if c, ok := cm[u.Speaker]; ok {
