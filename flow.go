@@ -458,11 +458,9 @@ func (r *run) reviewStep(ctx context.Context, key string, u Utterance, answered 
 	ev.Key, ev.UtteranceSeq, ev.Speaker = key, u.Seq, u.Speaker
 	now := r.rec.now()
 	if ev.Check != nil {
-		ev.Interrupt, _ = candidate(r.cfg, u.Speaker, *ev.Check, now, r.lastInterrupt, fmt.Sprint(r.d.ID, u.Seq))
-		if ev.Interrupt == nil {
-			_, why := candidate(r.cfg, u.Speaker, *ev.Check, now, r.lastInterrupt, "")
-			ev.Rejected = string(why)
-		}
+		var why interruptRejection
+		ev.Interrupt, why = candidate(r.cfg, u.Speaker, *ev.Check, now, r.lastInterrupt, fmt.Sprint(r.d.ID, u.Seq))
+		ev.Rejected = string(why)
 	}
 	rec, err := r.rec.append(ctx, RecordEvaluation, ev)
 	if err != nil {
