@@ -39,8 +39,7 @@ type Format interface {
 // debate resumes, a step whose key is stored returns the stored result instead
 // of running again.
 type Session struct {
-	r      *run
-	format string
+	r *run
 }
 
 // RunFormat plays a debate of format f from the start, with client for the
@@ -119,7 +118,7 @@ func (r *run) playFormat(ctx context.Context, f Format, spec json.RawMessage) (*
 			}
 			r.rec.announce(Event{Type: EventDebateStarted, Seq: rec.Seq})
 		}
-		s := &Session{r: r, format: f.Name()}
+		s := &Session{r: r}
 		if err := f.Play(ctx, s); err != nil {
 			return nil, err
 		}
