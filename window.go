@@ -102,13 +102,11 @@ func (r *run) closingMaterial() ClosingMaterial {
 		var mine []Utterance
 		total := 0
 		for _, u := range r.transcript {
-			switch {
-			case u.Kind == KindInterjection && u.Target == ch.Position:
+			if u.Kind == KindInterjection && u.Target == ch.Position {
 				rec.Interjections++
-			case u.Speaker != ch.Position || u.Kind != KindResponse && u.Kind != KindOpening:
 				continue
 			}
-			if u.Speaker != ch.Position {
+			if u.Speaker != ch.Position || u.Kind != KindResponse && u.Kind != KindOpening {
 				continue
 			}
 			mine = append(mine, u)
