@@ -137,9 +137,20 @@ func (j *journal) must(key string) (store.Record, bool, error) {
 
 // recorder appends a debate's records and announces them. A single writer
 // goroutine appends the records in order and emits each event after the
-// record it announces is stored, so the debate's next model call does not wait
-// for the store or the sink. The first store error is sticky: the writer
-// stores and emits nothing after it, and the next append returns it.
+// record it announces is stored, so the debate's next model call does not
+// wait for the store or the sink. The first store error is sticky: the writer
+// stores and emits nothing after it, and the next append or call returns it.
+//
+// Pacing keeps the debate at most one step ahead of the store: before a
+// model call, the records queued before the previous call began must be
+// stored (see pace), so a failing store costs at most the calls already in
+// flight. Before a streamed call everything queued must be emitted (flush),
+// so the tokens of an utterance follow the events before it; the tokens
+// themselves go straight to the sink and never wait behind a store write.
+//
+// No lock is held while the writer appends or while a caller waits: the
+// queue is a slice guarded by mu, its length bounded by pacing (one step's
+// records) and by maxQueued.
 type recorder struct {
 	id     string
 	st     store.Store
@@ -147,14 +158,26 @@ type recorder struct {
 	now    func() time.Time
 	logger *slog.Logger
 
-	seqMu sync.Mutex // orders Seq assignment with queueing, for side records
-	seq   int64      // last Seq handed out
+	mu      sync.Mutex
+	seq     int64    // last Seq handed out
+	q       []queued // waiting for the writer
+	queued  int64    // items ever queued
+	done    int64    // items the writer has finished
+	mark    int64    // queued when the last model call began
+	side    int64    // queued up to the last side record
+	gen     int64    // model calls paced so far
+	sides   int      // side steps under way
+	closed  bool
+	err     error
+	wake    chan struct{} // the writer has work (capacity 1)
+	advance chan struct{} // closed and replaced whenever done grows
+	exited  chan struct{}
 
-	q    chan queued
-	done chan struct{}
-	mu   sync.Mutex
-	err  error
+	emitMu sync.Mutex // one Emit at a time: the writer's and the tokens'
 }
+
+// maxQueued bounds the writer's backlog; an append past it waits.
+const maxQueued = 1024
 
 // queued is a record to append, an event to emit after it, or both.
 type queued struct {
@@ -165,34 +188,62 @@ type queued struct {
 // start runs the writer until stop. Appends use ctx without its cancellation:
 // what the debate produced before it was cancelled is still stored.
 func (r *recorder) start(ctx context.Context) {
-	r.q = make(chan queued, 256)
-	r.done = make(chan struct{})
-	go func() {
-		defer close(r.done)
-		actx := context.WithoutCancel(ctx)
-		for it := range r.q {
-			if r.failed() != nil {
-				continue
+	r.wake = make(chan struct{}, 1)
+	r.advance = make(chan struct{})
+	r.exited = make(chan struct{})
+	go r.write(ctx)
+}
+
+func (r *recorder) write(ctx context.Context) {
+	defer close(r.exited)
+	actx := context.WithoutCancel(ctx)
+	for {
+		r.mu.Lock()
+		batch, closed, failed := r.q, r.closed, r.err != nil
+		r.q = nil
+		r.mu.Unlock()
+		if len(batch) == 0 {
+			if closed {
+				return
 			}
-			if it.rec != nil {
+			<-r.wake
+			continue
+		}
+		for _, it := range batch {
+			if !failed && it.rec != nil {
 				if err := r.st.Append(actx, *it.rec); err != nil {
 					r.fail(fmt.Errorf("duelogic: store %s record %d of %s: %w", it.rec.Type, it.rec.Seq, r.id, err))
-					continue
+					failed = true
 				}
 			}
-			if it.ev != nil {
+			if !failed && it.ev != nil {
 				r.emit(ctx, *it.ev)
 			}
+			r.mu.Lock()
+			r.done++
+			close(r.advance)
+			r.advance = make(chan struct{})
+			r.mu.Unlock()
 		}
-	}()
+	}
 }
 
 // stop waits until everything queued is stored and emitted, and returns the
 // store's error, if any.
 func (r *recorder) stop() error {
-	close(r.q)
-	<-r.done
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.signal()
+	<-r.exited
 	return r.failed()
+}
+
+func (r *recorder) signal() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
 func (r *recorder) fail(err error) {
@@ -207,6 +258,100 @@ func (r *recorder) failed() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
+}
+
+// waitFor blocks until the writer has finished the first n items queued, the
+// store has failed, or ctx is done.
+func (r *recorder) waitFor(ctx context.Context, n int64) error {
+	for {
+		r.mu.Lock()
+		done, err, adv := r.done, r.err, r.advance
+		r.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if done >= n {
+			return nil
+		}
+		select {
+		case <-adv:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// pace is called before a model call: it waits until the side steps under
+// way have queued their records, and then until the records queued before
+// the previous call began, and every side record queued so far, are stored.
+// So the main flow runs at most one step ahead of the store, side work
+// overlaps at most one main call, and a store failure wastes only the calls
+// in flight when it happens.
+func (r *recorder) pace(ctx context.Context) error {
+	r.mu.Lock()
+	target := r.mark
+	r.mark = r.queued
+	r.mu.Unlock()
+	for {
+		r.mu.Lock()
+		busy, err, adv := r.sides > 0, r.err, r.advance
+		target = max(target, r.side)
+		r.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if !busy {
+			return r.waitFor(ctx, target)
+		}
+		select {
+		case <-adv:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// sideBegin registers a side step under way until the returned func is
+// called (see pace).
+func (r *recorder) sideBegin() (end func()) {
+	r.mu.Lock()
+	r.sides++
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		r.sides--
+		close(r.advance)
+		r.advance = make(chan struct{})
+		r.mu.Unlock()
+	}
+}
+
+// flush waits until everything queued so far is stored and emitted.
+func (r *recorder) flush(ctx context.Context) error {
+	r.mu.Lock()
+	target := r.queued
+	r.mark = target
+	r.mu.Unlock()
+	return r.waitFor(ctx, target)
+}
+
+// enqueue adds items for the writer, waiting first (without a lock) while
+// the backlog is full.
+func (r *recorder) enqueue(ctx context.Context, items ...queued) error {
+	r.mu.Lock()
+	backlog := r.queued - maxQueued
+	r.mu.Unlock()
+	if backlog > 0 {
+		if err := r.waitFor(ctx, backlog); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	r.q = append(r.q, items...)
+	r.queued += int64(len(items))
+	r.mu.Unlock()
+	r.signal()
+	return nil
 }
 
 // append queues a record of typ holding data (which must marshal to an
@@ -230,26 +375,40 @@ func (r *recorder) appendWith(ctx context.Context, typ string, data any, event f
 	if err != nil {
 		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
 	}
-	r.seqMu.Lock()
-	defer r.seqMu.Unlock()
+	r.mu.Lock()
+	backlog := r.queued - maxQueued
+	r.mu.Unlock()
+	if backlog > 0 {
+		if err := r.waitFor(ctx, backlog); err != nil {
+			return store.Record{}, err
+		}
+	}
+	// Seq assignment and queueing happen under one lock hold, which never
+	// blocks, so side records from other goroutines keep Seq order.
+	r.mu.Lock()
 	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ, Data: raw}
 	r.seq = rec.Seq
-	r.q <- queued{rec: &rec}
+	r.q = append(r.q, queued{rec: &rec})
+	r.queued++
+	if isSide(ctx) {
+		r.side = r.queued
+	}
 	if event != nil {
 		if e := event(rec); e != nil {
 			e.Seq = rec.Seq
-			r.q <- queued{ev: e}
+			r.q = append(r.q, queued{ev: e})
+			r.queued++
 		}
 	}
+	r.mu.Unlock()
+	r.signal()
 	return rec, nil
 }
 
 // announce queues an event, emitted once everything queued before it is
 // stored.
 func (r *recorder) announce(e Event) {
-	r.seqMu.Lock()
-	defer r.seqMu.Unlock()
-	r.q <- queued{ev: &e}
+	_ = r.enqueue(context.Background(), queued{ev: &e})
 }
 
 // emit gives e to the sink, recovering a panic so a faulty sink cannot stop
@@ -259,6 +418,8 @@ func (r *recorder) emit(ctx context.Context, e Event) {
 	if e.Time.IsZero() {
 		e.Time = r.now()
 	}
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
 	defer func() {
 		if p := recover(); p != nil {
 			r.logger.Error("duelogic: event sink panicked", "debate", r.id, "event", e.Type, "panic", p)
@@ -267,17 +428,34 @@ func (r *recorder) emit(ctx context.Context, e Event) {
 	r.sink.Emit(ctx, e)
 }
 
+// sideKey marks the context of a side step's work (see [Session.SideStep]).
+type sideKey struct{}
+
+// isSide reports whether ctx is a side step's: side steps run beside the
+// main flow, several at once, so each of their calls waits until everything
+// queued is stored (flush) rather than pacing one step behind, which keeps
+// what a store failure wastes to the calls already in flight.
+func isSide(ctx context.Context) bool { return ctx.Value(sideKey{}) != nil }
+
 // call sends one request and returns the reply, streaming tokens to the sink
-// as EventToken when stream is set.
+// as EventToken when stream is set. It first paces the debate against the
+// store (see [recorder]).
 func (r *recorder) call(ctx context.Context, c llm.Client, req llm.Request, seg Segment, speaker string, stream bool) (llm.Response, error) {
-	if err := r.failed(); err != nil {
+	wait := r.pace
+	if stream || isSide(ctx) {
+		wait = r.flush
+	}
+	if err := wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			return llm.Response{}, &TurnError{Segment: seg, Speaker: speaker, Purpose: req.Purpose, Err: err}
+		}
 		return llm.Response{}, err
 	}
 	var resp llm.Response
 	var err error
 	if stream {
 		resp, err = llm.Stream(ctx, c, req, func(delta string) error {
-			r.announce(Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta})
+			r.emit(ctx, Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta})
 			return nil
 		})
 	} else {

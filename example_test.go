@@ -127,7 +127,7 @@ func ExampleOrchestrator_Resume() {
 		}
 		return stub.Complete(ctx, req)
 	})
-	o, _ := duelogic.New(cfg, flaky, duelogic.WithStore(mem))
+	o, _ := duelogic.New(cfg, flaky, duelogic.WithStore(mem), duelogic.WithClock(func() time.Time { return time.Date(2026, 1, 3, 20, 0, 0, 0, time.UTC) }))
 	_, err := o.Run(context.Background(), duelogic.Debate{ID: "flaky", Proposition: "Is lying ever right?"})
 	fmt.Println(err)
 

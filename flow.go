@@ -96,7 +96,6 @@ type run struct {
 	interruptions []InterruptCandidate
 	systems       map[string]string
 	boundaries    int
-	deferred      []Interjection
 	mapper        *mapper
 	mapSem        *argumentation.Semantics // nil: no argument mapping
 	argMap        *ArgumentMap
@@ -353,13 +352,6 @@ func (r *run) exchange(ctx context.Context) error {
 				return err
 			}
 		}
-		held := r.deferred
-		r.deferred = nil
-		for i, ij := range held {
-			if err := r.interject(ctx, fmt.Sprintf("x%d:held:%d", x, i), ij); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }
@@ -426,10 +418,10 @@ func (r *run) respond(ctx context.Context, x int, ch Chair) error {
 		if answered != nil && answered.Speaker != SpeakerArbiter && answered.Speaker != ch.Position {
 			ij.Opponent = answered.Speaker
 		}
-		if r.cfg.Interruptions.Enabled && r.cfg.Interruptions.AllowArbiterInterruptions {
-			return r.interject(ctx, key+":ij", ij)
-		}
-		r.deferred = append(r.deferred, ij)
+		// Seed 000's executeExchange: the arbiter calls the response out
+		// right after it (and after any interruption of it), before the
+		// next chair speaks, whatever the interruption settings.
+		return r.interject(ctx, key+":ij", ij)
 	}
 	return nil
 }

@@ -267,6 +267,9 @@ func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, er
 	defer release()
 	r := o.newRun(head.Debate, head.Config, p, st.journal)
 	r.rec.seq = st.lastSeq
+	if err := r.chargeSide(); err != nil {
+		return nil, err
+	}
 	if head.Mapping {
 		r.mapSem = o.mapping
 		if r.mapSem == nil {

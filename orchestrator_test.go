@@ -345,29 +345,68 @@ func TestInterjectionPromptNamesViolationAndChair(t *testing.T) {
 	t.Fatal("no interjection request")
 }
 
-func TestHeldInterjectionsWithoutArbiterInterruptions(t *testing.T) {
-	cfg := shortConfig()
-	cfg.Interruptions.AllowArbiterInterruptions = false
-	c := newTestClient().on(PurposeEvaluation, always(flaggedEval)).on(PurposeInterruptCheck, always(noInterrupt))
-	res, err := mustNew(t, cfg, c).Run(context.Background(), prop)
-	if err != nil {
-		t.Fatal(err)
+// TestInterjectionFollowsItsResponse: as in seed 000's executeExchange, the
+// arbiter calls a response out right after it, before the next chair speaks,
+// whatever the interruption settings; the next chair's prompt carries it.
+func TestInterjectionFollowsItsResponse(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		enabled, allowArbiter bool
+	}{
+		{"interruptions off", false, false},
+		{"arbiter interruptions off", true, false},
+		{"arbiter interruptions on", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := shortConfig()
+			cfg.Interruptions.Enabled = tc.enabled
+			cfg.Interruptions.AllowArbiterInterruptions = tc.allowArbiter
+			c := newTestClient().on(PurposeEvaluation, always(flaggedEval)).on(PurposeInterruptCheck, always(noInterrupt))
+			res, err := mustNew(t, cfg, c).Run(context.Background(), prop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []shapeRow
+			var interjection string
+			for _, u := range res.Transcript {
+				if u.Segment == SegmentExchange && u.Exchange == 1 {
+					got = append(got, shape([]Utterance{u})...)
+					if u.Kind == KindInterjection && interjection == "" {
+						interjection = u.Content
+					}
+				}
+			}
+			want := []shapeRow{
+				{"chair_1", SegmentExchange, KindResponse, 1},
+				{SpeakerArbiter, SegmentExchange, KindInterjection, 1},
+				{"chair_2", SegmentExchange, KindResponse, 1},
+				{SpeakerArbiter, SegmentExchange, KindInterjection, 1},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("exchange 1 (-want +got):\n%s", diff)
+			}
+			// chair_2's first exchange response is the second response request.
+			n := 0
+			for _, r := range c.requests() {
+				if r.Purpose != PurposeResponse {
+					continue
+				}
+				if n++; n == 2 {
+					if !strings.Contains(r.Messages[len(r.Messages)-1].Content, firstLine(interjection)) {
+						t.Errorf("chair_2's prompt does not carry the interjection %q", firstLine(interjection))
+					}
+				}
+			}
+		})
 	}
-	var got []shapeRow
-	for _, u := range shape(res.Transcript) {
-		if u.Segment == SegmentExchange && u.Exchange == 1 {
-			got = append(got, u)
-		}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 40 {
+		s = s[:40]
 	}
-	want := []shapeRow{
-		{"chair_1", SegmentExchange, KindResponse, 1},
-		{"chair_2", SegmentExchange, KindResponse, 1},
-		{SpeakerArbiter, SegmentExchange, KindInterjection, 1},
-		{SpeakerArbiter, SegmentExchange, KindInterjection, 1},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("exchange 1 (-want +got):\n%s", diff)
-	}
+	return s
 }
 
 func interruptBy(pos string, urgency float64) func(llm.Request) (string, error) {

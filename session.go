@@ -82,6 +82,9 @@ func ResumeFormat(ctx context.Context, client llm.Client, f Format, debateID str
 	}
 	r := o.newRun(st.head.Debate, Config{}, &pending{}, st.journal)
 	r.rec.seq = st.lastSeq
+	if err := r.chargeSide(); err != nil {
+		return nil, err
+	}
 	return r.playFormat(ctx, f, nil)
 }
 
@@ -233,8 +236,13 @@ func (s *Session) Step(ctx context.Context, key, typ, speaker string, out any, p
 // is found by key alone.
 func (s *Session) SideStep(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, event func(seq int64) *Event) (bool, error) {
 	if rec, ok := s.r.j.sideRecord(key); ok {
-		return true, s.r.replayStep(rec, out)
+		// Its usage was charged when the log was loaded (chargeSide):
+		// a stored side step is paid for whether or not the replay
+		// asks for it again.
+		return true, decodeStep(rec, out)
 	}
+	ctx = context.WithValue(ctx, sideKey{}, true)
+	defer s.r.rec.sideBegin()()
 	return false, s.r.freshStep(ctx, stepRecord{Key: key, Side: true, Speaker: speaker}, typ, out, produce, event)
 }
 
@@ -244,10 +252,37 @@ func (r *run) replayStep(rec store.Record, out any) error {
 		return err
 	}
 	r.charge(sr.Speaker, sr.Usage)
+	return decodeStep(rec, out)
+}
+
+// decodeStep decodes the value of a step's record into out (when not nil).
+func decodeStep(rec store.Record, out any) error {
+	sr, err := decode[stepRecord](rec)
+	if err != nil {
+		return err
+	}
 	if out != nil {
 		if err := json.Unmarshal(sr.Value, out); err != nil {
 			return fmt.Errorf("%w: record %d (%s): %v", ErrCorruptLog, rec.Seq, rec.Type, err)
 		}
+	}
+	return nil
+}
+
+// chargeSide charges the usage of every stored side step when a debate
+// resumes, so the result's usage counts every call that was paid for, even
+// a side step the resumed flow never asks for again (one cancelled before
+// it was waited for).
+func (r *run) chargeSide() error {
+	if r.j == nil {
+		return nil
+	}
+	for _, rec := range r.j.side {
+		sr, err := decode[stepRecord](rec)
+		if err != nil {
+			return err
+		}
+		r.charge(sr.Speaker, sr.Usage)
 	}
 	return nil
 }

@@ -9,12 +9,16 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
+
+// pinned is the examples' clock, so they print the same on any day.
+func pinned() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
 
 // quickConfig is a short debate without evaluations or interruptions.
 func quickConfig() duelogic.Config {
@@ -29,7 +33,7 @@ func quickConfig() duelogic.Config {
 func ExampleRun() {
 	ctx := context.Background()
 	debate := func(ctx context.Context, sink duelogic.EventSink) (*duelogic.Result, error) {
-		o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithSink(sink))
+		o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithSink(sink), duelogic.WithClock(pinned))
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +76,7 @@ func ExampleSSE() {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st), duelogic.WithSink(hub))
+	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st), duelogic.WithSink(hub), duelogic.WithClock(pinned))
 	if err != nil {
 		panic(err)
 	}
@@ -128,7 +132,7 @@ func ExampleFanOut() {
 func ExampleFromRecord() {
 	ctx := context.Background()
 	st := store.NewMemory()
-	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st))
+	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st), duelogic.WithClock(pinned))
 	if err != nil {
 		panic(err)
 	}

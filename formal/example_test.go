@@ -14,13 +14,16 @@ import (
 
 // A formal debate on the offline stub model. The verifier checks sources
 // with the LLM judge alone (JudgeOnly), so nothing is fetched; set
-// cfg.OutputDir to have the documents written.
+// cfg.OutputDir to have the documents written. The session clock is pinned
+// so that the entries' timestamps and the sources' dates are too; the
+// stub's debate takes the same course whatever the date.
 func Example() {
 	cfg := formal.DefaultConfig()
 	cfg.MinRounds, cfg.MaxRounds = 1, 2
+	now := func() time.Time { return time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC) }
 	res, err := formal.Run(context.Background(), llm.NewStub(2), cfg,
 		duelogic.Debate{Proposition: "Cities should ban cars from their centres."},
-		formal.WithVerifier(formal.JudgeOnly))
+		formal.WithVerifier(formal.JudgeOnly), formal.WithClock(now))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,9 +41,9 @@ func Example() {
 	// #3 detractor: opening_statement
 	// #4 chair: announcement
 	// #5 chair: announcement
-	// rounds: 1 natural_conclusion
-	// outcome: negative_wins
-	// struck entries: 0
+	// rounds: 2 max_rounds
+	// outcome: affirmative_wins
+	// struck entries: 1
 	// blog post: true
 }
 

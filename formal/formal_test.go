@@ -953,7 +953,7 @@ func TestResumeFinishedDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &countingClient{Client: llm.NewStub(1)}
-	got, err := Resume(t.Context(), c, testDebate.ID, WithStore(st), (&fakeVerifier{}).option())
+	got, err := Resume(t.Context(), c, testDebate.ID, WithStore(st), (&fakeVerifier{}).option(), WithClock(fixedClock()))
 	if err != nil {
 		t.Fatal(err)
 	}

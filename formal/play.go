@@ -117,6 +117,11 @@ func (p *play) run(ctx context.Context) error {
 			return err
 		}
 	}
+	// Every check started runs to its end, even one whose finding no
+	// longer matters (its entry settled): it is paid for, so it is stored
+	// and counted, and a resumed debate ends with the same log as one that
+	// never stopped.
+	p.side.Wait()
 	p.done = true
 	return nil
 }

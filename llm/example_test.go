@@ -2,7 +2,6 @@ package llm_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -71,44 +70,33 @@ func ExampleRetry() {
 func ExampleStub() {
 	ctx := context.Background()
 	stub := llm.NewStub(1)
-	opening := llm.Request{
-		Model:   "anthropic/claude-sonnet-4",
-		Purpose: "opening",
-		Messages: []llm.Message{
-			{Role: llm.System, Content: "You are holding the Utilitarian Chair in this Duelogic debate.\n\n" +
-				"**Your Opponents:**\n- Grok 3 (Virtue Ethics Chair): Argues from character.\n"},
-			{Role: llm.User, Content: "<proposition>\nShould AI development be paused?\n</proposition>\n\nGive your opening statement."},
-		},
+	// No package registered "note": the stub answers with a generic
+	// paragraph about the proposition, the same one every time.
+	req := llm.Request{
+		Model:    "anthropic/claude-sonnet-4",
+		Purpose:  "note",
+		Messages: []llm.Message{{Role: llm.User, Content: "<proposition>\nShould AI development be paused?\n</proposition>"}},
 	}
-	resp, _ := stub.Complete(ctx, opening)
-	again, _ := stub.Complete(ctx, opening)
-	words := len(strings.Fields(resp.Content))
-	fmt.Println(resp.Model, resp.FinishReason, words >= 100 && words <= 220, again.Content == resp.Content)
+	resp, _ := stub.Complete(ctx, req)
+	again, _ := stub.Complete(ctx, req)
+	fmt.Println(resp.Model, resp.FinishReason, again.Content == resp.Content)
+	fmt.Println(strings.Contains(resp.Content, `"Should AI development be paused?"`))
 
-	// The JSON purposes answer with JSON.
-	eval, _ := stub.Complete(ctx, llm.Request{
-		Purpose:  "evaluation",
-		JSON:     true,
-		Messages: []llm.Message{{Role: llm.User, Content: "<response>\n" + resp.Content + "\n</response>"}},
-	})
-	var e struct {
-		AdherenceScore int `json:"adherenceScore"`
-		SteelManning   struct {
-			Attempted bool `json:"attempted"`
-		} `json:"steelManning"`
-	}
-	err := json.Unmarshal([]byte(eval.Content), &e)
-	fmt.Println(err, e.AdherenceScore >= 0 && e.AdherenceScore <= 100, e.SteelManning.Attempted)
+	// An unknown JSON purpose gets an empty object.
+	req.JSON = true
+	resp, _ = stub.Complete(ctx, req)
+	fmt.Println(resp.Content)
 	// Output:
-	// anthropic/claude-sonnet-4 stop true true
-	// <nil> true true
+	// anthropic/claude-sonnet-4 stop true
+	// true
+	// {}
 }
 
 func ExampleStub_Stream() {
 	stub := llm.NewStub(1)
 	req := llm.Request{
-		Purpose:  "interruption",
-		Messages: []llm.Message{{Role: llm.User, Content: "<opener>\nHold on—\n</opener>"}},
+		Purpose:  "note",
+		Messages: []llm.Message{{Role: llm.User, Content: "<proposition>\nShould AI development be paused?\n</proposition>"}},
 	}
 	var b strings.Builder
 	deltas := 0
@@ -117,7 +105,7 @@ func ExampleStub_Stream() {
 		b.WriteString(delta)
 		return nil
 	})
-	fmt.Println(b.String() == resp.Content, deltas == len(strings.Fields(resp.Content)), strings.HasPrefix(resp.Content, "Hold on—"))
+	fmt.Println(b.String() == resp.Content, deltas == len(strings.Fields(resp.Content)))
 	// Output:
-	// true true true
+	// true true
 }

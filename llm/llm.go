@@ -74,6 +74,10 @@ type Response struct {
 	Model        string `json:"model,omitempty"`
 	FinishReason string `json:"finishReason,omitempty"`
 	Usage        Usage  `json:"usage"`
+	// UsageEstimated reports that Usage is an estimate (about four
+	// characters a token) because the provider reported none, e.g. a
+	// stream cut after its finish reason but before its usage chunk.
+	UsageEstimated bool `json:"usageEstimated,omitempty"`
 }
 
 // Client sends a request to a model and returns its whole answer.

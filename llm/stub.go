@@ -4,42 +4,37 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
 )
 
-// Stub is an offline language model for demos, examples and tests. It answers
-// every Purpose that package duelogic puts on its requests with plausible
-// text: distinct voices for each philosophical chair and engineering
-// perspective, the arbiter's podcast introduction, interjections and
-// closing, and valid JSON for the JSON purposes ("evaluation",
-// "interrupt_check"); an unknown purpose gets a generic paragraph, or "{}"
-// when [Request.JSON] is set. It makes no network calls and answers at once.
+// Stub is an offline language model for demos, examples and tests. It makes
+// no network calls and answers at once. It knows no debate format: the
+// package that owns a Purpose teaches the stub to answer it with
+// [RegisterStub], from an init function, the way a database/sql driver
+// registers itself. Package duelogic registers the podcast format's purposes
+// (the chairs' texts, the arbiter's introduction, interjections and closing,
+// the "evaluation" and "interrupt_check" judgements, "argument_extraction"),
+// and packages formal, scored, moderated and persuasion register theirs, so
+// a program that runs a format has its stub answers. A purpose nobody
+// registered gets a generic paragraph about the <proposition> of the prompt,
+// or "{}" when [Request.JSON] is set.
 //
-// A Stub is deterministic: the same seed and the same request (purpose, model
-// and messages) always give the same response, whatever the order or
-// concurrency of calls, because every choice it makes is drawn from a hash of
-// the seed and the request, never from state shared between calls. Different
-// seeds give different debates.
-//
-// The stub reads the prompt conventions of package duelogic and falls back to
-// neutral wording for anything it cannot find: user-supplied text fenced in
-// tags on their own lines ("<proposition>", "<context>", "<response>",
-// "<opener>"); a chair's system prompt beginning "You are holding the <Name>
-// in this Duelogic debate." (or "the <Name> perspective"), listing opponents
-// as "- <display name> (<framework name>)"; chair lists as
-// "- <position>: <display name> from <provider>, <framework name>" or
-// "- <position>: <display name> (<framework name>)".
-//
-// Chair texts steel-man an opponent and admit a blind spot, except that about
-// 15% of them leave out the steel-man and, independently, about 15% the
-// admission, so that the stub's own "evaluation" flags the lapse and the
-// arbiter interjects; its "interrupt_check" asks for an interruption in about
-// a quarter of the checks.
+// A Stub is deterministic: its answer depends on its seed and the request
+// only (purpose, model and messages), whatever the order or concurrency of
+// calls, because every choice a writer makes is drawn from a hash of the seed
+// and the request ([StubCall]), never from state shared between calls or from
+// the clock. A writer whose prompts carry values that must not sway the
+// answer, such as dates, draws from [StubCall.Rekey]. Different seeds give
+// different debates.
 //
 // Stub ignores Temperature and MaxTokens. Usage counts about four characters
 // per token; Response.Model is Request.Model and FinishReason is "stop".
@@ -104,7 +99,7 @@ func (s *Stub) Stream(ctx context.Context, req Request, onDelta func(delta strin
 func (s *Stub) answer(req Request) Response {
 	c := newStubCall(s.seed, req)
 	var content string
-	if w, ok := stubWriters[req.Purpose]; ok {
+	if w := stubWriter(req.Purpose); w != nil {
 		content = w(c)
 	} else if req.JSON {
 		content = "{}"
@@ -149,81 +144,128 @@ func stubDeltas(s string) []string {
 	return out
 }
 
-// stubWriters holds the writer of each purpose the stub knows. It is filled
-// by init functions of the stub_*.go files, one file per family of purposes,
-// and never changed afterwards. To teach the stub a new purpose, add a file
-// stub_<family>.go whose init calls registerStub; a writer reads the prompt
-// through its *stubCall (tag, field, proposition, self, underReview) and
-// draws every choice from it (pick, intn, roll), never from shared state.
-var stubWriters = map[string]func(*stubCall) string{}
+var (
+	stubMu      sync.RWMutex
+	stubWriters = map[string]func(*StubCall) string{}
+)
 
-// registerStub adds the writer of a purpose; it is called from init.
-func registerStub(purpose string, write func(*stubCall) string) {
+// RegisterStub makes every [Stub] answer requests of the given purpose with
+// write. It is meant to be called from an init function of the package that
+// owns the purpose and writes its prompts, so that the prompts and the stub's
+// reading of them change together. write must draw every choice from its
+// [StubCall], never from shared state or the clock, and must return a valid
+// answer (valid JSON for a JSON purpose) for any prompt, however malformed.
+//
+// RegisterStub panics if write is nil or if the purpose is already
+// registered.
+func RegisterStub(purpose string, write func(*StubCall) string) {
+	stubMu.Lock()
+	defer stubMu.Unlock()
+	if write == nil {
+		panic("llm: RegisterStub writer is nil")
+	}
 	if _, dup := stubWriters[purpose]; dup {
-		panic("llm: stub purpose registered twice: " + purpose)
+		panic("llm: RegisterStub called twice for purpose " + purpose)
 	}
 	stubWriters[purpose] = write
 }
 
-// stubCall is one request being answered: the request, the randomness derived
-// from it, and helpers to read its prompt. A writer gets a fresh one per call,
-// so it may draw choices freely.
-type stubCall struct {
-	req        Request
-	hash       uint64
-	rnd        stubRand
-	promptText string // every message, joined by newlines
+func stubWriter(purpose string) func(*StubCall) string {
+	stubMu.RLock()
+	defer stubMu.RUnlock()
+	return stubWriters[purpose]
 }
 
-func newStubCall(seed int64, req Request) *stubCall {
-	h := fnv.New64a()
-	var num [binary.MaxVarintLen64]byte
-	h.Write(binary.LittleEndian.AppendUint64(num[:0], uint64(seed)))
-	field := func(s string) { // length-prefixed, so that fields cannot run together
-		h.Write(binary.AppendUvarint(num[:0], uint64(len(s))))
-		io.WriteString(h, s)
-	}
+// StubCall is one request a [Stub] is answering, as its writer sees it: the
+// request, helpers that read its prompt, and the random choices derived from
+// the seed and the request. A writer gets a fresh StubCall per request and
+// must not keep it; its draws are not safe for concurrent use.
+type StubCall struct {
+	seed   int64
+	req    Request
+	hash   uint64
+	rnd    stubRand
+	prompt string // every message, joined by newlines
+}
+
+func newStubCall(seed int64, req Request) *StubCall {
+	h, field := stubHash(seed)
 	field(req.Purpose)
 	field(req.Model)
 	for _, m := range req.Messages {
 		field(string(m.Role))
 		field(m.Content)
 	}
-	sum := h.Sum64()
 	parts := make([]string, len(req.Messages))
 	for i, m := range req.Messages {
 		parts[i] = m.Content
 	}
-	return &stubCall{req: req, hash: sum, rnd: stubRand{state: sum}, promptText: strings.Join(parts, "\n")}
+	return newStubCallHash(seed, req, h.Sum64(), strings.Join(parts, "\n"))
 }
 
-// roll returns a number in [0, 1) for the decision named label. It depends
-// only on the request and the label, not on the choices drawn before it, so a
-// decision stays put when templates change.
-func (c *stubCall) roll(label string) float64 {
+func newStubCallHash(seed int64, req Request, sum uint64, prompt string) *StubCall {
+	return &StubCall{seed: seed, req: req, hash: sum, rnd: stubRand{state: sum}, prompt: prompt}
+}
+
+// stubHash starts a hash of the seed and returns it with a function that
+// adds a length-prefixed string, so that strings cannot run together.
+func stubHash(seed int64) (h hash.Hash64, field func(string)) {
+	f := fnv.New64a()
+	var num [binary.MaxVarintLen64]byte
+	f.Write(binary.LittleEndian.AppendUint64(num[:0], uint64(seed)))
+	return f, func(s string) {
+		f.Write(binary.AppendUvarint(num[:0], uint64(len(s))))
+		io.WriteString(f, s)
+	}
+}
+
+// Rekey returns a call for the same request whose draws depend only on the
+// stub's seed, the request's purpose and model, and text, instead of on the
+// whole request. A writer whose prompt carries values that must not change
+// its answer, such as today's date or timestamps, rekeys on the prompt with
+// those values masked; its reading helpers still see the real prompt. The
+// returned call starts its draws afresh.
+func (c *StubCall) Rekey(text string) *StubCall {
+	h, field := stubHash(c.seed)
+	field(c.req.Purpose)
+	field(c.req.Model)
+	field(text)
+	return newStubCallHash(c.seed, c.req, h.Sum64(), c.prompt)
+}
+
+// Request returns the request being answered. Its Messages must not be
+// changed.
+func (c *StubCall) Request() Request { return c.req }
+
+// Roll returns a number in [0, 1) for the decision named label. It depends
+// only on the seed, the request and the label, not on the draws made before
+// it, so a decision stays put when a writer's templates change.
+func (c *StubCall) Roll(label string) float64 {
 	h := fnv.New64a()
 	h.Write([]byte(label))
 	r := stubRand{state: c.hash ^ h.Sum64()}
 	return r.float()
 }
 
-func (c *stubCall) intn(n int) int { return c.rnd.intn(n) }
+// Intn returns the next draw in [0, n), or 0 when n <= 0.
+func (c *StubCall) Intn(n int) int { return c.rnd.intn(n) }
 
-func (c *stubCall) pick(xs []string) string {
+// Pick returns the next draw among xs, or "" when xs is empty.
+func (c *StubCall) Pick(xs []string) string {
 	if len(xs) == 0 {
 		return ""
 	}
 	return xs[c.rnd.intn(len(xs))]
 }
 
-// pickN returns n distinct elements of xs (fewer if xs is shorter) in random
+// PickN returns n distinct elements of xs (fewer if xs is shorter) in random
 // order.
-func (c *stubCall) pickN(xs []string, n int) []string {
+func (c *StubCall) PickN(xs []string, n int) []string {
 	idx := make([]int, len(xs))
 	for i := range idx {
 		idx[i] = i
 	}
-	n = min(n, len(xs))
+	n = max(min(n, len(xs)), 0)
 	out := make([]string, 0, n)
 	for i := range n {
 		j := i + c.rnd.intn(len(idx)-i)
@@ -233,10 +275,11 @@ func (c *stubCall) pickN(xs []string, n int) []string {
 	return out
 }
 
-// tag returns the trimmed text fenced as "<name>...</name>" in the prompt,
-// looking at the last message first and taking its last occurrence, since the
-// text a request is about comes last.
-func (c *stubCall) tag(name string) (string, bool) {
+// Tag returns the trimmed text fenced as "<name>...</name>" in the prompt,
+// and whether there is one. It looks at the last message first and takes
+// its last occurrence, since the text a request is about comes last; an
+// unclosed tag runs to the end of its message.
+func (c *StubCall) Tag(name string) (string, bool) {
 	openTag, closeTag := "<"+name+">", "</"+name+">"
 	for i := len(c.req.Messages) - 1; i >= 0; i-- {
 		s := c.req.Messages[i].Content
@@ -253,8 +296,8 @@ func (c *stubCall) tag(name string) (string, bool) {
 	return "", false
 }
 
-// system returns the first system message, or "".
-func (c *stubCall) system() string {
+// System returns the first system message, or "".
+func (c *StubCall) System() string {
 	for _, m := range c.req.Messages {
 		if m.Role == System {
 			return m.Content
@@ -263,8 +306,8 @@ func (c *stubCall) system() string {
 	return ""
 }
 
-// lastUser returns the last user message, or "".
-func (c *stubCall) lastUser() string {
+// LastUser returns the last user message, or "".
+func (c *StubCall) LastUser() string {
 	for i := len(c.req.Messages) - 1; i >= 0; i-- {
 		if c.req.Messages[i].Role == User {
 			return c.req.Messages[i].Content
@@ -273,26 +316,15 @@ func (c *stubCall) lastUser() string {
 	return ""
 }
 
-// prompt returns every message, joined by newlines.
-func (c *stubCall) prompt() string { return c.promptText }
+// Prompt returns every message, joined by newlines.
+func (c *StubCall) Prompt() string { return c.prompt }
 
-// proposition returns the debated proposition, shortened to about limit
-// characters and quoted, or fallback when the prompt has none.
-func (c *stubCall) proposition(limit int, fallback string) string {
-	p, ok := c.tag("proposition")
-	// A statement loses its full stop so that it can sit inside a sentence;
-	// a question keeps its mark.
-	p = strings.TrimRight(strings.Trim(stubShorten(p, limit), `"'“”`), ".")
-	if !ok || p == "" {
-		return fallback
-	}
-	return `"` + p + `"`
-}
-
-// field returns the value of a "Key: value" line of the prompt for the first
-// key found (case-insensitive; list markers and ** are ignored), or "".
-func (c *stubCall) field(keys ...string) string {
-	lines := strings.Split(c.prompt(), "\n")
+// Field returns the value of a "Key: value" line of the prompt for the first
+// of keys found, or "". Keys match case-insensitively; list markers, ** and
+// quotes around the value are ignored, and a line with an empty value does
+// not count.
+func (c *StubCall) Field(keys ...string) string {
+	lines := strings.Split(c.prompt, "\n")
 	for _, key := range keys {
 		for _, line := range lines {
 			line = strings.TrimLeft(strings.TrimSpace(line), "-*• ")
@@ -308,95 +340,26 @@ func (c *stubCall) field(keys ...string) string {
 	return ""
 }
 
-// stubShorten collapses whitespace in s and cuts it at a word boundary so it
-// has at most about limit characters, marking a cut with "…".
-func stubShorten(s string, limit int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	n := 0
-	for i := range s {
-		if n < limit {
-			n++
-			continue
-		}
-		head := s[:i]
-		if s[i] != ' ' {
-			if sp := strings.LastIndexByte(head, ' '); sp > 0 {
-				head = head[:sp]
-			}
-		}
-		return strings.TrimRight(head, ",;:—- ") + "…"
-	}
-	return s
+// writeGeneric answers a purpose nobody registered.
+func writeGeneric(c *StubCall) string {
+	p, _ := c.Tag("proposition")
+	vars := map[string]string{"P": stubtext.Quote(p, 90, "this question")}
+	return stubtext.Join([]string{
+		stubtext.Expand(c.Pick([]string{
+			"There is more than one reasonable way to look at {P}.",
+			"{P} is harder than it first appears.",
+			"Reasonable people disagree about {P}, and not because either side is careless.",
+		}), vars),
+		c.Pick([]string{
+			"The disagreement usually turns on what we weigh most heavily, and on who bears the cost if we are wrong.",
+			"Most of the disagreement comes from different starting points rather than different facts.",
+		}),
+		c.Pick([]string{
+			"A careful answer names its assumptions, meets the best objection, and says what evidence would change its mind.",
+			"The useful move is to say plainly what each position assumes and what it would take to change it.",
+		}),
+	})
 }
-
-// stubExpand replaces each {key} in tmpl with vars[key]; a key written with a
-// capital first letter ({Opp}) inserts the value capitalized. Unknown keys
-// are left as they are.
-func stubExpand(tmpl string, vars map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tmpl, '{')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(tmpl[i:], '}')
-		if j < 0 {
-			break
-		}
-		key := tmpl[i+1 : i+j]
-		b.WriteString(tmpl[:i])
-		if v, ok := vars[key]; ok {
-			b.WriteString(v)
-		} else if v, ok := vars[stubLowerFirst(key)]; ok && key != stubLowerFirst(key) {
-			b.WriteString(stubUpperFirst(v))
-		} else {
-			b.WriteString(tmpl[i : i+j+1])
-		}
-		tmpl = tmpl[i+j+1:]
-	}
-	b.WriteString(tmpl)
-	return b.String()
-}
-
-func stubUpperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || !unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
-func stubLowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || !unicode.IsUpper(r) {
-		return s
-	}
-	return string(unicode.ToLower(r)) + s[n:]
-}
-
-// stubJoin makes paragraphs of sentences, capitalizing each sentence and
-// tidying its punctuation.
-func stubJoin(paragraphs ...[]string) string {
-	var out []string
-	for _, p := range paragraphs {
-		var ss []string
-		for _, s := range p {
-			if s = strings.TrimSpace(s); s != "" {
-				ss = append(ss, stubPunctuation.Replace(stubUpperFirst(s)))
-			}
-		}
-		if len(ss) > 0 {
-			out = append(out, strings.Join(ss, " "))
-		}
-	}
-	return strings.Join(out, "\n\n")
-}
-
-// stubPunctuation drops the doubled punctuation a quoted question leaves at
-// the end of a sentence: `asks "Why?".` becomes `asks "Why?"`.
-var stubPunctuation = strings.NewReplacer(`?".`, `?"`, `?"?`, `?"`, `!".`, `!"`, `!"?`, `!"`, `."?`, `."`)
-
-func stubWords(s string) int { return len(strings.Fields(s)) }
 
 // stubRand is a small deterministic generator (SplitMix64), so that the
 // stub's output does not depend on the standard library's algorithms.

@@ -85,9 +85,9 @@
 // Resume call spends on the debate, checkpoint waits excluded; running out
 // stops it with [ErrTotalTimeout].
 //
-// Rate limits: every model call is retried with backoff when it fails with
-// a retryable error, honouring Retry-After, as [llm.Retry] does with
-// Hooks.Retry (two retries by default).
+// Rate limits: the format adds no retries of its own, so that retries live
+// in one layer: the client's (package llm/openai's client retries 429 and 5xx, honouring
+// Retry-After), or [llm.Retry] wrapped around a client that does not.
 //
 // Scope: a perspective the moderator names off topic is redirected in the
 // next round's opening and in its own prompt; one named off topic in two

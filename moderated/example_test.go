@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
@@ -30,7 +31,9 @@ func ExampleRun() {
 		},
 	}
 	q := duelogic.Debate{ID: "DEB-cache", Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast."}
-	res, err := moderated.Run(context.Background(), llm.NewStub(3), cfg, q, hooks)
+	// The clock is pinned so the example prints the same on any day.
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
+	res, err := moderated.Run(context.Background(), llm.NewStub(3), cfg, q, hooks, duelogic.WithClock(at))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,7 +46,7 @@ func ExampleRun() {
 	}
 	fmt.Println("ended:", res.EndReason)
 	for _, line := range strings.Split(res.Synthesis.Markdown(), "\n") {
-		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") {
+		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") || strings.HasPrefix(line, "**Date") {
 			fmt.Println(line)
 		}
 	}
@@ -55,6 +58,7 @@ func ExampleRun() {
 	// round 2: 2 arguments, 2 rebuttals, guidance "Focus on our team's PostgreSQL experience."
 	// round 3: 2 arguments, 2 rebuttals, guidance ""
 	// ended: agreement
+	// **Date:** 2026-03-02
 	// ## Question
 	// ## Perspectives Considered
 	// ## Points of Agreement

@@ -160,14 +160,31 @@ func TestTotalTimeout(t *testing.T) {
 	})
 }
 
-func TestRateLimitRetries(t *testing.T) {
+// TestOneRetryLayer: the moderated format adds no retries of its own (the
+// client's, or llm.Retry around it, is the one layer): a rate limit stops
+// the debate after one call, and llm.Retry rides it out honouring
+// Retry-After.
+func TestOneRetryLayer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		limited := llm.Temporary(errors.New("429 too many requests"), 5*time.Second)
+
+		g := llmtest.New()
+		g.OnPurpose(PurposeJudgment).Fail(limited).Times(2)
+		addRules(g, []string{analysisTwo}, texts("argument", 50), judgeAgree)
+		_, err := Run(t.Context(), g, testConfig(), cachingQuestion, Hooks{})
+		var te *duelogic.TurnError
+		if !errors.As(err, &te) || !errors.Is(err, limited) || te.Purpose != PurposeJudgment {
+			t.Errorf("without a retrying client: %v", err)
+		}
+		if n := g.Calls(PurposeJudgment); n != 1 {
+			t.Errorf("%d judgment calls without a retrying client, want 1", n)
+		}
+
 		f := llmtest.New()
 		f.OnPurpose(PurposeJudgment).Fail(limited).Times(2)
 		addRules(f, []string{analysisTwo}, texts("argument", 50), judgeAgree)
 		start := time.Now()
-		res, err := Run(t.Context(), f, testConfig(), cachingQuestion, Hooks{})
+		res, err := Run(t.Context(), llm.Retry(f, llm.RetryPolicy{}), testConfig(), cachingQuestion, Hooks{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,15 +193,6 @@ func TestRateLimitRetries(t *testing.T) {
 		}
 		if waited := time.Since(start); waited < 10*time.Second {
 			t.Errorf("retried after %v; Retry-After asked for 2×5s", waited)
-		}
-
-		g := llmtest.New()
-		g.OnPurpose(PurposeJudgment).Fail(limited).Times(2)
-		addRules(g, []string{analysisTwo}, texts("argument", 50), judgeAgree)
-		_, err = Run(t.Context(), g, testConfig(), cachingQuestion, Hooks{Retry: llm.RetryPolicy{MaxRetries: -1}})
-		var te *duelogic.TurnError
-		if !errors.As(err, &te) || !errors.Is(err, limited) || te.Purpose != PurposeJudgment {
-			t.Errorf("without retries: %v", err)
 		}
 	})
 }

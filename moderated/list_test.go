@@ -28,19 +28,19 @@ func TestList(t *testing.T) {
 	run("a-complete", newFake(judgeAgree), Hooks{})
 	failAnalysis := llmtest.New()
 	failAnalysis.OnPurpose(PurposeAnalysis).Fail(boom)
-	run("b-analyzing", failAnalysis, Hooks{Retry: llm.RetryPolicy{MaxRetries: -1}})
+	run("b-analyzing", failAnalysis, Hooks{})
 	failRound2 := llmtest.New()
 	failRound2.On(func(r llm.Request) bool {
 		return r.Purpose == PurposeRebuttal && len(r.Messages) > 1 && strings.Contains(r.Messages[1].Content, "Round: 2 of")
 	}).Fail(boom)
 	addRules(failRound2, []string{analysisTwo}, texts("argument", 50))
-	run("c-in-round", failRound2, Hooks{Retry: llm.RetryPolicy{MaxRetries: -1}})
+	run("c-in-round", failRound2, Hooks{})
 	run("d-paused", newFake(), Hooks{Checkpointer: CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, ErrPaused })})
 	run("e-checkpoint", newFake(), Hooks{Checkpointer: CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, boom })})
 	failSynthesis := llmtest.New()
 	failSynthesis.OnPurpose(PurposeSynthesis).Fail(boom)
 	addRules(failSynthesis, []string{analysisTwo}, texts("argument", 50), judgeAgree)
-	run("f-synthesizing", failSynthesis, Hooks{Retry: llm.RetryPolicy{MaxRetries: -1}})
+	run("f-synthesizing", failSynthesis, Hooks{})
 	if _, err := duelogic.RunFormat(ctx, llm.NewStub(1), &otherFormat{}, duelogic.Debate{ID: "g-other", Proposition: "p"}, duelogic.WithStore(st)); err != nil {
 		t.Fatal(err)
 	}

@@ -89,6 +89,10 @@ var (
 // Start from [DefaultConfig]. Zero durations and counts take its defaults,
 // except TokenBudget, where 0 means unlimited. Run stores the completed
 // configuration, so a resumed debate runs with the values it started with.
+//
+// In JSON the durations are seconds: {"roundTimeout": 120} is two minutes,
+// and a string of [time.ParseDuration] ("2m") is read too; tokenBudget may
+// be "unlimited". See [Config.UnmarshalJSON] and [Config.MarshalJSON].
 type Config struct {
 	ModeratorModel string `json:"moderatorModel"`
 	// DebaterModels are the debaters' models: debater i argues with
@@ -114,10 +118,12 @@ type Config struct {
 	// MaxRounds caps the rounds (1..20); default 5.
 	MaxRounds int `json:"maxRounds"`
 	// TokenBudget is each debater's budget of completion tokens per round
-	// (argument and rebuttal together); 0 means unlimited. See the package
-	// documentation for how it is enforced.
+	// (argument and rebuttal together); 0 (in JSON also "unlimited")
+	// means unlimited. See the package documentation for how it is
+	// enforced.
 	TokenBudget int `json:"tokenBudget"`
 	// RoundTimeout bounds each round's model calls; default 2 minutes.
+	// In JSON this and the other durations are seconds.
 	RoundTimeout time.Duration `json:"roundTimeout"`
 	// CheckpointTimeout is how long a checkpoint waits for a decision
 	// before the debate pauses; default 30 minutes.
@@ -259,10 +265,6 @@ type Hooks struct {
 	// that record makes Resume call it once more: it is at-least-once, so
 	// make it idempotent (the synthesis carries the debate ID as a key).
 	FollowUp func(ctx context.Context, s Synthesis) error
-	// Retry governs the retries of model calls that fail with a retryable
-	// error (a rate limit, a 5xx): the zero value retries twice with
-	// backoff, honouring Retry-After; MaxRetries < 0 turns retries off.
-	Retry llm.RetryPolicy
 }
 
 // Checkpointer is the human in the loop: after each round it decides
@@ -438,7 +440,7 @@ func Run(ctx context.Context, client llm.Client, cfg Config, d duelogic.Debate, 
 		return nil, err
 	}
 	f := &format{Config: cfg, hooks: h}
-	res, err := duelogic.RunFormat(ctx, llm.Retry(client, h.Retry), f, d, opts...)
+	res, err := duelogic.RunFormat(ctx, client, f, d, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +456,7 @@ func Resume(ctx context.Context, client llm.Client, debateID string, h Hooks, op
 		return nil, errors.New("moderated: nil llm.Client")
 	}
 	f := &format{hooks: h}
-	res, err := duelogic.ResumeFormat(ctx, llm.Retry(client, h.Retry), f, debateID, opts...)
+	res, err := duelogic.ResumeFormat(ctx, client, f, debateID, opts...)
 	if err != nil {
 		return nil, err
 	}

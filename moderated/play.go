@@ -32,7 +32,8 @@ type format struct {
 	end        EndReason
 	synthesis  Synthesis
 	followedUp bool
-	spent      time.Duration // machine time spent in this call
+	spent      time.Duration // time spent in this call, on the session's clock
+	now        func() time.Time
 }
 
 // Name is [FormatName].
@@ -62,7 +63,7 @@ func (f *format) Play(ctx context.Context, s *duelogic.Session) error {
 	if err != nil {
 		return err
 	}
-	*f = format{Config: f.Config, hooks: f.hooks, ps: ps, muted: map[duelogic.Framework]bool{}}
+	*f = format{Config: f.Config, hooks: f.hooks, ps: ps, muted: map[duelogic.Framework]bool{}, now: s.Now}
 	if err := s.Segment(ctx, SegmentAnalysis, func(ctx context.Context) error {
 		return f.timed(ctx, 0, nil, func(ctx context.Context) error { return f.analyse(ctx, s) })
 	}); err != nil {
@@ -86,11 +87,13 @@ func (f *format) timed(ctx context.Context, limit time.Duration, limitErr error,
 	if limit > 0 && limit < left {
 		d, cause = limit, limitErr
 	}
-	start := time.Now()
+	// The deadline is real time; what the budget has spent is read on the
+	// session's clock (WithClock), the host's time.
+	start := f.now()
 	tctx, cancel := context.WithTimeoutCause(ctx, d, cause)
 	defer cancel()
 	err := body(tctx)
-	f.spent += time.Since(start)
+	f.spent += f.now().Sub(start)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(tctx), cause) {
 		return fmt.Errorf("%w after %v: %w", cause, d, err)
 	}

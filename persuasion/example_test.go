@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
@@ -20,7 +21,8 @@ func ExampleRun() {
 		Perspective: "on-call load",
 	}
 	d := duelogic.Debate{ID: "billing-in-go", Proposition: "Should we rewrite the billing service in Go?"}
-	res, err := persuasion.Run(context.Background(), llm.NewStub(1), cfg, d)
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
+	res, err := persuasion.Run(context.Background(), llm.NewStub(1), cfg, d, duelogic.WithClock(at))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -42,8 +42,8 @@
 //
 // # Concurrency, order and resume
 //
-// Rounds are independent, so they run concurrently (at most
-// Config.Parallel at a time; all by default). Inside a round the two
+// Rounds are independent; they run one after another, as the seed plays
+// them, unless Config.Parallel lets several run at once. Inside a round the two
 // arguments are written at once, then the two rebuttals, then the verdict.
 // Every reply is stored by a [duelogic.Session.SideStep] under a key naming
 // its category, side and kind ("gen:market:challenger:rebuttal"), so a

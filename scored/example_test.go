@@ -3,6 +3,7 @@ package scored_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/llm"
@@ -26,7 +27,8 @@ func ExampleRun() {
 		ID:          "clinic-scheduler",
 		Proposition: "A scheduling assistant for small clinics",
 	}
-	res, err := scored.Run(context.Background(), llm.NewStub(1), cfg, idea)
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
+	res, err := scored.Run(context.Background(), llm.NewStub(1), cfg, idea, duelogic.WithClock(at))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -63,9 +63,7 @@ func (f *format) Play(ctx context.Context, s *duelogic.Session) error {
 	return s.Segment(ctx, SegmentRounds, func(ctx context.Context) error {
 		gens := make([]roundGen, len(cfg.Categories))
 		g, gctx := errgroup.WithContext(ctx)
-		if cfg.Parallel > 0 {
-			g.SetLimit(cfg.Parallel)
-		}
+		g.SetLimit(max(1, cfg.Parallel))
 		for i, cat := range cfg.Categories {
 			g.Go(func() error { return f.generate(gctx, s, cat, &gens[i]) })
 		}

@@ -147,25 +147,44 @@ type Config struct {
 	// MinArgumentWords is the least an argument or rebuttal must have to be
 	// accepted; default 40.
 	MinArgumentWords int `json:"minArgumentWords"`
-	// Parallel bounds how many rounds run at once; 0 runs all at once.
+	// Parallel is how many rounds run at once; 0 or 1 plays them one after
+	// another, as the seed does. More rounds at once finish sooner but put
+	// more calls in flight, which a store failure can waste.
 	Parallel int `json:"parallel,omitempty"`
 }
 
-// DefaultConfig returns the defaults: the seed's three categories, Claude
-// Sonnet 4 advocating, Grok 3 challenging, GPT-4o as arbiter, scores on a
-// 1..10 scale moved by at most 1 per verdict, 3 attempts per reply, and
-// arguments of at least 40 words.
+// DefaultConfig returns the defaults: the seed's three categories, each with
+// a neutral evaluation (the middle of the scale, no evidence: see
+// [NeutralEvaluations]), Claude Sonnet 4 advocating, Grok 3 challenging,
+// GPT-4o as arbiter, scores on a 1..10 scale moved by at most 1 per verdict,
+// 3 attempts per reply, and arguments of at least 40 words. It is valid and
+// runs offline as it is; a host with real evidence replaces Evaluations.
 func DefaultConfig() Config {
+	cats := DefaultCategories()
+	scale := Scale{Min: 1, Max: 10}
 	return Config{
-		Categories:       DefaultCategories(),
+		Categories:       cats,
+		Evaluations:      NeutralEvaluations(cats, scale),
 		AdvocateModel:    "anthropic/claude-sonnet-4",
 		ChallengerModel:  "x-ai/grok-3",
 		ArbiterModel:     "openai/gpt-4o",
-		Scale:            Scale{Min: 1, Max: 10},
+		Scale:            scale,
 		MaxAdjustment:    1,
 		MaxAttempts:      3,
 		MinArgumentWords: 40,
 	}
+}
+
+// NeutralEvaluations returns an evaluation for each category at the middle
+// of scale with no evidence: the starting point when nothing is known about
+// the idea. A debate scored from it measures the arguments alone, so say so
+// when you report its scores.
+func NeutralEvaluations(cats []Category, scale Scale) map[string]Evaluation {
+	evs := make(map[string]Evaluation, len(cats))
+	for _, c := range cats {
+		evs[c.ID] = Evaluation{Score: (scale.Min + scale.Max) / 2}
+	}
+	return evs
 }
 
 // withDefaults fills the zero fields from DefaultConfig.

@@ -525,3 +525,15 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func newStub() llm.Client { return llm.NewStub(1) }
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	cfg := DefaultConfig()
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("DefaultConfig().Validate() = %v", err)
+	}
+	for _, c := range cfg.Categories {
+		if got, want := cfg.Evaluations[c.ID], (Evaluation{Score: 5.5}); got.Score != want.Score || len(got.Evidence) != 0 {
+			t.Errorf("default evaluation of %s = %+v, want the neutral %+v", c.ID, got, want)
+		}
+	}
+}

@@ -66,9 +66,12 @@ Runs a debate between language models and prints it live. Formats: %s.
 flags:
 `
 
-func newFlagSet(o *options, stderr io.Writer, getenv func(string) string) *flag.FlagSet {
+func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs := flag.NewFlagSet("debate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // run prints the usage and the error
+	// run prints the usage and the error, once: Parse calls Usage itself on
+	// -h and on a bad flag.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.StringVar(&o.format, "format", "duelogic", "the debate format: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.preset, "preset", "", "duelogic: a preset matchup: "+presetIDs())
 	fs.StringVar(&o.chairs, "chairs", "", "duelogic: comma-separated frameworks or perspectives, one per chair")
@@ -77,7 +80,7 @@ func newFlagSet(o *options, stderr io.Writer, getenv func(string) string) *flag.
 	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
 	fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
-	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "moderated: run to completion without pausing at checkpoints")
+	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without pausing at checkpoints (moderated); formats without checkpoints accept it and do nothing")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
@@ -87,20 +90,22 @@ func newFlagSet(o *options, stderr io.Writer, getenv func(string) string) *flag.
 	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
 	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the stub model's pause per word, to watch it stream (e.g. 20ms)")
 	fs.StringVar(&o.context, "context", "", "background for the question, given to every participant")
-	fs.Usage = func() {
-		fs.SetOutput(stderr)
-		defer fs.SetOutput(io.Discard)
-		fmt.Fprintf(stderr, usageHead, strings.Join(formatNames(), ", "))
-		fs.PrintDefaults()
-	}
 	return fs
+}
+
+// printUsage writes the usage of the flags of fs to w.
+func printUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, usageHead, strings.Join(formatNames(), ", "))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // parse reads the command line; flags and the question may come in any
 // order, and the words of an unquoted question are joined.
-func parse(args []string, stderr io.Writer, getenv func(string) string) (*options, *flag.FlagSet, error) {
+func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, error) {
 	o := &options{set: map[string]bool{}}
-	fs := newFlagSet(o, stderr, getenv)
+	fs := newFlagSet(o, getenv)
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -146,23 +151,23 @@ type env struct {
 
 // run is the program; it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	opt, fs, err := parse(args, stderr, getenv)
+	opt, fs, err := parse(args, getenv)
 	// Usage errors end with the usage, then the error, so that the error is
 	// the last thing on the terminal.
 	badUsage := func(err error) int {
-		fs.Usage()
+		printUsage(fs, stderr)
 		fmt.Fprintln(stderr, "\ndebate:", err)
 		return exitUsage
 	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
+		printUsage(fs, stderr)
 		return exitOK
 	case err != nil:
 		return badUsage(err)
 	}
 	if opt.list {
-		if err := list(ctx, opt.storeDir, stdout); err != nil {
+		if err := list(ctx, opt.storeDir, stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "debate:", err)
 			return exitFail
 		}

@@ -14,7 +14,7 @@ import (
 var moderatedFormat = &format{
 	name:  "moderated",
 	about: "a moderated debate: engineering perspectives argue rounds, you steer at checkpoints, a moderator synthesizes",
-	flags: []string{"perspectives", "max-rounds", "exchanges", "no-checkpoints"},
+	flags: []string{"perspectives", "max-rounds", "exchanges"},
 	run: func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error) {
 		cfg := moderated.DefaultConfig()
 		cfg.Debaters = e.opt.perspectives

@@ -44,8 +44,11 @@ type outcome struct {
 	full any
 }
 
-// formatFlags are the flags that only some formats read.
-var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "no-checkpoints", "perspective"}
+// formatFlags are the flags that only some formats read; giving one to
+// another format is a usage error. --no-checkpoints is not among them: a
+// format without checkpoints already runs without pausing, so every format
+// accepts it, and a script can pass it whatever the format.
+var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "perspective"}
 
 // registry holds the formats, in the order usage lists them.
 var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat, persuasionFormat}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -16,8 +17,11 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
-// list prints the debates recorded in dir, oldest first.
-func list(ctx context.Context, dir string, w io.Writer) error {
+// list prints the debates recorded in dir, oldest first, to w. A file it
+// cannot read as a debate (a damaged one) is left out of the table and named
+// in a note on errw, so that one bad file does not hide the others; list
+// returns an error only when it cannot list the directory at all.
+func list(ctx context.Context, dir string, w, errw io.Writer) error {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(w, "no debates in %s\n", dir)
 		return nil
@@ -36,18 +40,49 @@ func list(ctx context.Context, dir string, w io.Writer) error {
 		return nil
 	}
 	var sums []events.Summary
+	var damaged []string
 	for _, id := range ids {
-		recs, err := js.Records(ctx, id)
-		if err != nil {
-			return err
+		s, err := summary(ctx, js, id)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		s, err := events.Summarize(recs)
-		if err != nil {
-			return fmt.Errorf("debate %s: %w", id, err)
+		name := filepath.Join(dir, id+".jsonl")
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			// Listed with a line, read without a record: its only line
+			// was not a record (the store cuts such a line off), unless
+			// the file was removed in between.
+			if _, serr := os.Stat(name); serr == nil {
+				damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): it holds no complete record", name))
+			}
+		case err != nil:
+			damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): %v", name, err))
+		default:
+			sums = append(sums, s)
 		}
-		sums = append(sums, s)
 	}
-	// Oldest first, so the newest is next to the prompt.
+	if len(sums) == 0 {
+		fmt.Fprintf(w, "no readable debates in %s\n", dir)
+	} else if err := table(w, sums); err != nil {
+		return err
+	}
+	for _, d := range damaged {
+		fmt.Fprintln(errw, "debate:", d)
+	}
+	return nil
+}
+
+// summary reads the stored debate id.
+func summary(ctx context.Context, js *store.JSONL, id string) (events.Summary, error) {
+	recs, err := js.Records(ctx, id)
+	if err != nil {
+		return events.Summary{}, err
+	}
+	return events.Summarize(recs)
+}
+
+// table prints sums, oldest first, so the newest is next to the prompt.
+func table(w io.Writer, sums []events.Summary) error {
 	slices.SortStableFunc(sums, func(a, b events.Summary) int { return a.Started.Compare(b.Started) })
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tUTTERANCES\tUPDATED\tQUESTION")

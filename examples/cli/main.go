@@ -17,8 +17,10 @@
 //
 // Debates are recorded as JSONL files in --store (./debates by default), so
 // --list shows them and --resume finishes one that stopped (a model error,
-// Ctrl-C, or a paused checkpoint). --out DIR writes the finished debate's
-// documents: DIR/<id>.md, the transcript, and DIR/<id>.json, the result.
+// Ctrl-C, or a paused checkpoint); --list names a file of --store that is not
+// a readable debate on standard error, and lists the others. --out DIR
+// writes the finished debate's documents: DIR/<id>.md, the transcript, and
+// DIR/<id>.json, the result.
 //
 // The model is the offline stub (no key, no network) unless an
 // OpenAI-compatible endpoint is configured: --base-url or DUELOGIC_BASE_URL
@@ -31,11 +33,14 @@
 // line with the segment, exchange, tokens and elapsed time. The moderated
 // format stops after each round at a checkpoint read from standard input:
 // [C]ontinue, [G]uide (then a line of guidance), [E]nd; end of input pauses
-// the debate, which --resume continues.
+// the debate, which --resume continues. --no-checkpoints runs it through
+// without stopping; every format accepts it, and those without checkpoints
+// ignore it, so one script can pass it to all of them.
 //
 // Exit status: 0 when the debate finished (or paused at a checkpoint), 1 when
 // it failed or was interrupted, 2 for bad usage (flags, an unknown or
-// unavailable format, an invalid configuration).
+// unavailable format, an invalid configuration). --list exits 0 when it could
+// read the store's directory, even if it found damaged files, and 1 when not.
 package main
 
 import (

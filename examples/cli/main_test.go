@@ -206,7 +206,7 @@ func TestUsageErrors(t *testing.T) {
 		{"negative", []string{"--max-rounds", "-1", "q"}, "must not be negative"},
 		{"bad number", []string{"--max-rounds", "many", "q"}, `invalid value "many"`},
 		{"bad base URL", []string{"--base-url", "localhost:1", "q"}, "want an http:// or https:// URL"},
-		{"format flag of another format", []string{"--no-checkpoints", "q"}, "--no-checkpoints: not used by the duelogic format"},
+		{"format flag of another format", []string{"--perspective", "cost", "q"}, "--perspective: not used by the duelogic format"},
 		{"flags the format does not read", []string{"--format", "scored", "--max-rounds", "4", "--preset", "x", "q"}, "--max-rounds, --preset: not used by the scored format"},
 		{"unknown format", []string{"--format", "oxford", "q"}, `unknown format "oxford"`},
 		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "rounds 11: want 1..10"},
@@ -221,8 +221,8 @@ func TestUsageErrors(t *testing.T) {
 			if !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("stderr lacks %q:\n%s", tt.want, r.stderr)
 			}
-			if !strings.Contains(r.stderr, "usage: debate [flags]") {
-				t.Errorf("no usage on stderr:\n%s", r.stderr)
+			if n := strings.Count(r.stderr, "usage: debate [flags]"); n != 1 {
+				t.Errorf("the usage %d times on stderr; want once:\n%s", n, r.stderr)
 			}
 			if r.stdout != "" {
 				t.Errorf("stdout: %q", r.stdout)
@@ -232,9 +232,101 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	r := debate(t, t.TempDir(), "", "-h")
-	if r.code != 0 || !strings.Contains(r.stderr, "usage: debate") || !strings.Contains(r.stderr, "-max-rounds") {
-		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	for _, arg := range []string{"-h", "--help", "-help"} {
+		t.Run(arg, func(t *testing.T) {
+			r := debate(t, t.TempDir(), "", arg)
+			if r.code != 0 {
+				t.Errorf("exit %d; want 0", r.code)
+			}
+			if n := strings.Count(r.stderr, "usage: debate [flags]"); n != 1 {
+				t.Errorf("the usage %d times on stderr; want once:\n%s", n, r.stderr)
+			}
+			for _, want := range []string{"-max-rounds", "-no-checkpoints"} {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("usage lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout: %q", r.stdout)
+			}
+		})
+	}
+}
+
+// TestNoCheckpointsEveryFormat runs every format with --no-checkpoints, as a
+// script running them all would: the formats without checkpoints ignore it.
+func TestNoCheckpointsEveryFormat(t *testing.T) {
+	for _, name := range formatNames() {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := debate(t, dir, "", "--format", name, "--no-checkpoints", "--store", "db", "Should we use GraphQL or REST?")
+			if r.code != 0 {
+				t.Fatalf("exit %d; want 0\nstderr:\n%s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stdout, "[C]ontinue") || strings.Contains(r.stderr, "paused") {
+				t.Errorf("stopped at a checkpoint:\n%s\n%s", r.stdout, r.stderr)
+			}
+			m := debateIDRE.FindStringSubmatch(r.stdout)
+			if m == nil {
+				t.Fatalf("no debate ID in the output:\n%s", r.stdout)
+			}
+			if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, m[1]+"  "+name) || !strings.Contains(l.stdout, " finished ") {
+				t.Errorf("--list:\n%s", l.stdout)
+			}
+		})
+	}
+}
+
+// TestListDamaged lists a store holding a finished debate and a damaged
+// file: the debate is listed, and the file is named on stderr.
+func TestListDamaged(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--store", "good", "--max-rounds", "3", "Should cities ban cars?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	good, err := os.ReadFile(filepath.Join(dir, "good", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rec is a line of the debate "bad".
+	rec := func(seq int, typ, data string) string {
+		return fmt.Sprintf(`{"debateId":"bad","seq":%d,"time":"2025-06-01T12:00:00Z","type":%q,"data":%s}`+"\n", seq, typ, data)
+	}
+	tests := []struct {
+		name, bad string
+		want      string // in stderr, after the file's name
+	}{
+		{"only line not a record", "garbage\n", "it holds no complete record"},
+		{"first line not a record", "garbage\n" + rec(2, "debate", "{}"), "bad.jsonl:1: invalid character"},
+		{"first record not a debate", rec(1, "utterance", "{}"), "do not start with a debate record"},
+		{"undecodable debate record", rec(1, "debate", "[1,2]"), "cannot unmarshal"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := filepath.Join(dir, fmt.Sprint("store", i))
+			if err := os.MkdirAll(st, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range map[string][]byte{id + ".jsonl": good, "bad.jsonl": []byte(tt.bad)} {
+				if err := os.WriteFile(filepath.Join(st, name), b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l := debate(t, dir, "", "--list", "--store", st)
+			if l.code != 0 {
+				t.Errorf("exit %d; want 0", l.code)
+			}
+			lines := strings.Split(strings.TrimSpace(l.stdout), "\n")
+			if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") || !strings.HasPrefix(lines[1], id+"  duelogic  finished ") {
+				t.Errorf("stdout:\n%s\nwant the header and the row of %s", l.stdout, id)
+			}
+			note := "debate: " + filepath.Join(st, "bad.jsonl") + " is damaged (not listed): "
+			if i := strings.Index(l.stderr, note); i < 0 || !strings.Contains(l.stderr[i:], tt.want) {
+				t.Errorf("stderr:\n%s\nwant %q then %q", l.stderr, note, tt.want)
+			}
+		})
 	}
 }
 

@@ -9,21 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
-
-// tagLike matches anything that reads as an opening or closing tag.
-var tagLike = regexp.MustCompile(`<(\s*/?\s*[A-Za-z_][A-Za-z0-9_-]*)`)
-
-// Fence puts text between <tag> and </tag> lines. Every tag-like "<name" or
-// "</name" inside text is defused ("&lt;name"), so the text can neither
-// close its own fence nor open another.
-func Fence(tag, text string) string {
-	text = tagLike.ReplaceAllString(text, "&lt;$1")
-	return "<" + tag + ">\n" + strings.TrimSpace(text) + "\n</" + tag + ">"
-}
 
 // OneLine collapses white space, so text placed on a prompt line cannot start
 // a line of its own.

@@ -108,7 +108,9 @@
 // with null or empty choices, and usage on any chunk (the last one counts)
 // are handled. A stream that ends without a finish_reason or [DONE] is an
 // [ErrTruncated] error, never a short success; an error event keeps the
-// partial text in [StreamError]. [Config.IdleTimeout] (default 2 minutes)
+// partial text in [StreamError]. A stream cut after its finish_reason but
+// before its usage chunk succeeds with usage estimated at about four
+// characters a token, and says so. [Config.IdleTimeout] (default 2 minutes)
 // bounds the silence between chunks, not the length of a stream, so long
 // debate turns are never cut. Cancelling ctx closes the connection at once.
 //

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/llm"
 )
@@ -27,6 +28,12 @@ import (
 // an error Stream stops and returns that error as it is, with the partial
 // response; when ctx is done it returns ctx.Err() wrapped. Retries happen
 // only before the stream starts; see the package documentation.
+//
+// When a stream is cut after its finish_reason but before the usage chunk
+// that stream_options.include_usage asks for, so that the server reported
+// no usage, Usage is estimated at about four characters a token of the
+// request's messages and of the content, and marked as an estimate in the
+// response's UsageEstimated field.
 //
 // A server that ignores "stream" and answers with one JSON completion is
 // handled too: its content is delivered as one delta.
@@ -56,12 +63,13 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta
 		return resp, err
 	}
 
-	st := &streamState{c: c, a: a, model: req.Model}
+	st := &streamState{c: c, a: a, model: req.Model, messages: req.Messages}
 	events := newSSEReader(a.body, c.maxLine)
 	for {
 		ev, err := events.next()
 		if err != nil {
-			return st.response(), st.end(ctx, err)
+			err = st.end(ctx, err)
+			return st.response(), err
 		}
 		done, err := st.handle(ev, onDelta)
 		if err != nil || done {
@@ -87,16 +95,22 @@ type streamChunk struct {
 
 // streamState accumulates a stream's response.
 type streamState struct {
-	c       *Client
-	a       *response
-	content strings.Builder
-	model   string
-	finish  string
-	usage   llm.Usage
+	c         *Client
+	a         *response
+	messages  []llm.Message // the request's, for an estimate of its usage
+	content   strings.Builder
+	model     string
+	finish    string
+	usage     llm.Usage
+	estimated bool // usage is an estimate
 }
 
 func (st *streamState) response() llm.Response {
-	return llm.Response{Content: st.content.String(), Model: st.model, FinishReason: st.finish, Usage: st.usage}
+	r := llm.Response{Content: st.content.String(), Model: st.model, FinishReason: st.finish, Usage: st.usage}
+	if st.estimated {
+		r.UsageEstimated = true
+	}
+	return r
 }
 
 func (st *streamState) fail(err error) *StreamError {
@@ -163,6 +177,9 @@ func (st *streamState) end(ctx context.Context, err error) error {
 		return fmt.Errorf("openai: reading stream: %w", ctx.Err())
 	case st.finish != "":
 		// The answer is complete; only [DONE] (and maybe usage) is missing.
+		if st.usage == (llm.Usage{}) {
+			st.usage, st.estimated = estimateUsage(st.messages, st.content.String()), true
+		}
 		return nil
 	case st.a.idleTimedOut():
 		return st.fail(fmt.Errorf("%w (%v)", ErrIdleTimeout, st.c.idle))
@@ -172,4 +189,14 @@ func (st *streamState) end(ctx context.Context, err error) error {
 		return st.fail(ErrTruncated)
 	}
 	return st.fail(fmt.Errorf("%w: %w", ErrTruncated, err))
+}
+
+// estimateUsage guesses the usage of a call whose server reported none:
+// about four characters a token, as [llm.Stub] counts.
+func estimateUsage(messages []llm.Message, content string) llm.Usage {
+	prompt := 0
+	for _, m := range messages {
+		prompt += utf8.RuneCountInString(m.Content)
+	}
+	return llm.Usage{PromptTokens: (prompt + 3) / 4, CompletionTokens: (utf8.RuneCountInString(content) + 3) / 4}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/duelogic/duelogic/llm"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func chunk(content string) string {
@@ -54,6 +55,7 @@ func TestStream(t *testing.T) {
 		wantDeltas []string
 		wantErr    error // matched with errors.Is; nil: success
 		wantAPI    *APIError
+		estimated  bool // want.Usage is an estimate
 	}{
 		{
 			name:       "OpenAI shape: role-only first delta, usage last",
@@ -80,8 +82,9 @@ func TestStream(t *testing.T) {
 			name: "content as a list of parts",
 			body: `data: {"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hmm"}]}]}}]}` + "\n\n" +
 				`data: {"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"Yes"},{"type":"text","text":"."}]},"finish_reason":"stop"}]}` + "\n\n",
-			want:       llm.Response{Content: "Yes.", Model: "test-model", FinishReason: "stop"},
+			want:       llm.Response{Content: "Yes.", Model: "test-model", FinishReason: "stop", Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 1}},
 			wantDeltas: []string{"Yes."},
+			estimated:  true,
 		},
 		{
 			name:       "other choices are ignored",
@@ -92,8 +95,9 @@ func TestStream(t *testing.T) {
 		{
 			name:       "a finish_reason without [DONE] is complete",
 			body:       chunk("a") + stopChunk,
-			want:       llm.Response{Content: "a", Model: "m-1", FinishReason: "stop"},
+			want:       llm.Response{Content: "a", Model: "m-1", FinishReason: "stop", Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 1}},
 			wantDeltas: []string{"a"},
+			estimated:  true,
 		},
 		{
 			name:       "[DONE] without a finish_reason is complete",
@@ -164,9 +168,10 @@ func TestStream(t *testing.T) {
 			c, _ := testClient(Config{BaseURL: srv.URL})
 			var deltas []string
 			got, err := c.Stream(t.Context(), userReq("hi"), collect(&deltas))
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(llm.Response{}, "UsageEstimated")); diff != "" {
 				t.Errorf("response (-want +got):\n%s", diff)
 			}
+			checkEstimated(t, got, tt.estimated)
 			if diff := cmp.Diff(tt.wantDeltas, deltas); diff != "" {
 				t.Errorf("deltas (-want +got):\n%s", diff)
 			}
@@ -211,6 +216,70 @@ func checkStreamErr(t *testing.T, err error, partial llm.Response, wantErr error
 		if diff := cmp.Diff(wantAPI, apiErr, cmp.AllowUnexported(APIError{})); diff != "" {
 			t.Errorf("APIError (-want +got):\n%s", diff)
 		}
+	}
+}
+
+func TestStreamUsageEstimate(t *testing.T) {
+	req := llm.Request{Model: "test-model", Messages: []llm.Message{
+		{Role: llm.System, Content: "You are terse."}, // 14 characters
+		{Role: llm.User, Content: "Grüße, Welt? "},    // 13
+	}}
+	const answer = "Grüße zurück!" // 13 characters
+	estimate := llm.Usage{PromptTokens: 7, CompletionTokens: 4}
+	body := roleChunk + chunk("Grüße ") + chunk("zurück!")
+	tests := []struct {
+		name      string
+		h         http.HandlerFunc
+		want      llm.Usage
+		estimated bool
+	}{
+		{"cut after finish_reason, before usage", sse(body + stopChunk), estimate, true},
+		{"connection lost after finish_reason", cutStream(t, body+stopChunk), estimate, true},
+		{"cut after zero usage on a chunk", sse(body + stopChunk + `data: {"choices":[],"usage":{"prompt_tokens":0,"completion_tokens":0}}` + "\n\n"), estimate, true},
+		{"usage chunk and [DONE]", sse(body + stopChunk + usageChunk + doneEvent), llm.Usage{PromptTokens: 9, CompletionTokens: 3}, false},
+		{"usage chunk, cut before [DONE]", sse(body + stopChunk + usageChunk), llm.Usage{PromptTokens: 9, CompletionTokens: 3}, false},
+		{"usage with finish_reason, cut", sse(body + `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}` + "\n\n"), llm.Usage{PromptTokens: 5, CompletionTokens: 2}, false},
+		{"[DONE] without usage: the server reports none", sse(body + stopChunk + doneEvent), llm.Usage{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := testClient(Config{BaseURL: serve(t, tt.h).URL})
+			got, err := c.Stream(t.Context(), req, nil)
+			if err != nil {
+				t.Fatalf("Stream: %v", err)
+			}
+			want := llm.Response{Content: answer, Model: "m-1", FinishReason: "stop", Usage: tt.want}
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(llm.Response{}, "UsageEstimated")); diff != "" {
+				t.Errorf("response (-want +got):\n%s", diff)
+			}
+			checkEstimated(t, got, tt.estimated)
+		})
+	}
+}
+
+// cutStream answers with a 200 event stream whose bytes are body and then
+// drops the connection, without the chunk that ends the response.
+func cutStream(t *testing.T, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+		buf.WriteString(strconvHex(len(body)) + "\r\n" + body + "\r\n")
+		buf.Flush()
+	}
+}
+
+// checkEstimated checks that got's usage is marked as an estimate when want
+// says so, and only then.
+func checkEstimated(t *testing.T, got llm.Response, want bool) {
+	t.Helper()
+	if got.UsageEstimated != want {
+		t.Errorf("UsageEstimated = %v, want %v", got.UsageEstimated, want)
 	}
 }
 

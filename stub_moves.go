@@ -1,9 +1,11 @@
-package llm
+package duelogic
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm"
 )
 
 // The stub's argument extraction: it reads the turn to map (fenced as
@@ -15,7 +17,7 @@ import (
 // speaker with reasons (or now and then retract), and otherwise challenge,
 // rebut, undercut or concede an opponent's move, sometimes opening a new line.
 
-func init() { registerStub("argument_extraction", writeMoves) }
+func init() { llm.RegisterStub(PurposeArgumentExtraction, writeStubMoves) }
 
 var stubSentenceEnd = regexp.MustCompile(`[.!?]+(\s+|$)`)
 
@@ -31,10 +33,10 @@ type stubMove struct {
 	Attack      string   `json:"attack,omitempty"`
 }
 
-func writeMoves(c *stubCall) string {
-	speaker := c.field("Speaker")
+func writeStubMoves(c *llm.StubCall) string {
+	speaker := c.Field("Speaker")
 	var prior []stubMove
-	for _, line := range strings.Split(c.lastUser(), "\n") {
+	for _, line := range strings.Split(c.LastUser(), "\n") {
 		m := stubMoveLine.FindStringSubmatch(strings.TrimSpace(line))
 		if m == nil {
 			continue
@@ -45,7 +47,7 @@ func writeMoves(c *stubCall) string {
 		}
 		prior = append(prior, mv)
 	}
-	text, _ := c.tag("response")
+	text, _ := c.Tag("response")
 	sentences := moveSentences(text)
 	next := 0
 	take := func() string {
@@ -68,7 +70,7 @@ func writeMoves(c *stubCall) string {
 			stubMove{Act: "since", Proposition: claim, Reasons: []string{take(), take()}})
 	default:
 		if w, ok := challengeTo(prior, speaker); ok {
-			if c.roll("retract") < 0.2 {
+			if c.Roll("retract") < 0.2 {
 				out = append(out, stubMove{Act: "retract", Proposition: w.Proposition, Target: w.ID})
 			} else {
 				out = append(out, stubMove{Act: "since", Proposition: w.Proposition, Reasons: []string{take()}, Target: w.ID})
@@ -80,15 +82,15 @@ func writeMoves(c *stubCall) string {
 			break
 		}
 		subject := x.Proposition
-		if x.Act == "since" && len(x.Reasons) > 0 && c.roll("on-reason") < 0.5 {
-			subject = x.Reasons[c.intn(len(x.Reasons))]
+		if x.Act == "since" && len(x.Reasons) > 0 && c.Roll("on-reason") < 0.5 {
+			subject = x.Reasons[c.Intn(len(x.Reasons))]
 		}
-		switch r := c.roll("reply"); {
+		switch r := c.Roll("reply"); {
 		case r < 0.35:
 			// A why challenges a claim, or a reason of a since.
 			why := x.Proposition
 			if x.Act == "since" && len(x.Reasons) > 0 {
-				why = x.Reasons[c.intn(len(x.Reasons))]
+				why = x.Reasons[c.Intn(len(x.Reasons))]
 			}
 			out = append(out, stubMove{Act: "why", Proposition: why, Target: x.ID})
 		case r < 0.65:
@@ -99,11 +101,10 @@ func writeMoves(c *stubCall) string {
 			out = append(out, stubMove{Act: "concede", Proposition: subject, Target: x.ID})
 		}
 	}
-	if c.roll("new-line") < 0.5 {
+	if c.Roll("new-line") < 0.5 {
 		out = append(out, stubMove{Act: "since", Proposition: take(), Reasons: []string{take()}})
 	}
-	b, _ := json.Marshal(map[string]any{"moves": out})
-	return string(b)
+	return stubtext.JSON(map[string]any{"moves": out})
 }
 
 // challengeTo finds the last why-move of an opponent aimed at a proposition

@@ -1,16 +1,20 @@
-package llm
+package persuasion
 
 import (
-	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm"
 )
 
-// The stub's persuasion debate (package persuasion). A turn's prompt names
-// the speaker ("Role: PRO"), the phase ("Phase: opening", "argumentation"
-// or "closing") and lists the moves so far in a <dialogue> block, one per
-// line as argumentation.Move.String prints them:
+// The offline stub model's answers (llm.Stub) to this package's requests,
+// written from the prompts of prompt.go. A turn's prompt names the speaker
+// ("Role: PRO"), the phase ("Phase: opening", "argumentation" or "closing")
+// and lists the moves so far in a <dialogue> block, one per line as
+// argumentation.Move.String prints them:
 //
 //	- P2 PRO since "φ" {"a", "b"} -> O1 (rebut)
 //
@@ -29,11 +33,11 @@ import (
 // out the consensus, so that it is asked again.
 
 func init() {
-	registerStub("persuasion_turn", writePersuasionTurn)
-	registerStub("persuasion_verdict", writePersuasionVerdict)
+	llm.RegisterStub(PurposeTurn, writeStubTurn)
+	llm.RegisterStub(PurposeVerdict, writeStubVerdict)
 }
 
-type persMove struct {
+type stubMove struct {
 	ID          string   `json:"-"`
 	Speaker     string   `json:"-"`
 	Act         string   `json:"act"`
@@ -44,15 +48,15 @@ type persMove struct {
 	Text        string   `json:"text,omitempty"`
 }
 
-var persLineHead = regexp.MustCompile(`^- (\S+) (\S+) (claim|why|concede|retract|since) `)
+var stubLineHead = regexp.MustCompile(`^- (\S+) (\S+) (claim|why|concede|retract|since) `)
 
-// persParseLine reads one listed move.
-func persParseLine(line string) (persMove, bool) {
-	m := persLineHead.FindStringSubmatch(line)
+// stubParseLine reads one listed move.
+func stubParseLine(line string) (stubMove, bool) {
+	m := stubLineHead.FindStringSubmatch(line)
 	if m == nil {
-		return persMove{}, false
+		return stubMove{}, false
 	}
-	mv := persMove{ID: m[1], Speaker: m[2], Act: m[3]}
+	mv := stubMove{ID: m[1], Speaker: m[2], Act: m[3]}
 	rest := line[len(m[0]):]
 	quoted := func() (string, bool) {
 		q, err := strconv.QuotedPrefix(rest)
@@ -65,14 +69,14 @@ func persParseLine(line string) (persMove, bool) {
 	}
 	var ok bool
 	if mv.Proposition, ok = quoted(); !ok {
-		return persMove{}, false
+		return stubMove{}, false
 	}
 	if strings.HasPrefix(rest, " {") {
 		rest = rest[2:]
 		for {
 			r, ok := quoted()
 			if !ok {
-				return persMove{}, false
+				return stubMove{}, false
 			}
 			mv.Reasons = append(mv.Reasons, r)
 			if strings.HasPrefix(rest, ", ") {
@@ -80,7 +84,7 @@ func persParseLine(line string) (persMove, bool) {
 				continue
 			}
 			if !strings.HasPrefix(rest, "}") {
-				return persMove{}, false
+				return stubMove{}, false
 			}
 			rest = rest[1:]
 			break
@@ -95,8 +99,8 @@ func persParseLine(line string) (persMove, bool) {
 	return mv, true
 }
 
-// persNegate negates a proposition the way package argumentation does.
-func persNegate(p string) string {
+// stubNegate negates a proposition the way package argumentation does.
+func stubNegate(p string) string {
 	if q, ok := strings.CutPrefix(p, "¬"); ok {
 		return q
 	}
@@ -105,7 +109,7 @@ func persNegate(p string) string {
 
 // Reasons and undercutting objections in each persona's voice.
 var (
-	persReasons = map[string][]string{
+	stubReasons = map[string][]string{
 		"PRO": {
 			"It ships in weeks rather than quarters",
 			"The team already knows the tooling",
@@ -135,7 +139,7 @@ var (
 			"Monitoring for the new path does not exist yet",
 		},
 	}
-	persUndercuts = map[string][]string{
+	stubUndercuts = map[string][]string{
 		"PRO": {
 			"The risk cited applies equally to the alternative",
 			"Past debt came from rushed design, not from this kind of choice",
@@ -147,23 +151,23 @@ var (
 			"A pilot that avoided the hard cases proves little",
 		},
 	}
-	persVoice = map[string]string{
+	stubVoice = map[string]string{
 		"PRO": "From where I sit, shipping is what matters",
 		"OPP": "Looking at the long-term health of the system",
 	}
 )
 
-// persState is what the stub knows of the dialogue so far.
-type persState struct {
-	moves     []persMove
-	byID      map[string]persMove
+// stubState is what the stub knows of the dialogue so far.
+type stubState struct {
+	moves     []stubMove
+	byID      map[string]stubMove
 	answered  map[string]bool            // why IDs answered by since or retract
 	committed map[string]map[string]bool // speaker -> propositions
 	used      map[string]bool            // every proposition and reason put forward
 }
 
-func newPersState(moves []persMove) *persState {
-	s := &persState{moves: moves, byID: map[string]persMove{}, answered: map[string]bool{},
+func newStubState(moves []stubMove) *stubState {
+	s := &stubState{moves: moves, byID: map[string]stubMove{}, answered: map[string]bool{},
 		committed: map[string]map[string]bool{}, used: map[string]bool{}}
 	for _, m := range moves {
 		s.byID[m.ID] = m
@@ -194,8 +198,8 @@ func newPersState(moves []persMove) *persState {
 }
 
 // challenges returns the unanswered why moves aimed at side's moves.
-func (s *persState) challenges(side string) []persMove {
-	var out []persMove
+func (s *stubState) challenges(side string) []stubMove {
+	var out []stubMove
 	for _, m := range s.moves {
 		if m.Act == "why" && !s.answered[m.ID] && s.byID[m.Target].Speaker == side {
 			out = append(out, m)
@@ -205,55 +209,46 @@ func (s *persState) challenges(side string) []persMove {
 }
 
 // lastArgument returns the last claim or since of side.
-func (s *persState) lastArgument(side string) (persMove, bool) {
+func (s *stubState) lastArgument(side string) (stubMove, bool) {
 	for i := len(s.moves) - 1; i >= 0; i-- {
 		if m := s.moves[i]; m.Speaker == side && (m.Act == "claim" || m.Act == "since") {
 			return m, true
 		}
 	}
-	return persMove{}, false
+	return stubMove{}, false
 }
 
 // fresh returns a proposition of pool not yet put forward (any of pool once
 // all are), never one of avoid.
-func (s *persState) fresh(c *stubCall, pool []string, avoid ...string) string {
+func (s *stubState) fresh(c *llm.StubCall, pool []string, avoid ...string) string {
 	var free []string
 	for _, p := range pool {
-		if !s.used[p] && !stubContains(avoid, p) {
+		if !s.used[p] && !slices.Contains(avoid, p) {
 			free = append(free, p)
 		}
 	}
 	if len(free) == 0 {
 		for _, p := range pool {
-			if !stubContains(avoid, p) {
+			if !slices.Contains(avoid, p) {
 				free = append(free, p)
 			}
 		}
 	}
-	p := c.pick(free)
+	p := c.Pick(free)
 	s.used[p] = true
 	return p
 }
 
-func stubContains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// persThesis turns the debated proposition into a thesis statement.
-func persThesis(c *stubCall) string {
-	p, _ := c.tag("proposition")
-	p = strings.NewReplacer("\"", "", "“", "", "”", "").Replace(stubShorten(p, 120))
+// stubThesis turns the debated proposition into a thesis statement.
+func stubThesis(c *llm.StubCall) string {
+	p, _ := c.Tag("proposition")
+	p = strings.NewReplacer("\"", "", "“", "", "”", "").Replace(stubtext.Shorten(p, 120))
 	p = strings.TrimRight(strings.TrimSpace(p), "?.!")
 	if rest, ok := strings.CutPrefix(p, "Should we "); ok {
 		p = "We should " + rest
 	} else if rest, ok := strings.CutPrefix(p, "Should "); ok {
 		if subj, verb, ok := strings.Cut(rest, " "); ok {
-			p = stubUpperFirst(subj) + " should " + verb
+			p = stubtext.UpperFirst(subj) + " should " + verb
 		}
 	}
 	if p == "" {
@@ -262,31 +257,31 @@ func persThesis(c *stubCall) string {
 	return p
 }
 
-func persSay(p string) string {
+func stubSay(p string) string {
 	if q, ok := strings.CutPrefix(p, "¬"); ok {
-		return "it is not the case that " + stubLowerFirst(q)
+		return "it is not the case that " + stubtext.LowerFirst(q)
 	}
-	return stubLowerFirst(p)
+	return stubtext.LowerFirst(p)
 }
 
-func writePersuasionTurn(c *stubCall) string {
-	side := c.field("Role")
+func writeStubTurn(c *llm.StubCall) string {
+	side := c.Field("Role")
 	if side != "OPP" {
 		side = "PRO"
 	}
 	other := map[string]string{"PRO": "OPP", "OPP": "PRO"}[side]
-	phase := c.field("Phase")
-	dialogue, _ := c.tag("dialogue")
-	var prior []persMove
+	phase := c.Field("Phase")
+	dialogue, _ := c.Tag("dialogue")
+	var prior []stubMove
 	for _, line := range strings.Split(dialogue, "\n") {
-		if mv, ok := persParseLine(strings.TrimSpace(line)); ok {
+		if mv, ok := stubParseLine(strings.TrimSpace(line)); ok {
 			prior = append(prior, mv)
 		}
 	}
-	st := newPersState(prior)
-	pool, undercuts := persReasons[side], persUndercuts[side]
+	st := newStubState(prior)
+	pool, undercuts := stubReasons[side], stubUndercuts[side]
 
-	thesis := persThesis(c)
+	thesis := stubThesis(c)
 	for _, m := range prior {
 		if m.Speaker == "PRO" {
 			thesis = m.Proposition
@@ -295,38 +290,38 @@ func writePersuasionTurn(c *stubCall) string {
 	}
 	mine := thesis
 	if side == "OPP" {
-		mine = persNegate(thesis)
+		mine = stubNegate(thesis)
 	}
 
-	var out []persMove
-	add := func(m persMove) { out = append(out, m) }
-	since := func(p, target string, n int) persMove {
+	var out []stubMove
+	add := func(m stubMove) { out = append(out, m) }
+	since := func(p, target string, n int) stubMove {
 		var rs []string
 		for range n {
 			rs = append(rs, st.fresh(c, pool, append([]string{p}, rs...)...))
 		}
-		reasons := persSay(rs[0])
+		reasons := stubSay(rs[0])
 		if len(rs) > 1 {
-			reasons += ", and " + persSay(rs[1])
+			reasons += ", and " + stubSay(rs[1])
 		}
-		return persMove{Act: "since", Proposition: p, Reasons: rs, Target: target,
-			Text: stubUpperFirst(persSay(p)) + ", because " + reasons + "."}
+		return stubMove{Act: "since", Proposition: p, Reasons: rs, Target: target,
+			Text: stubtext.UpperFirst(stubSay(p)) + ", because " + reasons + "."}
 	}
 	switch {
 	case phase == "opening" && side == "PRO":
-		add(persMove{Act: "claim", Proposition: thesis, Text: persVoice[side] + ", and my position is simple: " + persSay(thesis) + "."})
+		add(stubMove{Act: "claim", Proposition: thesis, Text: stubVoice[side] + ", and my position is simple: " + stubSay(thesis) + "."})
 	case phase == "opening":
 		p1, ok := st.lastArgument("PRO")
 		if !ok {
-			add(persMove{Act: "claim", Proposition: mine, Text: "I hold that " + persSay(mine) + "."})
+			add(stubMove{Act: "claim", Proposition: mine, Text: "I hold that " + stubSay(mine) + "."})
 			break
 		}
-		if c.roll("open-why") < 0.35 {
-			add(persMove{Act: "why", Proposition: p1.Proposition, Target: p1.ID,
-				Text: "Before we go further: what is the evidence that " + persSay(p1.Proposition) + "?"})
+		if c.Roll("open-why") < 0.35 {
+			add(stubMove{Act: "why", Proposition: p1.Proposition, Target: p1.ID,
+				Text: "Before we go further: what is the evidence that " + stubSay(p1.Proposition) + "?"})
 		} else {
-			add(persMove{Act: "claim", Proposition: persNegate(p1.Proposition), Target: p1.ID, Attack: "rebut",
-				Text: persVoice[side] + ", I cannot agree: " + persSay(persNegate(p1.Proposition)) + "."})
+			add(stubMove{Act: "claim", Proposition: stubNegate(p1.Proposition), Target: p1.ID, Attack: "rebut",
+				Text: stubVoice[side] + ", I cannot agree: " + stubSay(stubNegate(p1.Proposition)) + "."})
 		}
 	default:
 		retract := 0.15
@@ -337,75 +332,75 @@ func writePersuasionTurn(c *stubCall) string {
 			if i == 2 {
 				break
 			}
-			if st.committed[side][w.Proposition] && c.roll("retract:"+w.ID) < retract {
-				add(persMove{Act: "retract", Proposition: w.Proposition, Target: w.ID,
-					Text: "I withdraw the claim that " + persSay(w.Proposition) + "; I cannot defend it with what we know."})
+			if st.committed[side][w.Proposition] && c.Roll("retract:"+w.ID) < retract {
+				add(stubMove{Act: "retract", Proposition: w.Proposition, Target: w.ID,
+					Text: "I withdraw the claim that " + stubSay(w.Proposition) + "; I cannot defend it with what we know."})
 				continue
 			}
 			add(since(w.Proposition, w.ID, 1))
 		}
-		if phase == "argumentation" && side == "PRO" && st.committed["PRO"][thesis] && !persArgued(append(prior, out...), "PRO", thesis) {
+		if phase == "argumentation" && side == "PRO" && st.committed["PRO"][thesis] && !stubArgued(append(prior, out...), "PRO", thesis) {
 			add(since(thesis, "", 2))
 		}
 		if phase == "closing" {
-			if x, ok := st.lastArgument(other); ok && x.Act == "since" && c.roll("concede") < 0.5 {
-				r := x.Reasons[c.intn(len(x.Reasons))]
-				add(persMove{Act: "concede", Proposition: r, Target: x.ID, Text: "In fairness, I grant that " + persSay(r) + "."})
+			if x, ok := st.lastArgument(other); ok && x.Act == "since" && c.Roll("concede") < 0.5 {
+				r := x.Reasons[c.Intn(len(x.Reasons))]
+				add(stubMove{Act: "concede", Proposition: r, Target: x.ID, Text: "In fairness, I grant that " + stubSay(r) + "."})
 			}
 			if st.committed[side][mine] {
-				add(persMove{Act: "claim", Proposition: mine, Text: "My final position stands: " + persSay(mine) + "."})
+				add(stubMove{Act: "claim", Proposition: mine, Text: "My final position stands: " + stubSay(mine) + "."})
 			}
 			if len(out) == 0 {
 				p := st.fresh(c, pool)
-				add(persMove{Act: "claim", Proposition: p, Text: "What remains clear is that " + persSay(p) + "."})
+				add(stubMove{Act: "claim", Proposition: p, Text: "What remains clear is that " + stubSay(p) + "."})
 			}
 			break
 		}
 		if x, ok := st.lastArgument(other); ok && len(out) < 3 {
 			subject := x.Proposition
 			if x.Act == "since" {
-				subject = x.Reasons[c.intn(len(x.Reasons))]
+				subject = x.Reasons[c.Intn(len(x.Reasons))]
 			}
-			switch r := c.roll("reply"); {
+			switch r := c.Roll("reply"); {
 			case st.committed[side][subject] || !st.committed[other][subject]:
 				// Granted already, or withdrawn: nothing to dispute here.
 			case r < 0.3:
-				add(persMove{Act: "why", Proposition: subject, Target: x.ID,
-					Text: "What is the evidence that " + persSay(subject) + "? Until it is shown, it should carry no weight."})
+				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
+					Text: "What is the evidence that " + stubSay(subject) + "? Until it is shown, it should carry no weight."})
 			case r < 0.6:
-				add(persMove{Act: "claim", Proposition: persNegate(subject), Target: x.ID, Attack: "rebut",
-					Text: "That does not hold: " + persSay(persNegate(subject)) + "."})
+				add(stubMove{Act: "claim", Proposition: stubNegate(subject), Target: x.ID, Attack: "rebut",
+					Text: "That does not hold: " + stubSay(stubNegate(subject)) + "."})
 			case r < 0.85 && x.Act == "since":
 				u := st.fresh(c, undercuts, x.Proposition)
 				m := since(u, x.ID, 1)
 				m.Attack = "undercut"
 				m.Text = "Even granting the premises, the inference fails. " + m.Text
 				add(m)
-			case subject == mine || persNegate(subject) == mine:
-				add(persMove{Act: "why", Proposition: subject, Target: x.ID,
-					Text: "Why should we accept that " + persSay(subject) + "?"})
+			case subject == mine || stubNegate(subject) == mine:
+				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
+					Text: "Why should we accept that " + stubSay(subject) + "?"})
 			default:
-				add(persMove{Act: "concede", Proposition: subject, Target: x.ID, Text: "I grant that " + persSay(subject) + "."})
+				add(stubMove{Act: "concede", Proposition: subject, Target: x.ID, Text: "I grant that " + stubSay(subject) + "."})
 			}
 		}
-		if len(out) == 0 || c.roll("new-line") < 0.3 {
+		if len(out) == 0 || c.Roll("new-line") < 0.3 {
 			add(since(st.fresh(c, pool), "", 1))
 		}
 	}
 
-	reasked := strings.Contains(c.lastUser(), "cannot be used")
-	if !reasked && c.roll("illegal") < 0.15 {
-		switch c.intn(3) {
+	reasked := strings.Contains(c.LastUser(), "cannot be used")
+	if !reasked && c.Roll("illegal") < 0.15 {
+		switch c.Intn(3) {
 		case 0:
 			if own, ok := st.lastArgument(side); ok {
-				add(persMove{Act: "why", Proposition: own.Proposition, Target: own.ID, Text: "Why indeed?"})
+				add(stubMove{Act: "why", Proposition: own.Proposition, Target: own.ID, Text: "Why indeed?"})
 			} else {
-				add(persMove{Act: "concede", Proposition: thesis, Text: "I concede."})
+				add(stubMove{Act: "concede", Proposition: thesis, Text: "I concede."})
 			}
 		case 1:
-			add(persMove{Act: "since", Proposition: st.fresh(c, pool), Text: "This needs no reasons."})
+			add(stubMove{Act: "since", Proposition: st.fresh(c, pool), Text: "This needs no reasons."})
 		default:
-			add(persMove{Act: "why", Proposition: thesis, Target: "Z9", Text: "As said before."})
+			add(stubMove{Act: "why", Proposition: thesis, Target: "Z9", Text: "As said before."})
 		}
 	}
 
@@ -413,13 +408,12 @@ func writePersuasionTurn(c *stubCall) string {
 	for _, m := range out {
 		texts = append(texts, m.Text)
 	}
-	b, _ := json.Marshal(map[string]any{"text": stubJoin(texts), "moves": out})
-	return string(b)
+	return stubtext.JSON(map[string]any{"text": stubtext.Join(texts), "moves": out})
 }
 
-// persArgued reports whether side has already argued for p with a since
+// stubArgued reports whether side has already argued for p with a since
 // (a move of this turn has no speaker yet).
-func persArgued(moves []persMove, side, p string) bool {
+func stubArgued(moves []stubMove, side, p string) bool {
 	for _, m := range moves {
 		if (m.Speaker == side || m.Speaker == "") && m.Act == "since" && m.Proposition == p {
 			return true
@@ -428,9 +422,9 @@ func persArgued(moves []persMove, side, p string) bool {
 	return false
 }
 
-var persArgLine = regexp.MustCompile(`^- (A\d+) `)
+var stubArgLine = regexp.MustCompile(`^- (A\d+) `)
 
-var persConditions = []string{
+var stubConditions = []string{
 	"Load tests show the chosen option failing at twice the current peak",
 	"The team that would maintain it changes substantially",
 	"A security review finds an issue in the new surface",
@@ -439,10 +433,10 @@ var persConditions = []string{
 	"A comparable team publishes a post-mortem on the same choice",
 }
 
-func writePersuasionVerdict(c *stubCall) string {
-	winner := c.field("Winner")
-	scores := c.field("Scores")
-	judgment, _ := c.tag("judgment")
+func writeStubVerdict(c *llm.StubCall) string {
+	winner := c.Field("Winner")
+	scores := c.Field("Scores")
+	judgment, _ := c.Tag("judgment")
 	var surviving []string
 	in := false
 	for _, line := range strings.Split(judgment, "\n") {
@@ -452,7 +446,7 @@ func writePersuasionVerdict(c *stubCall) string {
 		case !strings.HasPrefix(line, "- "):
 			in = false
 		case in && len(surviving) < 2:
-			if m := persArgLine.FindStringSubmatch(line); m != nil {
+			if m := stubArgLine.FindStringSubmatch(line); m != nil {
 				surviving = append(surviving, m[1])
 			}
 		}
@@ -471,15 +465,14 @@ func writePersuasionVerdict(c *stubCall) string {
 			"while the other side's key premises were challenged and left weaker. " +
 			"The stated biases were weighed: the verdict rests on what survived scrutiny, not on either side's preference."
 	}
-	consensus := c.pick([]string{
+	consensus := c.Pick([]string{
 		"Go ahead in a limited scope first, with the risks the opponent raised tracked as explicit exit criteria.",
 		"Adopt the winning position, but budget time for the long-term concerns raised, and review after one quarter.",
 		"Proceed incrementally: keep the simple path for now and schedule the architectural work the debate showed is needed.",
 	})
-	out := map[string]any{"rationale": rationale, "consensus": consensus, "conditions": c.pickN(persConditions, 2)}
-	if !strings.Contains(c.lastUser(), "cannot be used") && c.roll("incomplete") < 0.15 {
+	out := map[string]any{"rationale": rationale, "consensus": consensus, "conditions": c.PickN(stubConditions, 2)}
+	if !strings.Contains(c.LastUser(), "cannot be used") && c.Roll("incomplete") < 0.15 {
 		delete(out, "consensus")
 	}
-	b, _ := json.Marshal(out)
-	return string(b)
+	return stubtext.JSON(out)
 }

@@ -1,17 +1,58 @@
-package llm
+package duelogic
 
 import (
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/internal/stubvoice"
+	"github.com/duelogic/duelogic/llm"
 )
+
+// The offline stub model's answers (llm.Stub) to the podcast format's
+// requests live beside the prompts they read: the chairs' texts here, the
+// arbiter's in stub_arbiter.go, its judgements in stub_judge.go and argument
+// extraction in stub_moves.go. They read the prompt conventions of this
+// package and fall back to neutral wording for anything they cannot find:
+// user-supplied text fenced in tags on their own lines ("<proposition>",
+// "<context>", "<response>", "<opener>"); a chair's system prompt beginning
+// "You are holding the <Name> in this Duelogic debate." (or "the <Name>
+// perspective"), listing opponents as "- <display name> (<framework name>)";
+// chair lists as "- <position>: <display name> from <provider>, <framework
+// name>" or "- <position>: <display name> (<framework name>)".
+//
+// Chair texts steel-man an opponent and admit a blind spot, except that about
+// 15% of them leave out the steel-man and, independently, about 15% the
+// admission, so that the stub's own "evaluation" flags the lapse and the
+// arbiter interjects; its "interrupt_check" asks for an interruption in about
+// a quarter of the checks.
+
+// stubVoices are the stub's voices for the built-in catalog's entries.
+var stubVoices = stubvoice.NewSet(stubVoiceEntries(builtin.entries))
+
+// stubVoiceEntries names catalog entries for [stubvoice.NewSet].
+func stubVoiceEntries(fs []FrameworkInfo) []stubvoice.Entry {
+	out := make([]stubvoice.Entry, len(fs))
+	for i, f := range fs {
+		out[i] = stubvoice.Entry{ID: string(f.ID), Name: f.Name, Perspective: f.Kind == KindPerspective}
+	}
+	return out
+}
+
+// stubProposition returns the debated proposition of the prompt, shortened to
+// about limit characters and quoted, or fallback when the prompt has none.
+func stubProposition(c *llm.StubCall, limit int, fallback string) string {
+	p, _ := c.Tag("proposition")
+	return stubtext.Quote(p, limit, fallback)
+}
 
 // The chairs' own texts: "opening", "response", "interruption".
 func init() {
-	registerStub("opening", writeChair)
-	registerStub("response", writeChair)
-	registerStub("interruption", writeChair)
+	llm.RegisterStub(PurposeOpening, writeStubChair)
+	llm.RegisterStub(PurposeResponse, writeStubChair)
+	llm.RegisterStub(PurposeInterruption, writeStubChair)
 }
 
 // stubChair is a chair as a prompt lists it.
@@ -19,10 +60,7 @@ type stubChair struct {
 	position, name, provider, framework string
 }
 
-func (ch stubChair) voice() *stubVoice {
-	v, _ := stubVoiceFor(ch.framework)
-	return v
-}
+func (ch stubChair) voice() *stubvoice.Voice { return stubVoices.For(ch.framework) }
 
 // display is the chair's model name, or its framework's when the list has no
 // name.
@@ -30,7 +68,7 @@ func (ch stubChair) display() string {
 	if ch.name != "" {
 		return ch.name
 	}
-	return "the " + ch.voice().name
+	return "the " + ch.voice().Name
 }
 
 // short is how a host calls the chair on air: "Claude" for "Claude Sonnet 4".
@@ -73,7 +111,7 @@ func parseStubChair(line string) (stubChair, bool) {
 		return stubChair{}, false
 	}
 	ch.framework = strings.TrimSpace(strings.TrimRight(ch.framework, ".;"))
-	_, known := stubVoices[stubVoiceKey(ch.framework)]
+	_, known := stubVoices.Lookup(ch.framework)
 	fw := strings.ToLower(ch.framework)
 	plausible := known || strings.HasSuffix(fw, "chair") || strings.HasSuffix(fw, "perspective") ||
 		strings.HasSuffix(fw, "advocate") || strings.ContainsAny(ch.position, "0123456789")
@@ -104,10 +142,10 @@ func stubChairs(text string) []stubChair {
 
 const stubSelfIntro = "You are holding the "
 
-// self returns the voice of the chair whose system prompt this is, or an
+// stubSelf returns the voice of the chair whose system prompt this is, or an
 // "Independent" voice when the prompt does not say.
-func (c *stubCall) self() *stubVoice {
-	for _, s := range []string{c.system(), c.prompt()} {
+func stubSelf(c *llm.StubCall) *stubvoice.Voice {
+	for _, s := range []string{c.System(), c.Prompt()} {
 		i := strings.Index(s, stubSelfIntro)
 		if i < 0 {
 			continue
@@ -120,27 +158,25 @@ func (c *stubCall) self() *stubVoice {
 		if end < 0 {
 			end = len(rest)
 		}
-		v, _ := stubVoiceFor(stubShorten(rest[:end], 60))
-		return v
+		return stubVoices.For(stubtext.Shorten(rest[:end], 60))
 	}
-	v, _ := stubVoiceFor("Independent Chair")
-	return v
+	return stubVoices.For("Independent Chair")
 }
 
-// opponent picks one of the other chairs listed in the system prompt.
-func (c *stubCall) opponent(me *stubVoice) (name string, v *stubVoice) {
+// stubOpponent picks one of the other chairs listed in the system prompt.
+func stubOpponent(c *llm.StubCall, me *stubvoice.Voice) (name string, v *stubvoice.Voice) {
 	var others []stubChair
-	for _, ch := range stubChairs(c.system()) {
-		if stubVoiceKey(ch.framework) != stubVoiceKey(me.name) {
+	for _, ch := range stubChairs(c.System()) {
+		if stubvoice.Key(ch.framework) != stubvoice.Key(me.Name) {
 			others = append(others, ch)
 		}
 	}
 	if len(others) == 0 {
-		return "my opponent", &stubVoice{grants: []string{
+		return "my opponent", &stubvoice.Voice{Grants: []string{
 			"there is a serious consideration on the other side that my own view can easily underrate",
 		}}
 	}
-	ch := others[c.intn(len(others))]
+	ch := others[c.Intn(len(others))]
 	return ch.display(), ch.voice()
 }
 
@@ -222,28 +258,28 @@ const (
 	stubChairMaxWords = 220
 )
 
-func writeChair(c *stubCall) string {
-	me := c.self()
-	oppName, oppVoice := c.opponent(me)
+func writeStubChair(c *llm.StubCall) string {
+	me := stubSelf(c)
+	oppName, oppVoice := stubOpponent(c, me)
 	vars := map[string]string{
-		"P":        c.proposition(90, "the question in front of us"),
-		"name":     me.name,
-		"label":    me.label,
-		"frame":    me.frame,
-		"q":        me.question,
+		"P":        stubProposition(c, 90, "the question in front of us"),
+		"name":     me.Name,
+		"label":    me.Label,
+		"frame":    me.Frame,
+		"q":        me.Question,
 		"opp":      oppName,
-		"grant":    c.pick(oppVoice.grants),
-		"critique": c.pick(me.critique),
-		"blind":    c.pick(me.blind),
+		"grant":    c.Pick(oppVoice.Grants),
+		"critique": c.Pick(me.Critique),
+		"blind":    c.Pick(me.Blind),
 	}
-	values := c.pickN(me.values, len(me.values))
-	claims := c.pickN(me.claims, len(me.claims))
+	values := c.PickN(me.Values, len(me.Values))
+	claims := c.PickN(me.Claims, len(me.Claims))
 	say := func(templates []string, value string) string {
 		vars["v"] = value
-		return stubExpand(c.pick(templates), vars)
+		return stubtext.Expand(c.Pick(templates), vars)
 	}
-	steelMan := c.roll("omit steel-manning") >= 0.15
-	selfCritique := c.roll("omit self-critique") >= 0.15
+	steelMan := c.Roll("omit steel-manning") >= 0.15
+	selfCritique := c.Roll("omit self-critique") >= 0.15
 
 	var lines []stubLine
 	add := func(para int, optional bool, text string) {
@@ -255,25 +291,25 @@ func writeChair(c *stubCall) string {
 		}
 		add(para, false, say(stubCritiques, ""))
 	}
-	claim := func(i int) string { return stubExpand(claims[i%len(claims)], vars) }
+	claim := func(i int) string { return stubtext.Expand(claims[i%len(claims)], vars) }
 	opener := ""
-	switch c.req.Purpose {
+	switch c.Request().Purpose {
 	case "opening":
 		add(0, false, say(stubHooks, values[0]))
 		add(0, false, claim(0))
-		if ctx, ok := c.tag("context"); ok && ctx != "" {
-			add(0, true, "The background we were given matters here too: "+strings.TrimRight(stubShorten(ctx, 100), ".!?")+".")
+		if ctx, ok := c.Tag("context"); ok && ctx != "" {
+			add(0, true, "The background we were given matters here too: "+strings.TrimRight(stubtext.Shorten(ctx, 100), ".!?")+".")
 		}
 		add(0, true, say(stubElaborations, values[1]))
 		add(0, true, claim(1))
 		addSteelMan(1)
 	case "interruption":
-		if o, ok := c.tag("opener"); ok {
+		if o, ok := c.Tag("opener"); ok {
 			opener = strings.Join(strings.Fields(o), " ")
 		}
 		add(0, false, say(stubChallenges, values[0]))
-		if t, ok := c.tag("trigger"); ok && t != "" {
-			add(0, true, `When you say "`+stubShorten(t, 60)+`", you are assuming the answer instead of arguing for it.`)
+		if t, ok := c.Tag("trigger"); ok && t != "" {
+			add(0, true, `When you say "`+stubtext.Shorten(t, 60)+`", you are assuming the answer instead of arguing for it.`)
 		}
 		add(0, false, claim(0))
 		addSteelMan(0)
@@ -292,9 +328,9 @@ func writeChair(c *stubCall) string {
 	tail = append(tail, stubLine{text: say(stubCloses, values[2%len(values)]), para: 1})
 
 	words := func() int {
-		n := stubWords(opener)
+		n := stubtext.Words(opener)
 		for _, l := range slices.Concat(lines, tail) {
-			n += stubWords(l.text)
+			n += stubtext.Words(l.text)
 		}
 		return n
 	}
@@ -320,7 +356,7 @@ func writeChair(c *stubCall) string {
 	for _, l := range slices.Concat(lines, tail) {
 		paras[l.para] = append(paras[l.para], l.text)
 	}
-	text := stubJoin(paras...)
+	text := stubtext.Join(paras...)
 	// Name the proposition in full once; after that, refer back to it.
 	if p := vars["P"]; strings.HasPrefix(p, `"`) {
 		if i := strings.Index(text, p); i >= 0 {
@@ -332,31 +368,11 @@ func writeChair(c *stubCall) string {
 	case strings.HasSuffix(opener, "—"):
 		// "I have to push back on that—before we move on, ..."
 		if first, _, _ := strings.Cut(text, " "); first != "I" && !strings.HasPrefix(first, "I'") {
-			text = stubLowerFirst(text)
+			text = stubtext.LowerFirst(text)
 		}
 		text = opener + text
 	case opener != "":
 		text = opener + " " + text
 	}
 	return text
-}
-
-// writeGeneric answers a purpose the stub does not know.
-func writeGeneric(c *stubCall) string {
-	vars := map[string]string{"P": c.proposition(90, "this question")}
-	return stubJoin([]string{
-		stubExpand(c.pick([]string{
-			"There is more than one reasonable way to look at {P}.",
-			"{P} is harder than it first appears.",
-			"Reasonable people disagree about {P}, and not because either side is careless.",
-		}), vars),
-		c.pick([]string{
-			"The disagreement usually turns on what we weigh most heavily, and on who bears the cost if we are wrong.",
-			"Most of the disagreement comes from different starting points rather than different facts.",
-		}),
-		c.pick([]string{
-			"A careful answer names its assumptions, meets the best objection, and says what evidence would change its mind.",
-			"The useful move is to say plainly what each position assumes and what it would take to change it.",
-		}),
-	})
 }

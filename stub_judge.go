@@ -1,26 +1,28 @@
-package llm
+package duelogic
 
 import (
-	"encoding/json"
 	"math"
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm"
 )
 
 // The arbiter's JSON judgements: "evaluation", "interrupt_check".
 func init() {
-	registerStub("evaluation", writeEvaluation)
-	registerStub("interrupt_check", writeInterruptCheck)
+	llm.RegisterStub(PurposeEvaluation, writeStubEvaluation)
+	llm.RegisterStub(PurposeInterruptCheck, writeStubInterruptCheck)
 }
 
-// underReview returns the text a judgement is about: the <response> block,
+// stubUnderReview returns the text a judgement is about: the <response> block,
 // else the last user message.
-func (c *stubCall) underReview() string {
-	if r, ok := c.tag("response"); ok {
+func stubUnderReview(c *llm.StubCall) string {
+	if r, ok := c.Tag("response"); ok {
 		return r
 	}
-	return c.lastUser()
+	return c.LastUser()
 }
 
 func stubContainsAny(text string, phrases []string) bool {
@@ -56,24 +58,24 @@ type stubEvaluation struct {
 	InterjectionReason   string `json:"interjectionReason"`
 }
 
-// writeEvaluation judges the response by the phrases the stub's chairs use:
+// writeStubEvaluation judges the response by the phrases the stub's chairs use:
 // steel-manning and self-critique are "absent" exactly when their phrases are
 // missing. Now and then (5% each) it also finds framework drift or evasion.
-func writeEvaluation(c *stubCall) string {
-	text := c.underReview()
+func writeStubEvaluation(c *llm.StubCall) string {
+	text := stubUnderReview(c)
 	steel := stubContainsAny(text, stubSteelPhrases)
 	self := stubContainsAny(text, stubBlindPhrases)
-	drift := c.roll("framework drift") < 0.05
-	evasion := c.roll("evasion") < 0.05
+	drift := c.Roll("framework drift") < 0.05
+	evasion := c.Roll("evasion") < 0.05
 
 	var e stubEvaluation
-	score := 84 + c.intn(13)
+	score := 84 + c.Intn(13)
 	var reasons []string
 	mandate := func(present bool, label string, strong, adequate, absent string) stubMandate {
 		switch {
 		case !present:
 			return stubMandate{Quality: "absent", Notes: absent}
-		case c.roll(label) < 0.6:
+		case c.Roll(label) < 0.6:
 			return stubMandate{Attempted: true, Quality: "strong", Notes: strong}
 		default:
 			score -= 5
@@ -121,7 +123,7 @@ func writeEvaluation(c *stubCall) string {
 	e.AdherenceScore = min(max(score, 0), 100)
 	e.RequiresInterjection = len(reasons) > 0
 	e.InterjectionReason = strings.Join(reasons, " ")
-	return stubJSON(e)
+	return stubtext.JSON(e)
 }
 
 // The reply to "interrupt_check".
@@ -148,44 +150,44 @@ var stubOpeners = []struct {
 	{"pivotal_point", []string{"This is our real disagreement—", "Here is the crux—", "Let's not rush past this—"}},
 }
 
-// writeInterruptCheck asks for an interruption in about a quarter of the
+// writeStubInterruptCheck asks for an interruption in about a quarter of the
 // checks (half, as a straw-man call, when the response does not steel-man),
 // by one of the chairs listed under "Other chairs who could interrupt:".
-func writeInterruptCheck(c *stubCall) string {
-	text := c.underReview()
-	candidates := c.interrupters()
+func writeStubInterruptCheck(c *llm.StubCall) string {
+	text := stubUnderReview(c)
+	candidates := stubInterrupters(c)
 	steel := stubContainsAny(text, stubSteelPhrases)
 
 	chance := 0.25
-	reason := stubOpeners[c.intn(len(stubOpeners))]
+	reason := stubOpeners[c.Intn(len(stubOpeners))]
 	if !steel {
 		chance = 0.5
 		reason = stubOpeners[1]
 	}
 	out := stubInterrupt{
 		Reason:          reason.reason,
-		TriggerContent:  c.phrase(text),
-		SuggestedOpener: c.pick(reason.openers),
+		TriggerContent:  stubPhrase(c, text),
+		SuggestedOpener: c.Pick(reason.openers),
 	}
-	if len(candidates) > 0 && c.roll("interrupt") < chance {
-		pos := candidates[c.intn(len(candidates))].position
+	if len(candidates) > 0 && c.Roll("interrupt") < chance {
+		pos := candidates[c.Intn(len(candidates))].position
 		out.ShouldInterrupt = true
 		out.InterruptingChairPosition = &pos
-		out.Urgency = 0.72 + 0.23*c.roll("urgency")
+		out.Urgency = 0.72 + 0.23*c.Roll("urgency")
 	} else {
-		out.Urgency = 0.45 * c.roll("urgency")
+		out.Urgency = 0.45 * c.Roll("urgency")
 	}
 	out.Urgency = math.Round(out.Urgency*100) / 100
-	return stubJSON(out)
+	return stubtext.JSON(out)
 }
 
 var stubCouldInterrupt = regexp.MustCompile(`(?i)could interrupt`)
 
-// interrupters returns the chairs, with positions, listed after the line
+// stubInterrupters returns the chairs, with positions, listed after the line
 // "Other chairs who could interrupt:", or anywhere in the prompt if there is
 // no such line.
-func (c *stubCall) interrupters() []stubChair {
-	p := c.prompt()
+func stubInterrupters(c *llm.StubCall) []stubChair {
+	p := c.Prompt()
 	if loc := stubCouldInterrupt.FindStringIndex(p); loc != nil {
 		rest := p[loc[0]:]
 		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
@@ -208,14 +210,14 @@ func (c *stubCall) interrupters() []stubChair {
 	return out
 }
 
-// phrase returns a run of four to eight words of text, cut from one of its
+// stubPhrase returns a run of four to eight words of text, cut from one of its
 // sentences, so that it occurs in text exactly.
-func (c *stubCall) phrase(text string) string {
+func stubPhrase(c *llm.StubCall, text string) string {
 	sentences := stubSentences(text)
 	if len(sentences) == 0 {
 		return ""
 	}
-	s := sentences[c.intn(len(sentences))]
+	s := sentences[c.Intn(len(sentences))]
 	type span struct{ start, end int }
 	var words []span
 	inWord := false
@@ -232,8 +234,8 @@ func (c *stubCall) phrase(text string) string {
 	if inWord {
 		words[len(words)-1].end = len(s)
 	}
-	n := min(len(words), 4+c.intn(5))
-	first := c.intn(len(words) - n + 1)
+	n := min(len(words), 4+c.Intn(5))
+	first := c.Intn(len(words) - n + 1)
 	p := s[words[first].start:words[first+n-1].end]
 	return strings.TrimLeft(strings.TrimRight(p, `,;:.!?—"')`), `"'(`)
 }
@@ -260,12 +262,4 @@ func stubSentences(text string) []string {
 	}
 	flush(len(text))
 	return out
-}
-
-func stubJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic("llm: stub: " + err.Error()) // the stub's own types always marshal
-	}
-	return string(b)
 }

@@ -1,25 +1,19 @@
-package llm
+package duelogic
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm"
 )
 
 // The arbiter's texts: "introduction", "interjection", "closing".
 func init() {
-	registerStub("introduction", writeIntroduction)
-	registerStub("interjection", writeInterjection)
-	registerStub("closing", writeClosing)
-}
-
-// role is how a host names the seat: "Utilitarian Chair", "Performance
-// Advocate perspective".
-func (v *stubVoice) role() string {
-	if v.frame == "perspective" {
-		return v.name + " perspective"
-	}
-	return v.name
+	llm.RegisterStub(PurposeIntroduction, writeStubIntroduction)
+	llm.RegisterStub(PurposeInterjection, writeStubInterjection)
+	llm.RegisterStub(PurposeClosing, writeStubClosing)
 }
 
 // stubShowPatterns find the show's name in the sentences the arbiter's
@@ -31,17 +25,17 @@ var stubShowPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`Welcome to (\S.{0,60}?)(?:—|--|,|\.)`),
 }
 
-// show returns the show's name from the prompt, or "Duelogic".
-func (c *stubCall) show() string {
-	if s, ok := c.tag("show"); ok && s != "" {
-		return stubShorten(s, 40)
+// stubShow returns the show's name from the prompt, or "Duelogic".
+func stubShow(c *llm.StubCall) string {
+	if s, ok := c.Tag("show"); ok && s != "" {
+		return stubtext.Shorten(s, 40)
 	}
-	if s := c.field("show name", "show", "podcast"); s != "" {
-		return stubShorten(s, 40)
+	if s := c.Field("show name", "show", "podcast"); s != "" {
+		return stubtext.Shorten(s, 40)
 	}
 	for _, re := range stubShowPatterns {
-		if m := re.FindStringSubmatch(c.prompt()); m != nil {
-			return stubShorten(m[1], 40)
+		if m := re.FindStringSubmatch(c.Prompt()); m != nil {
+			return stubtext.Shorten(m[1], 40)
 		}
 	}
 	return "Duelogic"
@@ -52,9 +46,9 @@ var stubEpisode = regexp.MustCompile(`(?i)\bepisode(?: number)?:?\s+(\d{1,6})\b`
 
 var stubOrdinals = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"}
 
-func writeIntroduction(c *stubCall) string {
-	show := c.show()
-	prop := c.proposition(200, "")
+func writeStubIntroduction(c *llm.StubCall) string {
+	show := stubShow(c)
+	prop := stubProposition(c, 200, "")
 	vars := map[string]string{"show": show, "P": prop}
 	var paras [][]string
 
@@ -65,19 +59,19 @@ func writeIntroduction(c *stubCall) string {
 	if prop != "" {
 		opens = append(opens, "Here is a question that sounds simple until you try to answer it: {P}")
 	}
-	welcome := []string{stubExpand(c.pick([]string{
+	welcome := []string{stubtext.Expand(c.Pick([]string{
 		"Welcome to {show}, where AI models argue the hardest questions we have and nobody leaves with easy answers.",
 		"Welcome to {show}. I'm your Arbiter, and this is the show where reasoning machines disagree in public so the rest of us can think more clearly.",
 		"Welcome to {show}, the show where every argument has to earn its place.",
 	}), vars)}
-	if m := stubEpisode.FindStringSubmatch(c.prompt()); m != nil {
+	if m := stubEpisode.FindStringSubmatch(c.Prompt()); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 			welcome = append(welcome, "This is episode "+strconv.Itoa(n)+".")
 		}
 	}
-	paras = append(paras, []string{stubExpand(c.pick(opens), vars)}, welcome)
+	paras = append(paras, []string{stubtext.Expand(c.Pick(opens), vars)}, welcome)
 
-	chairs := stubChairs(c.prompt())
+	chairs := stubChairs(c.Prompt())
 	if len(chairs) == 0 {
 		paras = append(paras, []string{"Our chairs today each hold a different framework, and each will have to earn every point they make."})
 	}
@@ -87,9 +81,9 @@ func writeIntroduction(c *stubCall) string {
 			"name":   ch.display(),
 			"short":  ch.short(),
 			"from":   "",
-			"role":   "the " + v.role(),
-			"stance": v.stance,
-			"q":      v.question,
+			"role":   "the " + v.Role(),
+			"stance": v.Stance,
+			"q":      v.Question,
 			"ord":    stubOrdinals[min(i, len(stubOrdinals)-1)],
 		}
 		if ch.provider != "" {
@@ -102,27 +96,27 @@ func writeIntroduction(c *stubCall) string {
 		case 1:
 			first = "Facing off from the second chair, we have {name}{from}, taking up {role} and {stance}."
 		default:
-			first = c.pick([]string{
+			first = c.Pick([]string{
 				"In the {ord} chair, {name}{from} holds {role}, {stance}.",
 				"And joining from the {ord} chair, {name}{from} brings {role}, {stance}.",
 			})
 		}
-		second := c.pick([]string{"{Short} will be asking: {Q}", "Expect {short} to keep asking: {Q}"})
-		paras = append(paras, []string{stubExpand(first, cv), stubExpand(second, cv)})
+		second := c.Pick([]string{"{Short} will be asking: {Q}", "Expect {short} to keep asking: {Q}"})
+		paras = append(paras, []string{stubtext.Expand(first, cv), stubtext.Expand(second, cv)})
 	}
 
 	topic := []string{"Today's question is one every chair will have to wrestle with from first principles."}
 	if prop != "" {
 		topic = []string{"Today's proposition: " + prop + "."}
 	}
-	if ctx, ok := c.tag("context"); ok && ctx != "" {
-		topic = append(topic, "Why does it matter now? "+strings.TrimRight(stubShorten(ctx, 160), ".!?")+".")
+	if ctx, ok := c.Tag("context"); ok && ctx != "" {
+		topic = append(topic, "Why does it matter now? "+strings.TrimRight(stubtext.Shorten(ctx, 160), ".!?")+".")
 	}
 	paras = append(paras, topic)
-	paras = append(paras, []string{stubExpand(c.pick([]string{
+	paras = append(paras, []string{stubtext.Expand(c.Pick([]string{
 		"The rules of {show} are simple. Each chair must steel-man their opponents before attacking them. Each must own the blind spots of their own framework. And I will be here to keep everyone honest.",
 		"Here is how {show} works. Before you attack a position, you steel-man it: you state it at its best. When your own framework has a blind spot, you say so out loud. And I will be listening for both.",
-	}), vars), c.pick([]string{
+	}), vars), c.Pick([]string{
 		"The stakes are real and the disagreements are genuine. Let's see where this goes.",
 		"Nobody here is playing to win on points. Let's see what we learn.",
 	})})
@@ -131,16 +125,16 @@ func writeIntroduction(c *stubCall) string {
 		handoff = "Let's begin. " + chairs[0].short() + ", the floor is yours."
 	}
 	paras = append(paras, []string{handoff})
-	return stubJoin(paras...)
+	return stubtext.Join(paras...)
 }
 
-func writeClosing(c *stubCall) string {
-	show := c.show()
-	vars := map[string]string{"show": show, "P": c.proposition(120, "today's question")}
-	chairs := stubChairs(c.prompt())
+func writeStubClosing(c *llm.StubCall) string {
+	show := stubShow(c)
+	vars := map[string]string{"show": show, "P": stubProposition(c, 120, "today's question")}
+	chairs := stubChairs(c.Prompt())
 	var paras [][]string
 
-	paras = append(paras, []string{c.pick([]string{
+	paras = append(paras, []string{c.Pick([]string{
 		"And that brings us to the close of today's debate.",
 		"And with that, we have reached the end of today's debate.",
 		"That is where we have to leave it for today.",
@@ -148,10 +142,10 @@ func writeClosing(c *stubCall) string {
 	learned := []string{"What did we learn?"}
 	for _, ch := range chairs {
 		v := ch.voice()
-		learned = append(learned, stubExpand(c.pick([]string{
+		learned = append(learned, stubtext.Expand(c.Pick([]string{
 			"{Short}, from {role}, showed us that {takeaway}.",
 			"{Name} held {role} and kept reminding us that {takeaway}.",
-		}), map[string]string{"short": ch.short(), "name": ch.display(), "role": "the " + v.role(), "takeaway": v.takeaway}))
+		}), map[string]string{"short": ch.short(), "name": ch.display(), "role": "the " + v.Role(), "takeaway": v.Takeaway}))
 	}
 	if len(chairs) == 0 {
 		learned = append(learned, "Each chair brought a different way of weighing what matters, and each made us see something the others had missed.")
@@ -159,15 +153,15 @@ func writeClosing(c *stubCall) string {
 	paras = append(paras, learned)
 	if len(chairs) >= 2 {
 		a, b := chairs[0], chairs[1]
-		paras = append(paras, []string{stubExpand(
+		paras = append(paras, []string{stubtext.Expand(
 			`The key clash came down to two questions. {A} kept asking, "{QA}" {B} kept asking, "{QB}" Those are not the same question, and {P} looks different depending on which one you start from.`,
-			map[string]string{"A": a.short(), "B": b.short(), "QA": stubUpperFirst(a.voice().question), "QB": stubUpperFirst(b.voice().question), "P": vars["P"]})})
+			map[string]string{"A": a.short(), "B": b.short(), "QA": stubtext.UpperFirst(a.voice().Question), "QB": stubtext.UpperFirst(b.voice().Question), "P": vars["P"]})})
 	}
-	paras = append(paras, []string{c.pick([]string{
+	paras = append(paras, []string{c.Pick([]string{
 		"On the mandates, the chairs mostly held up their end: they steel-manned each other in good faith and owned their blind spots, with a few lapses I flagged along the way.",
 		"As for intellectual honesty, the steel-manning was real more often than not, and every chair admitted at least one weakness of its own framework.",
 	})})
-	paras = append(paras, []string{stubExpand(c.pick([]string{
+	paras = append(paras, []string{stubtext.Expand(c.Pick([]string{
 		"The question that remains is the one underneath all of this: when good frameworks disagree, which kind of reasoning do we trust with the highest stakes? That is not a question I can answer for you.",
 		"So here is what I will leave you with: what would it take to change your own mind on {P}? That answer is yours to find.",
 	}), vars)})
@@ -182,11 +176,11 @@ func writeClosing(c *stubCall) string {
 	}
 	thanks = append(thanks, "And thank you to everyone listening for your time and your willingness to think hard about hard questions.")
 	paras = append(paras, thanks)
-	if strings.Contains(strings.ToLower(c.prompt()), "subscribe") {
-		paras = append(paras, []string{stubExpand("If this episode made you think, subscribe, share it with someone who loves a good argument, and leave us a review. It helps more people find {show}.", vars)})
+	if strings.Contains(strings.ToLower(c.Prompt()), "subscribe") {
+		paras = append(paras, []string{stubtext.Expand("If this episode made you think, subscribe, share it with someone who loves a good argument, and leave us a review. It helps more people find {show}.", vars)})
 	}
-	paras = append(paras, []string{stubExpand("Until next time, keep questioning, keep debating, and never settle for easy answers. This has been {show}.", vars)})
-	return stubJoin(paras...)
+	paras = append(paras, []string{stubtext.Expand("Until next time, keep questioning, keep debating, and never settle for easy answers. This has been {show}.", vars)})
+	return stubtext.Join(paras...)
 }
 
 // stubList joins names as "A", "A and B", "A, B and C".
@@ -230,17 +224,17 @@ var stubLapseWords = []struct{ word, kind string }{
 	{"evasi", "evasion"}, {"dodg", "evasion"}, {"did not address", "evasion"}, {"sidestep", "evasion"},
 }
 
-func writeInterjection(c *stubCall) string {
-	ch := c.interjectionTarget()
-	reason := c.field("violation")
+func writeStubInterjection(c *llm.StubCall) string {
+	ch := stubInterjectionTarget(c)
+	reason := c.Field("violation")
 	if reason == "" {
-		reason, _ = c.tag("reason")
+		reason, _ = c.Tag("reason")
 	}
 	if reason == "" {
-		reason = c.field("interjection reason", "reason")
+		reason = c.Field("interjection reason", "reason")
 	}
 	if reason == "" {
-		reason = c.lastUser()
+		reason = c.LastUser()
 	}
 	// The kind named earliest in the reason wins.
 	kind, at := "general", -1
@@ -252,18 +246,18 @@ func writeInterjection(c *stubCall) string {
 	}
 	role := "your own framework"
 	if ch.framework != "" {
-		role = "the " + ch.voice().role()
+		role = "the " + ch.voice().Role()
 	}
-	return stubExpand(c.pick(stubInterjections[kind]), map[string]string{"name": ch.short(), "role": role})
+	return stubtext.Expand(c.Pick(stubInterjections[kind]), map[string]string{"name": ch.short(), "role": role})
 }
 
-// interjectionTarget finds the chair an interjection is about: a <chair> tag
+// stubInterjectionTarget finds the chair an interjection is about: a <chair> tag
 // or "Chair:" line ("Chair: GPT-4o, holding the Deontological Chair"), else the first chair listed in the last user message or
 // anywhere in the prompt, else the first framework named in the prompt.
-func (c *stubCall) interjectionTarget() stubChair {
-	s, ok := c.tag("chair")
+func stubInterjectionTarget(c *llm.StubCall) stubChair {
+	s, ok := c.Tag("chair")
 	if !ok {
-		s = c.field("chair", "speaker", "target")
+		s = c.Field("chair", "speaker", "target")
 	}
 	if s != "" {
 		if ch, ok := parseStubChair("- " + s); ok {
@@ -273,17 +267,17 @@ func (c *stubCall) interjectionTarget() stubChair {
 		name, role, _ := strings.Cut(s, ",")
 		role = strings.TrimSpace(role)
 		role = strings.TrimPrefix(strings.TrimPrefix(role, "holding "), "the ")
-		return stubChair{name: stubShorten(name, 40), framework: role}
+		return stubChair{name: stubtext.Shorten(name, 40), framework: role}
 	}
-	for _, text := range []string{c.lastUser(), c.prompt()} {
+	for _, text := range []string{c.LastUser(), c.Prompt()} {
 		if chairs := stubChairs(text); len(chairs) > 0 {
 			return chairs[0]
 		}
 	}
-	p := c.prompt()
-	for _, v := range stubVoiceList {
-		if strings.Contains(p, v.name) {
-			return stubChair{framework: v.name}
+	p := c.Prompt()
+	for _, v := range stubVoices.List() {
+		if strings.Contains(p, v.Name) {
+			return stubChair{framework: v.Name}
 		}
 	}
 	return stubChair{name: "Chair"}

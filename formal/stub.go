@@ -1,0 +1,430 @@
+package formal
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// The offline stub model's answers (llm.Stub) to this package's requests,
+// written from the prompts of prompts.go: the debaters' JSON turns, the
+// verifier's findings, the audience's questions and conclusion, the chair's
+// relays, conclusion checks and verdict, the reporter's documents and the
+// assessor's report. Every writer draws its choices from the prompt with its
+// dates masked (stubUndated).
+func init() {
+	for purpose, write := range map[string]func(*llm.StubCall) string{
+		PurposeTurn:               stubTurn,
+		PurposeVerification:       stubVerification,
+		PurposeAudienceQuestions:  stubQuestions,
+		PurposeRelay:              stubRelay,
+		PurposeConclusionCheck:    stubConclusionCheck,
+		PurposeVerdict:            stubVerdict,
+		PurposeAudienceConclusion: stubAudienceConclusion,
+		PurposeSummary:            stubSummary,
+		PurposeBlogPost:           stubBlogPost,
+		PurposeAssessment:         stubAssessment,
+	} {
+		llm.RegisterStub(purpose, func(c *llm.StubCall) string { return write(stubUndated(c)) })
+	}
+}
+
+// stubDates matches the dates and timestamps the session clock puts in the
+// prompts: "Today: 2026-02-21", sources accessed on a date, the transcript's
+// RFC 3339 timestamps and the output directory's compact one.
+var stubDates = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?|\d{8}T\d{6}Z`)
+
+// stubUndated returns c drawing its choices from the prompt with every date
+// and timestamp masked, so that a debate takes the same course whatever the
+// session clock says; only the dates the stub prints follow it.
+func stubUndated(c *llm.StubCall) *llm.StubCall {
+	return c.Rekey(stubDates.ReplaceAllString(c.Prompt(), "<date>"))
+}
+
+// stubReasked reports whether the call asks again after a rejected reply;
+// the stub then always answers validly.
+func stubReasked(c *llm.StubCall) bool {
+	return strings.HasPrefix(c.LastUser(), rejectedPrefix)
+}
+
+type stubSource struct {
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Accessed string `json:"accessed"`
+}
+
+type stubChallenge struct {
+	TargetSeq int    `json:"target_seq"`
+	URL       string `json:"url"`
+	Claim     string `json:"claim"`
+}
+
+type stubTurnReply struct {
+	Type          string         `json:"type"`
+	Content       string         `json:"content"`
+	Sources       []stubSource   `json:"sources"`
+	RebuttalToSeq *int           `json:"rebuttal_to_seq"`
+	Challenge     *stubChallenge `json:"source_challenge,omitempty"`
+}
+
+// stubChallengeLine is a line of "Sources you may challenge:".
+var stubChallengeLine = regexp.MustCompile(`(?m)^- seq (\d+), source (\S+)\s*$`)
+
+var stubDay = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// stubTopic is a short form of the proposition for texts and URLs.
+func stubTopic(c *llm.StubCall) string {
+	p, _ := c.Tag("proposition")
+	return stubtext.Quote(p, 70, "the proposition")
+}
+
+var stubNonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+var stubPublishers = []string{"example.org", "example.com", "example.net"}
+
+var stubSourceKinds = []string{
+	"Survey of %s", "Evidence review: %s", "Working paper on %s", "Annual report on %s", "Field study of %s",
+}
+
+// stubSources makes n sources about topic.
+func stubSources(c *llm.StubCall, n int, topic, today string) []stubSource {
+	slug := strings.Trim(stubNonSlug.ReplaceAllString(strings.ToLower(topic), "-"), "-")
+	if len(slug) > 40 {
+		slug = strings.TrimRight(slug[:40], "-")
+	}
+	if slug == "" {
+		slug = "debate"
+	}
+	out := []stubSource{}
+	for i := range n {
+		out = append(out, stubSource{
+			URL:      fmt.Sprintf("https://%s/research/%s-%d", c.Pick(stubPublishers), slug, 100+c.Intn(900)+i),
+			Title:    fmt.Sprintf(c.Pick(stubSourceKinds), strings.Trim(topic, `"`)),
+			Accessed: today,
+		})
+	}
+	return out
+}
+
+var stubAffirmative = []string{
+	"The strongest evidence points toward accepting {P}.",
+	"Those who study this closely report benefits that outweigh the costs of {P}.",
+	"Adopting {P} addresses a problem that the status quo leaves unsolved.",
+	"The measured outcomes in comparable cases favour {P}.",
+}
+
+var stubNegative = []string{
+	"The evidence does not support {P} as stated.",
+	"The costs of {P} are larger and more certain than its promised benefits.",
+	"Comparable cases show that {P} tends to create new problems of its own.",
+	"There are better ways to reach the same goals than {P}.",
+}
+
+var stubElaborations = []string{
+	"The data collected over several years shows a consistent pattern rather than a one-off result.",
+	"Independent reviews reached the same conclusion using different methods.",
+	"The effect holds across different regions and populations.",
+	"The main objection assumes conditions that rarely hold in practice.",
+	"Where the policy was tried at scale, the outcomes were measured and published.",
+	"A careful reading of the figures shows the trend is stable rather than noise.",
+}
+
+var stubRebuttals = []string{
+	"Entry {N} overstates what its evidence shows.",
+	"The argument in entry {N} rests on a sample too small to generalise from.",
+	"Entry {N} leaves out the costs that the same studies report.",
+	"The reasoning in entry {N} confuses correlation with cause.",
+}
+
+var stubConjectures = []string{
+	"it is plausible that the long-run effects will be larger than the short studies suggest.",
+	"if current trends continue, the balance of costs and benefits may shift within a decade.",
+	"one can imagine the incentives changing once the first results become public.",
+}
+
+func stubTurn(c *llm.StubCall) string {
+	allowed := stubtext.SplitList(c.Field("Allowed types"))
+	if len(allowed) == 0 {
+		allowed = []string{string(TypeNewPoint)}
+	}
+	var rebuttable []int
+	for _, s := range stubtext.SplitList(c.Field("Opponent entries you may rebut")) {
+		if n, err := strconv.Atoi(s); err == nil {
+			rebuttable = append(rebuttable, n)
+		}
+	}
+	today := c.Field("Today")
+	if !stubDay.MatchString(today) {
+		today = "2026-01-01"
+	}
+	topic := stubTopic(c)
+	negative := strings.EqualFold(c.Field("Side"), "negative")
+	reasked := stubReasked(c)
+
+	typ := allowed[0]
+	if len(allowed) > 1 {
+		switch r := c.Roll("type"); {
+		case r < 0.45 && len(rebuttable) > 0 && slices.Contains(allowed, string(TypeRebuttal)):
+			typ = string(TypeRebuttal)
+		case r < 0.6 && slices.Contains(allowed, string(TypeConjecture)):
+			typ = string(TypeConjecture)
+		case slices.Contains(allowed, string(TypeNewPoint)):
+			typ = string(TypeNewPoint)
+		}
+	}
+	t := stubTurnReply{Type: typ, Sources: []stubSource{}}
+	claims := stubAffirmative
+	if negative {
+		claims = stubNegative
+	}
+	vars := map[string]string{"P": topic}
+	sentences := []string{stubtext.Expand(c.Pick(claims), vars)}
+	sentences = append(sentences, c.PickN(stubElaborations, 2+c.Intn(2))...)
+	switch typ {
+	case string(TypeRebuttal):
+		n := rebuttable[c.Intn(len(rebuttable))]
+		t.RebuttalToSeq = &n
+		vars["N"] = strconv.Itoa(n)
+		sentences = append([]string{stubtext.Expand(c.Pick(stubRebuttals), vars)}, sentences...)
+	case string(TypeConjecture):
+		sentences = []string{"Looking ahead, " + c.Pick(stubConjectures), stubtext.Expand(c.Pick(claims), vars)}
+	case string(TypeOpeningStatement):
+		sentences = append([]string{"In this opening statement I will set out why I take this side."}, sentences...)
+	case string(TypeClosingStatement):
+		sentences = append([]string{"To close, let me sum up the case I have made."}, sentences...)
+	}
+	content := stubtext.Join(sentences)
+	sourced := c.Roll("sourced") < 0.88
+	if typ == string(TypeClosingStatement) {
+		sourced = c.Roll("sourced") < 0.5
+	}
+	switch {
+	case typ == string(TypeConjecture):
+		if reasked || c.Roll("label") < 0.95 {
+			content = ConjectureLabel + " " + content
+		}
+	case sourced:
+		t.Sources = stubSources(c, 1+c.Intn(2), topic, today)
+	case c.Roll("label") < 0.5:
+		content = ConjectureLabel + " " + content
+	}
+	t.Content = content
+
+	if lines := stubChallengeLine.FindAllStringSubmatch(c.LastUser(), -1); len(lines) > 0 && c.Roll("challenge") < 0.12 {
+		l := lines[c.Intn(len(lines))]
+		if n, err := strconv.Atoi(l[1]); err == nil {
+			t.Challenge = &stubChallenge{TargetSeq: n, URL: l[2], Claim: "The source does not support the figures entry " + l[1] + " attributes to it."}
+		}
+	}
+	if !reasked && len(allowed) > 1 && c.Roll("invalid") < 0.08 {
+		if typ == string(TypeRebuttal) {
+			t.RebuttalToSeq = nil
+		} else {
+			t.Type = "argument"
+		}
+	}
+	return stubtext.JSON(t)
+}
+
+func stubVerification(c *llm.StubCall) string {
+	if !stubReasked(c) && c.Roll("unsure") < 0.04 {
+		return stubtext.JSON(map[string]string{"status": "probably fine", "reason": "The source looks plausible, but I would need to check it further."})
+	}
+	src, _ := c.Tag("source")
+	host := "the site"
+	for _, line := range strings.Split(src, "\n") {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(line), "URL:"); ok {
+			if f := strings.Split(strings.TrimPrefix(strings.TrimSpace(u), "https://"), "/"); len(f) > 0 && f[0] != "" {
+				host = stubtext.Shorten(f[0], 40)
+			}
+		}
+	}
+	type finding struct {
+		Status string `json:"status"`
+		Reason string `json:"reason"`
+	}
+	switch r := c.Roll("finding"); {
+	case r < 0.04:
+		return stubtext.JSON(finding{"fabricated", "No page with this address or title is known at " + host + "; the citation appears invented."})
+	case r < 0.16:
+		return stubtext.JSON(finding{"unreliable", "The page at " + host + " may exist, but it does not clearly support the claim as stated."})
+	}
+	return stubtext.JSON(finding{"verified", "The source at " + host + " exists and supports the claim it is cited for."})
+}
+
+var stubQuestionPool = []string{
+	"What evidence would change your mind on this?",
+	"How do you answer the strongest point the other side has made so far?",
+	"Which of your sources do you consider the most reliable, and why?",
+	"What would the first year look like if your side prevailed?",
+	"Who bears the costs under your position?",
+}
+
+func stubQuestions(c *llm.StubCall) string {
+	type q struct {
+		To       string `json:"to"`
+		Question string `json:"question"`
+	}
+	out := struct {
+		Questions []q `json:"questions"`
+	}{Questions: []q{}}
+	n := 0
+	switch r := c.Roll("questions"); {
+	case r < 0.2:
+		n = 2
+	case r < 0.6:
+		n = 1
+	}
+	for _, text := range c.PickN(stubQuestionPool, n) {
+		out.Questions = append(out.Questions, q{To: c.Pick([]string{"promoter", "detractor", "both"}), Question: text})
+	}
+	return stubtext.JSON(out)
+}
+
+var stubNumbered = regexp.MustCompile(`(?m)^(\d+)\.\s`)
+
+func stubRelay(c *llm.StubCall) string {
+	qs, _ := c.Tag("questions")
+	relay := []int{}
+	for i, m := range stubNumbered.FindAllStringSubmatch(qs, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && c.Roll("relay"+strconv.Itoa(i)) < 0.75 {
+			relay = append(relay, n)
+		}
+	}
+	return stubtext.JSON(map[string]any{"relay": relay, "reason": "The relayed questions bear on the proposition and are fair to both sides."})
+}
+
+func stubConclusionCheck(c *llm.StubCall) string {
+	if c.Roll("concluded") < 0.35 {
+		return stubtext.JSON(map[string]any{"concluded": true, "reason": "Both sides have answered each other's main points; further rounds would repeat them."})
+	}
+	return stubtext.JSON(map[string]any{"concluded": false, "reason": "Points raised in the last round are still unanswered."})
+}
+
+// stubStruck finds each side's "entries struck: N" in the verdict prompt.
+var stubStruck = regexp.MustCompile(`entries struck: (\d+)`)
+
+func stubVerdict(c *llm.StubCall) string {
+	if !stubReasked(c) && c.Roll("invalid") < 0.05 {
+		return stubtext.JSON(map[string]string{"outcome": "affirmative victory", "reason": "The affirmative case was stronger."})
+	}
+	outcomes := []Outcome{OutcomeAffirmativeWins, OutcomeNegativeWins, OutcomeDraw}
+	// A side with more entries struck loses.
+	if m := stubStruck.FindAllStringSubmatch(c.LastUser(), -1); len(m) == 2 {
+		pro, _ := strconv.Atoi(m[0][1])
+		det, _ := strconv.Atoi(m[1][1])
+		switch {
+		case pro > det:
+			outcomes = []Outcome{OutcomeNegativeWins}
+		case det > pro:
+			outcomes = []Outcome{OutcomeAffirmativeWins}
+		}
+	}
+	reasons := map[Outcome]string{
+		OutcomeAffirmativeWins: "The Promoter's arguments were better sourced and its rebuttals more effective, while the Detractor's objections rested more on unverified claims.",
+		OutcomeNegativeWins:    "The Detractor's arguments were better sourced and its rebuttals more effective, while the Promoter's case rested more on unverified claims.",
+		OutcomeDraw:            "Both sides made well-sourced arguments and answered each other effectively; neither established a clear advantage on the criteria.",
+	}
+	o := outcomes[c.Intn(len(outcomes))]
+	return stubtext.JSON(map[string]string{"outcome": string(o), "reason": reasons[o]})
+}
+
+// stubOutcome reads "Outcome: X." from the prompt's outcome block.
+func stubOutcome(c *llm.StubCall) string {
+	s, _ := c.Tag("outcome")
+	if v, ok := strings.CutPrefix(s, "Outcome: "); ok {
+		if i := strings.IndexAny(v, ". "); i > 0 {
+			return v[:i]
+		}
+	}
+	return "draw"
+}
+
+var stubAudienceSentences = []string{
+	"Listening to both sides, I came away with a clearer sense of what is actually at stake in {P}.",
+	"The promoter made a persuasive case that the benefits are real and measurable.",
+	"The detractor was right to press on the costs, which are easy to overlook.",
+	"What struck me most was how much depended on the quality of the sources each side brought.",
+	"When a source was questioned, the debate became sharper and more honest.",
+	"I found the rebuttals more informative than the opening statements, because they forced each side to engage.",
+	"Some of the conjectures were interesting, but they could not carry the argument on their own.",
+	"I would like to see more evidence on the long-term effects before making up my mind completely.",
+	"The questions from the floor helped bring the discussion back to practical consequences.",
+	"Both debaters conceded small points of fact, which made their remaining disagreements easier to see.",
+	"On balance, the evidence presented moved me somewhat, though not all the way.",
+	"The chair kept the exchange fair, and the rulings applied to both sides alike.",
+	"It is clear that reasonable people can weigh the same evidence differently here.",
+	"The most useful part of the debate was seeing which claims survived scrutiny and which did not.",
+	"I leave with better questions than I arrived with, which is perhaps the point of a debate like this.",
+	"If I had to summarise, I would say the disagreement is less about facts than about how to weigh them.",
+	"The closing statements were measured and fair to the other side's strongest points.",
+	"A debate like this shows why sourcing matters: claims without evidence faded quickly.",
+}
+
+func stubAudienceConclusion(c *llm.StubCall) string {
+	vars := map[string]string{"P": stubTopic(c)}
+	var paras [][]string
+	words := 0
+	pool := c.PickN(stubAudienceSentences, len(stubAudienceSentences))
+	var para []string
+	for _, s := range pool {
+		s = stubtext.Expand(s, vars)
+		para = append(para, s)
+		words += stubtext.Words(s)
+		if len(para) == 4 {
+			paras = append(paras, para)
+			para = nil
+		}
+		if words >= 230 {
+			break
+		}
+	}
+	paras = append(paras, para, []string{fmt.Sprintf("The chair's outcome, %s, seems to me a fair reading of what was said.", strings.ReplaceAll(stubOutcome(c), "_", " "))})
+	return stubtext.Join(paras...)
+}
+
+func stubSummary(c *llm.StubCall) string {
+	topic := stubTopic(c)
+	outcome := strings.ReplaceAll(stubOutcome(c), "_", " ")
+	return stubtext.Join(
+		[]string{"# Debate summary: " + strings.Trim(topic, `"`)},
+		[]string{"This debate considered " + topic + "."},
+		[]string{"## The affirmative case", "The promoter argued that the proposition is supported by the evidence, citing studies and reports on its measured effects."},
+		[]string{"## The negative case", "The detractor argued that the costs and risks outweigh the benefits, citing evidence on the problems the proposition may create."},
+		[]string{"## Verification and rulings", "The verifier checked the sources both sides cited, and the chair ruled on the findings; any entry struck from the record is left out of this summary."},
+		[]string{"## Outcome", "The chair declared the outcome: " + outcome + "."},
+	)
+}
+
+func stubBlogPost(c *llm.StubCall) string {
+	topic := stubTopic(c)
+	outcome := strings.ReplaceAll(stubOutcome(c), "_", " ")
+	return stubtext.Join(
+		[]string{"# Two sides of " + strings.Trim(topic, `"`)},
+		[]string{"What happens when two debaters have to back every claim with a source, and a verifier checks each one?", "That was the setting of this formal debate on " + topic + "."},
+		[]string{"The promoter made the affirmative case, pointing to evidence of benefits.", "The detractor made the negative case, pointing to costs and risks."},
+		[]string{"The audience asked questions between rounds, and the chair relayed the fair ones to the debaters."},
+		[]string{"In the end the chair declared the outcome: " + outcome + ".", "Readers can weigh the arguments for themselves in the full transcript."},
+	)
+}
+
+func stubAssessment(c *llm.StubCall) string {
+	_, blog := c.Tag("blog_post")
+	blogLine := "The debate was void and no blog post was produced, as the rules require."
+	if blog {
+		blogLine = "The blog post is neutral and attributes each claim to the side that made it."
+	}
+	return stubtext.Join(
+		[]string{"# Assessor report"},
+		[]string{"## Accuracy", "The summary matches the transcript on the arguments, the rulings and the outcome."},
+		[]string{"## Neutrality", "Neither document favours a side; both give the two cases comparable space."},
+		[]string{"## Redactions", "No struck content appears in the documents."},
+		[]string{"## Blog post", blogLine},
+		[]string{"## Overall rating", "Good. No corrections are required."},
+	)
+}

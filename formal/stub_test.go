@@ -1,0 +1,202 @@
+package formal
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/llm"
+)
+
+// TestStubIgnoresTheDate runs Example's debate (seed 2) and others on the
+// stub with two clocks years apart: the debates must take the same course,
+// differing only in the dates they print. (The debate has an ID, so that
+// the results can be compared whole.)
+func TestStubIgnoresTheDate(t *testing.T) {
+	clocks := []time.Time{
+		time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC),
+		time.Date(2031, 11, 23, 8, 59, 1, 0, time.FixedZone("east", 5*3600)),
+	}
+	for seed := range int64(6) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			var runs []string
+			for _, at := range clocks {
+				cfg := DefaultConfig()
+				cfg.MinRounds, cfg.MaxRounds = 1, 2
+				res, err := Run(t.Context(), llm.NewStub(seed), cfg, testDebate,
+					WithVerifier(JudgeOnly), WithClock(func() time.Time { return at }))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := json.MarshalIndent(res, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(b), at.UTC().Format(time.DateOnly)) {
+					t.Fatalf("the clock's date %s appears nowhere in the result", at.UTC().Format(time.DateOnly))
+				}
+				runs = append(runs, stubDates.ReplaceAllString(string(b), "<date>"))
+			}
+			if diff := cmp.Diff(runs[0], runs[1]); diff != "" {
+				t.Errorf("the debate depends on the date (-%s +%s):\n%s", clocks[0], clocks[1], diff)
+			}
+		})
+	}
+}
+
+func TestStubDates(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Today: 2026-11-23\n", "Today: <date>\n"},
+		{"(accessed 2026-02-21)", "(accessed <date>)"},
+		{"chair · 2026-02-21T14:00:00Z\n", "chair · <date>\n"},
+		{"at 2026-02-21T14:00:00.123+05:00.", "at <date>."},
+		{"20260221T140000Z-cities", "<date>-cities"},
+		{"entry 12, seq 2026", "entry 12, seq 2026"},
+	}
+	for _, tt := range tests {
+		if got := stubDates.ReplaceAllString(tt.in, "<date>"); got != tt.want {
+			t.Errorf("masking %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+type stubTestTurn struct {
+	Type          string   `json:"type"`
+	Content       string   `json:"content"`
+	Sources       []Source `json:"sources"`
+	RebuttalToSeq *int     `json:"rebuttal_to_seq"`
+}
+
+// TestStubReadsTheTurnPrompt runs the stub on turnPrompt, so that a change
+// to the prompt that the stub no longer reads fails here.
+func TestStubReadsTheTurnPrompt(t *testing.T) {
+	log := []Entry{
+		{Seq: 2, Speaker: SpeakerPromoter, Type: TypeOpeningStatement, Content: "Cars out."},
+		{Seq: 3, Speaker: SpeakerDetractor, Type: TypeOpeningStatement, Content: "Cars in."},
+	}
+	tests := []struct {
+		name    string
+		who     Speaker
+		task    turnTask
+		check   func(stubTestTurn) string // what is wrong, or ""
+		claimed []string                  // one of these sentences opens some turn's case
+	}{
+		{
+			name: "a rebuttal is all the promoter may give",
+			who:  SpeakerPromoter,
+			task: turnTask{phase: PhaseRebuttal, allowed: []EntryType{TypeRebuttal}, rebuttable: []int{3}, today: "2031-04-05"},
+			check: func(r stubTestTurn) string {
+				if r.Type != string(TypeRebuttal) || r.RebuttalToSeq == nil || *r.RebuttalToSeq != 3 {
+					return "not a rebuttal of #3"
+				}
+				return ""
+			},
+			claimed: stubAffirmative,
+		},
+		{
+			name: "the detractor argues the negative",
+			who:  SpeakerDetractor,
+			task: turnTask{phase: PhaseOpening, allowed: []EntryType{TypeOpeningStatement}, today: "2031-04-05"},
+			check: func(r stubTestTurn) string {
+				if r.Type != string(TypeOpeningStatement) || r.RebuttalToSeq != nil {
+					return "not an opening statement"
+				}
+				return ""
+			},
+			claimed: stubNegative,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := turnPrompt(testDebate, tt.who, log, tt.task)
+			req := llm.Request{Purpose: PurposeTurn, JSON: true, Messages: p.Messages()}
+			dated, claimed := false, false
+			for seed := range int64(30) {
+				resp, err := llm.NewStub(seed).Complete(t.Context(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var r stubTestTurn
+				if err := json.Unmarshal([]byte(resp.Content), &r); err != nil {
+					t.Fatalf("seed %d: %v: %s", seed, err, resp.Content)
+				}
+				if problem := tt.check(r); problem != "" {
+					t.Errorf("seed %d: %s: %s", seed, problem, resp.Content)
+				}
+				for _, s := range r.Sources {
+					if s.Accessed != tt.task.today {
+						t.Errorf("seed %d: source accessed %q, want today, %s", seed, s.Accessed, tt.task.today)
+					}
+					dated = true
+				}
+				claimed = claimed || slices.ContainsFunc(tt.claimed, func(c string) bool {
+					head, _, _ := strings.Cut(c, "{P}")
+					return strings.Contains(r.Content, head)
+				})
+			}
+			if !dated || !claimed {
+				t.Errorf("over 30 seeds: some source dated today: %v; some turn argues its side: %v", dated, claimed)
+			}
+		})
+	}
+}
+
+// TestStubReadsTheChairPrompts runs the stub on the verdict and report
+// prompts.
+func TestStubReadsTheChairPrompts(t *testing.T) {
+	struck := sideRecord{turns: 3, redacted: 1}
+	verdictReq := llm.Request{Purpose: PurposeVerdict, JSON: true, Messages: verdictPrompt(testDebate, nil, struck, sideRecord{turns: 3}).Messages()}
+	rejected := verdictReq
+	rejected.Messages = append(slices.Clone(verdictReq.Messages),
+		llm.Message{Role: llm.Assistant, Content: "{}"}, llm.Message{Role: llm.User, Content: rejectedPrefix + ": no outcome."})
+	summaryReq := llm.Request{Purpose: PurposeSummary, Messages: summaryPrompt(testDebate, nil, verdict{Outcome: OutcomeNegativeWins, Reason: "Better sourced."}, "Fine.").Messages()}
+	verifyReq := llm.Request{Purpose: PurposeVerification, JSON: true, Messages: verificationPrompt(Source{URL: "https://stats.example.org/a", Title: "A", Accessed: "2026-01-01"}, "Traffic fell.").Messages()}
+	invalid := 0
+	for seed := range int64(60) {
+		var v verdict
+		mustDecode(t, complete(t, seed, verdictReq), &v)
+		switch v.Outcome {
+		case OutcomeNegativeWins:
+		case "affirmative victory": // the stub's occasional invalid reply
+			invalid++
+		default:
+			t.Errorf("seed %d: outcome %q although the promoter had an entry struck", seed, v.Outcome)
+		}
+		mustDecode(t, complete(t, seed, rejected), &v)
+		if !v.Outcome.valid() {
+			t.Errorf("seed %d: invalid outcome %q when asked again", seed, v.Outcome)
+		}
+		if s := complete(t, seed, summaryReq); !strings.Contains(s, "declared the outcome: negative wins.") {
+			t.Errorf("seed %d: the summary misreports the outcome:\n%s", seed, s)
+		}
+		var f struct{ Status, Reason string }
+		mustDecode(t, complete(t, seed, verifyReq), &f)
+		if f.Status != "probably fine" && !strings.Contains(f.Reason, "stats.example.org") {
+			t.Errorf("seed %d: finding %+v does not name the source's host", seed, f)
+		}
+	}
+	if invalid == 0 {
+		t.Error("no first verdict over 60 seeds is invalid, so asking again goes untested")
+	}
+}
+
+func complete(t *testing.T, seed int64, req llm.Request) string {
+	t.Helper()
+	resp, err := llm.NewStub(seed).Complete(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Content
+}
+
+func mustDecode(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+}

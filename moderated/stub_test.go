@@ -1,0 +1,73 @@
+package moderated
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
+)
+
+func stubAnswer(t *testing.T, seed int64, req llm.Request) string {
+	t.Helper()
+	resp, err := llm.NewStub(seed).Complete(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Content
+}
+
+// TestStubReadsTheDebaterPrompt runs the stub on a debater's prompt, so that
+// a change to the prompt that the stub no longer reads fails here.
+func TestStubReadsTheDebaterPrompt(t *testing.T) {
+	me := Perspective{ID: duelogic.PerformanceAdvocate, Name: "Performance Advocate", Priorities: []string{"latency"}, TradeOffs: "complexity for speed"}
+	other := Perspective{ID: duelogic.SimplicityAdvocate, Name: "Simplicity Advocate", Priorities: []string{"readability"}, TradeOffs: "speed for clarity"}
+	d := duelogic.Debate{Proposition: "Should we cache sessions in Redis?"}
+	for _, round := range []int{1, 2} {
+		user := roundLine(round, 4) + "\n" + question(d) + "\n\nGive your argument for this round."
+		req := request("m", PurposeArgument, false, debaterSystem(me, []Perspective{other}), user)
+		for seed := range int64(30) {
+			text := stubAnswer(t, seed, req)
+			if strings.Contains(text, "broader point about") { // now and then off topic, to be redirected
+				continue
+			}
+			if !strings.Contains(text, "Simplicity Advocate") || !strings.Contains(text, `"Should we cache sessions in Redis?"`) {
+				t.Errorf("round %d, seed %d: the argument does not answer the other perspective on the question:\n%s", round, seed, text)
+			}
+			built := strings.Contains(strings.ToLower(text), "the last round")
+			if built != (round > 1) {
+				t.Errorf("round %d, seed %d: builds on a last round: %v:\n%s", round, seed, built, text)
+			}
+		}
+	}
+}
+
+func TestStubReadsTheAnalysisPrompt(t *testing.T) {
+	ps, err := newPerspectives(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := analysisRequest(testConfig(), duelogic.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, ps)
+	prose := 0
+	for seed := range int64(40) {
+		text := stubAnswer(t, seed, req)
+		var a struct {
+			Domain       string   `json:"domain"`
+			Debaters     int      `json:"debaters"`
+			Perspectives []string `json:"perspectives"`
+		}
+		if err := json.Unmarshal([]byte(text), &a); err != nil {
+			prose++ // now and then, to be asked again
+			if err := json.Unmarshal([]byte(stubAnswer(t, seed, retry(req, text, "not JSON"))), &a); err != nil {
+				t.Fatalf("seed %d: asked again, still not JSON: %v", seed, err)
+			}
+		}
+		if a.Domain != "data" || (a.Debaters != 2 && a.Debaters != 7) || len(a.Perspectives) == 0 {
+			t.Errorf("seed %d: analysis %+v of a binary data question", seed, a)
+		}
+	}
+	if prose == 0 || prose > 10 {
+		t.Errorf("%d of 40 analyses in prose, want a few", prose)
+	}
+}

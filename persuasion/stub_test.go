@@ -1,0 +1,55 @@
+package persuasion
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// TestStubReadsTheTurnPrompt runs the stub on the openings' prompts, so
+// that a change to the prompt that the stub no longer reads fails here.
+func TestStubReadsTheTurnPrompt(t *testing.T) {
+	d := duelogic.Debate{Proposition: "Should we adopt Redis for sessions?"}
+	const thesis = "We should adopt Redis for sessions"
+	proOpening := argumentation.Move{ID: "P1", Speaker: SidePro, Act: argumentation.Claim, Proposition: thesis}
+	tests := []struct {
+		name  string
+		sl    slot
+		prior []argumentation.Move
+		ok    func(first stubMove) bool
+	}{
+		{"PRO states its thesis", slot{phase: PhaseOpening, side: SidePro}, nil,
+			func(m stubMove) bool { return m.Act == "claim" && m.Proposition == thesis && m.Target == "" }},
+		{"OPP answers it", slot{phase: PhaseOpening, side: SideOpp}, []argumentation.Move{proOpening},
+			func(m stubMove) bool {
+				return m.Target == "P1" && (m.Act == "why" && m.Proposition == thesis || m.Act == "claim" && m.Proposition == "¬"+thesis && m.Attack == "rebut")
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := turnRequest(DefaultConfig(), d, tt.sl, tt.prior, nil, nil)
+			for seed := range int64(30) {
+				for _, r := range []llm.Request{req, reask(req, "{}", errors.New("no moves"), "turn")} {
+					resp, err := llm.NewStub(seed).Complete(t.Context(), r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var turn struct {
+						Text  string     `json:"text"`
+						Moves []stubMove `json:"moves"`
+					}
+					if err := json.Unmarshal([]byte(resp.Content), &turn); err != nil {
+						t.Fatalf("seed %d: %v: %s", seed, err, resp.Content)
+					}
+					if len(turn.Moves) == 0 || !tt.ok(turn.Moves[0]) || turn.Text == "" {
+						t.Errorf("seed %d: turn %s", seed, resp.Content)
+					}
+				}
+			}
+		})
+	}
+}
