@@ -117,12 +117,21 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.rec.start(ctx)
 	mctx, cancel := context.WithCancel(ctx)
 	r.startMapper(mctx)
+	stopped := false
+	defer func() {
+		if !stopped { // a panic: the mapper and the writer still end first
+			cancel()
+			r.finishMapping()
+			r.rec.stop()
+		}
+	}()
 	res, err := r.play(ctx)
 	if err != nil {
 		cancel()
 	}
 	r.finishMapping()
 	cancel()
+	stopped = true
 	if serr := r.rec.stop(); serr != nil {
 		return nil, serr
 	}

@@ -30,6 +30,8 @@ type Orchestrator struct {
 	logger  *slog.Logger
 	hook    func(purpose string, msgs []llm.Message) []llm.Message
 	mapping *argumentation.Semantics
+	// catalogSet: WithCatalog was given (only the podcast reads a catalog).
+	catalogSet bool
 
 	mu      sync.Mutex
 	running map[string]*pending
@@ -51,7 +53,11 @@ func WithClock(now func() time.Time) Option { return func(o *Orchestrator) { o.n
 
 // WithCatalog sets the frameworks chairs may hold; the default is
 // [DefaultCatalog]. The config is validated against it.
-func WithCatalog(c *Catalog) Option { return func(o *Orchestrator) { o.cat = c } }
+// Other formats cannot honour it: [RunFormat] and [ResumeFormat] refuse it
+// with [ErrUnsupportedOption].
+func WithCatalog(c *Catalog) Option {
+	return func(o *Orchestrator) { o.cat, o.catalogSet = c, true }
+}
 
 // WithLogger sets the logger for what the engine notices but survives (an
 // unparseable evaluation, a rejected interruption, a panicking sink); the
@@ -321,12 +327,22 @@ func (o *Orchestrator) claim(id string, cfg Config) (*pending, func(), error) {
 // MaxInterjectionReasonRunes bounds the reason of a manual interjection.
 const MaxInterjectionReasonRunes = 1000
 
+// MaxPendingInterjections bounds the manual interjections waiting for a
+// debate's next turn boundary; [Orchestrator.Interject] refuses more with
+// [ErrTooManyInterjections] until the debate has delivered them.
+const MaxPendingInterjections = 8
+
+// ErrTooManyInterjections: [MaxPendingInterjections] are already waiting for
+// the debate's next turn boundary.
+var ErrTooManyInterjections = errors.New("duelogic: too many interjections waiting")
+
 // Interject asks the arbiter of a running debate to interject, as the seed's
 // POST /api/debates/:id/arbiter/interject does. The interjection is delivered
 // at the next turn boundary and recorded like any other; targetChair names the
 // chair called out ("" for the last chair who spoke). It fails with
 // [ErrNotRunning] when this orchestrator is not running the debate, or the
-// debate is past its last turn boundary (the closing has begun).
+// debate is past its last turn boundary (the closing has begun), and with
+// [ErrTooManyInterjections] when [MaxPendingInterjections] are waiting.
 func (o *Orchestrator) Interject(debateID, reason, targetChair string) error {
 	reason = strings.TrimSpace(reason)
 	switch {
@@ -348,6 +364,9 @@ func (o *Orchestrator) Interject(debateID, reason, targetChair string) error {
 	defer p.mu.Unlock()
 	if p.closed {
 		return fmt.Errorf("%w: %s is closing; no turn is left to interject at", ErrNotRunning, debateID)
+	}
+	if len(p.queue) >= MaxPendingInterjections {
+		return fmt.Errorf("%w: %d for %s", ErrTooManyInterjections, len(p.queue), debateID)
 	}
 	p.queue = append(p.queue, Interjection{Type: ViolationManual, Target: targetChair, Reason: reason})
 	return nil

@@ -633,6 +633,16 @@ func TestInterjectValidation(t *testing.T) {
 	if err := o.Interject(id, "ok", "chair_2"); err != nil {
 		t.Error(err)
 	}
+	// The queue is bounded: the debate is blocked before its first turn
+	// boundary, so the interjections pile up until the limit.
+	for i := 1; i < MaxPendingInterjections; i++ {
+		if err := o.Interject(id, fmt.Sprint("more ", i), ""); err != nil {
+			t.Fatalf("interjection %d of %d refused: %v", i+1, MaxPendingInterjections, err)
+		}
+	}
+	if err := o.Interject(id, "one too many", ""); !errors.Is(err, ErrTooManyInterjections) {
+		t.Errorf("interjection over the limit: err %v, want ErrTooManyInterjections", err)
+	}
 	if _, err := o.Run(context.Background(), Debate{ID: id, Proposition: "x"}); err == nil {
 		t.Error("second Run of a running debate accepted")
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
@@ -104,4 +106,68 @@ func TestCallWaitsForTheStoreOneStepBehind(t *testing.T) {
 		}
 		r.stop()
 	})
+}
+
+// panicking is a format whose Play stores a record, then panics.
+type panicking struct{}
+
+func (panicking) Name() string { return "panicking" }
+
+func (panicking) Play(ctx context.Context, s *Session) error {
+	if _, err := s.Record(ctx, "hello", Utterance{Speaker: "host", Content: "hello"}); err != nil {
+		return err
+	}
+	panic("format bug")
+}
+
+// TestPanicInPlayLeaksNothing: when a format's Play panics, the panic
+// reaches the caller and no goroutine of the debate survives it (synctest
+// fails the test if one is left blocked in the bubble).
+func TestPanicInPlayLeaksNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := store.NewMemory()
+		func() {
+			defer func() {
+				if p := recover(); p != "format bug" {
+					t.Errorf("recovered %v, want the format's panic", p)
+				}
+			}()
+			RunFormat(context.Background(), llm.NewStub(1), panicking{}, Debate{ID: "p", Proposition: "x"}, WithStore(st))
+		}()
+		recs, err := st.Records(context.Background(), "p")
+		if err != nil || len(recs) != 2 {
+			t.Errorf("%d records (err %v), want the debate and the utterance stored before the panic", len(recs), err)
+		}
+	})
+}
+
+// TestFormatsRefuseOptionsTheyCannotHonour: RunFormat and ResumeFormat fail
+// before any model call with an option only the podcast reads.
+func TestFormatsRefuseOptionsTheyCannotHonour(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opt  Option
+	}{
+		{"WithCatalog", WithCatalog(DefaultCatalog())},
+		{"WithArgumentMap", WithArgumentMap(argumentation.Additive)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			client := llm.ClientFunc(func(context.Context, llm.Request) (llm.Response, error) {
+				calls++
+				return llm.Response{Content: "x"}, nil
+			})
+			_, err := RunFormat(context.Background(), client, panicking{}, Debate{Proposition: "x"}, tt.opt)
+			if !errors.Is(err, ErrUnsupportedOption) || !strings.Contains(err.Error(), tt.name) {
+				t.Errorf("RunFormat: err %v, want ErrUnsupportedOption naming %s", err, tt.name)
+			}
+			_, err = ResumeFormat(context.Background(), client, panicking{}, "any", tt.opt)
+			if !errors.Is(err, ErrUnsupportedOption) {
+				t.Errorf("ResumeFormat: err %v, want ErrUnsupportedOption", err)
+			}
+			if calls != 0 {
+				t.Errorf("%d model calls", calls)
+			}
+		})
+	}
 }

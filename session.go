@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/duelogic/duelogic/llm"
@@ -46,7 +47,7 @@ type Session struct {
 // model calls and the options' store, sink, clock, logger and prompt hook. It
 // fails before any model call when d is invalid or its ID is taken.
 func RunFormat(ctx context.Context, client llm.Client, f Format, d Debate, opts ...Option) (*Result, error) {
-	o, err := newEngine(client, opts)
+	o, err := formatEngine(client, f, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func RunFormat(ctx context.Context, client llm.Client, f Format, d Debate, opts 
 // f.Play replays the stored steps and continues at the first one not stored.
 // Resuming a finished debate returns its result without calling a model.
 func ResumeFormat(ctx context.Context, client llm.Client, f Format, debateID string, opts ...Option) (*Result, error) {
-	o, err := newEngine(client, opts)
+	o, err := formatEngine(client, f, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +87,30 @@ func ResumeFormat(ctx context.Context, client llm.Client, f Format, debateID str
 		return nil, err
 	}
 	return r.playFormat(ctx, f, nil)
+}
+
+// ErrUnsupportedOption: an option was given to a format that cannot honour
+// it; the debate does not start rather than run without it.
+var ErrUnsupportedOption = errors.New("duelogic: option not supported by this format")
+
+// formatEngine is newEngine for [RunFormat] and [ResumeFormat]: it refuses
+// the options only the podcast honours.
+func formatEngine(client llm.Client, f Format, opts []Option) (*Orchestrator, error) {
+	o, err := newEngine(client, opts)
+	if err != nil {
+		return nil, err
+	}
+	var bad []string
+	if o.catalogSet {
+		bad = append(bad, "WithCatalog")
+	}
+	if o.mapping != nil {
+		bad = append(bad, "WithArgumentMap")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%w: the %s format cannot honour %s", ErrUnsupportedOption, f.Name(), strings.Join(bad, ", "))
+	}
+	return o, nil
 }
 
 func newEngine(client llm.Client, opts []Option) (*Orchestrator, error) {
@@ -111,6 +136,12 @@ func newEngine(client llm.Client, opts []Option) (*Orchestrator, error) {
 // playFormat runs f; spec is nil when resuming.
 func (r *run) playFormat(ctx context.Context, f Format, spec json.RawMessage) (*Result, error) {
 	r.rec.start(ctx)
+	stopped := false
+	defer func() {
+		if !stopped { // Play panicked: the writer still ends before the panic goes on
+			r.rec.stop()
+		}
+	}()
 	res, err := func() (*Result, error) {
 		if spec != nil {
 			rec, err := r.rec.append(ctx, RecordDebate, debateRecord{
@@ -142,6 +173,7 @@ func (r *run) playFormat(ctx context.Context, f Format, spec json.RawMessage) (*
 		}
 		return res, nil
 	}()
+	stopped = true
 	if serr := r.rec.stop(); serr != nil {
 		return nil, serr
 	}
