@@ -2,7 +2,9 @@
 // interface that host applications implement (or take from [openai]), the request
 // and response types, and the pieces that compose clients — [Stream] for optional
 // streaming, [Router] for a different provider per model, [Retry] for transient
-// faults — plus [Stub], an offline deterministic model.
+// faults — plus [Stub], an offline deterministic model. The package knows no
+// debate format: the Purpose of a request is an opaque label, and each format
+// registers the stub's answers to its own purposes with [RegisterStub].
 //
 // # Implementing a Client
 //
@@ -41,8 +43,8 @@ type Request struct {
 	// Model is the model ID, e.g. "anthropic/claude-sonnet-4". A [Router]
 	// dispatches on it.
 	Model string `json:"model"`
-	// Purpose says what the call is for ("opening", "evaluation", ...): see the
-	// Purpose constants in package duelogic. Clients may ignore it; fakes and
+	// Purpose says what the call is for ("opening", "evaluation", ...): each
+	// format exports its Purpose constants. Clients may ignore it; fakes and
 	// the [Stub] script replies by it.
 	Purpose  string    `json:"purpose,omitempty"`
 	Messages []Message `json:"messages"`
