@@ -405,6 +405,62 @@ func (r *recorder) appendWith(ctx context.Context, typ string, data any, event f
 	return rec, nil
 }
 
+// appendStep queues a step's record and the event announcing it (built by
+// event, when not nil, from the record's Seq), keeping the event in the
+// record so that a replay of the log gives it back exactly.
+func (r *recorder) appendStep(ctx context.Context, typ string, sr stepRecord, event func(seq int64) *Event) error {
+	if err := r.failed(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	backlog := r.queued - maxQueued
+	r.mu.Unlock()
+	if backlog > 0 {
+		if err := r.waitFor(ctx, backlog); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ}
+	var ev *Event
+	if event != nil {
+		ev = event(rec.Seq)
+	}
+	if ev != nil {
+		ev.Seq, ev.Time = rec.Seq, rec.Time
+		se := &storedEvent{Type: ev.Type, Segment: ev.Segment, Speaker: ev.Speaker, Utterance: ev.Utterance}
+		if ev.Data != nil {
+			data, err := json.Marshal(ev.Data)
+			if err != nil {
+				return fmt.Errorf("duelogic: encode the %s event of step %s: %w", ev.Type, sr.Key, err)
+			}
+			se.Data = data
+		}
+		sr.Event = se
+	}
+	raw, err := json.Marshal(sr)
+	if err != nil {
+		return fmt.Errorf("duelogic: encode %s record: %w", typ, err)
+	}
+	rec.Data = raw
+	r.seq = rec.Seq
+	r.q = append(r.q, queued{rec: &rec})
+	r.queued++
+	if isSide(ctx) {
+		r.side = r.queued
+	}
+	if ev != nil {
+		r.q = append(r.q, queued{ev: ev})
+		r.queued++
+	}
+	r.signal()
+	return nil
+}
+
 // announce queues an event, emitted once everything queued before it is
 // stored.
 func (r *recorder) announce(e Event) {

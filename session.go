@@ -241,6 +241,19 @@ type stepRecord struct {
 	Speaker string          `json:"speaker,omitempty"`
 	Usage   llm.Usage       `json:"usage"`
 	Value   json.RawMessage `json:"value"`
+	// Event is the event that announced the step, so that a replay of the
+	// log gives exactly the events emitted live.
+	Event *storedEvent `json:"event,omitempty"`
+}
+
+// storedEvent is an event as a step's record keeps it (its DebateID, Seq
+// and Time are the record's).
+type storedEvent struct {
+	Type      EventType       `json:"type"`
+	Segment   Segment         `json:"segment,omitempty"`
+	Speaker   string          `json:"speaker,omitempty"`
+	Utterance *Utterance      `json:"utterance,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
 }
 
 // StepFunc produces a step's value (anything that marshals to JSON) and the
@@ -335,11 +348,7 @@ func (r *run) freshStep(ctx context.Context, sr stepRecord, typ string, out any,
 			return fmt.Errorf("duelogic: decode step %s: %w", sr.Key, err)
 		}
 	}
-	var announce func(store.Record) *Event
-	if event != nil {
-		announce = func(rec store.Record) *Event { return event(rec.Seq) }
-	}
-	if _, err := r.rec.appendWith(ctx, typ, sr, announce); err != nil {
+	if err := r.rec.appendStep(ctx, typ, sr, event); err != nil {
 		return err
 	}
 	r.charge(sr.Speaker, usage)

@@ -38,6 +38,13 @@ type (
 		Key     string          `json:"key"`
 		Speaker string          `json:"speaker"`
 		Value   json.RawMessage `json:"value"`
+		Event   *struct {
+			Type      duelogic.EventType  `json:"type"`
+			Segment   duelogic.Segment    `json:"segment"`
+			Speaker   string              `json:"speaker"`
+			Utterance *duelogic.Utterance `json:"utterance"`
+			Data      json.RawMessage     `json:"data"`
+		} `json:"event"`
 	}
 )
 
@@ -65,10 +72,10 @@ type (
 //   - moves → [duelogic.EventArgumentMap] with the record's Data as Data (a
 //     [json.RawMessage]);
 //   - any other record that a [duelogic.Session] step wrote (a format's
-//     verdict, score or checkpoint) → an event whose Type is the record's
-//     type, with the step's speaker as Speaker and its stored value as Data
-//     (a json.RawMessage). A format that announced the step live with another
-//     type or payload is replayed in this generic form.
+//     verdict, score or checkpoint) → the event that announced it live,
+//     stored with the step: its type, segment, speaker, utterance and Data
+//     (as a json.RawMessage of the same JSON); a step no event announced
+//     gives none.
 func FromRecord(rec store.Record) (duelogic.Event, bool) {
 	e := duelogic.Event{DebateID: rec.DebateID, Seq: rec.Seq, Time: rec.Time}
 	var err error
@@ -126,7 +133,15 @@ func FromRecord(rec store.Record) (duelogic.Event, bool) {
 			if r.Key == "" || r.Value == nil || rec.Type == "" {
 				return duelogic.Event{}, false
 			}
-			e.Type, e.Speaker, e.Data = duelogic.EventType(rec.Type), r.Speaker, r.Value
+			se := r.Event
+			if se == nil {
+				return duelogic.Event{}, false // a step no event announced
+			}
+			// The event that announced the step, stored with it.
+			e.Type, e.Segment, e.Speaker, e.Utterance = se.Type, se.Segment, se.Speaker, se.Utterance
+			if se.Data != nil {
+				e.Data = se.Data
+			}
 		}
 	}
 	if err != nil {
