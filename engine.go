@@ -335,16 +335,22 @@ func (r *recorder) flush(ctx context.Context) error {
 	return r.waitFor(ctx, target)
 }
 
-// enqueue adds items for the writer, waiting first (without a lock) while
-// the backlog is full.
-func (r *recorder) enqueue(ctx context.Context, items ...queued) error {
+// room waits (without a lock) while the writer's backlog is full.
+func (r *recorder) room(ctx context.Context) error {
 	r.mu.Lock()
 	backlog := r.queued - maxQueued
 	r.mu.Unlock()
-	if backlog > 0 {
-		if err := r.waitFor(ctx, backlog); err != nil {
-			return err
-		}
+	if backlog <= 0 {
+		return nil
+	}
+	return r.waitFor(ctx, backlog)
+}
+
+// enqueue adds items for the writer, waiting first while the backlog is
+// full.
+func (r *recorder) enqueue(ctx context.Context, items ...queued) error {
+	if err := r.room(ctx); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	r.q = append(r.q, items...)
@@ -375,13 +381,8 @@ func (r *recorder) appendWith(ctx context.Context, typ string, data any, event f
 	if err != nil {
 		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
 	}
-	r.mu.Lock()
-	backlog := r.queued - maxQueued
-	r.mu.Unlock()
-	if backlog > 0 {
-		if err := r.waitFor(ctx, backlog); err != nil {
-			return store.Record{}, err
-		}
+	if err := r.room(ctx); err != nil {
+		return store.Record{}, err
 	}
 	// Seq assignment and queueing happen under one lock hold, which never
 	// blocks, so side records from other goroutines keep Seq order.
@@ -415,13 +416,8 @@ func (r *recorder) appendStep(ctx context.Context, typ string, sr stepRecord, ev
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	backlog := r.queued - maxQueued
-	r.mu.Unlock()
-	if backlog > 0 {
-		if err := r.waitFor(ctx, backlog); err != nil {
-			return err
-		}
+	if err := r.room(ctx); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
