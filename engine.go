@@ -363,86 +363,63 @@ func (r *recorder) enqueue(ctx context.Context, items ...queued) error {
 // append queues a record of typ holding data (which must marshal to an
 // object with a "key") and returns it as it will be stored.
 func (r *recorder) append(ctx context.Context, typ string, data any) (store.Record, error) {
-	return r.appendWith(ctx, typ, data, nil)
-}
-
-// appendWith is append that also queues the event announcing the record,
-// built by event (when not nil) from the record as it will be stored, with
-// no other record or event between them: records and events stay in Seq
-// order even when side steps append from other goroutines.
-func (r *recorder) appendWith(ctx context.Context, typ string, data any, event func(store.Record) *Event) (store.Record, error) {
-	if err := r.failed(); err != nil {
-		return store.Record{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return store.Record{}, err
-	}
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
-	}
-	if err := r.room(ctx); err != nil {
-		return store.Record{}, err
-	}
-	// Seq assignment and queueing happen under one lock hold, which never
-	// blocks, so side records from other goroutines keep Seq order.
-	r.mu.Lock()
-	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ, Data: raw}
-	r.seq = rec.Seq
-	r.q = append(r.q, queued{rec: &rec})
-	r.queued++
-	if isSide(ctx) {
-		r.side = r.queued
-	}
-	if event != nil {
-		if e := event(rec); e != nil {
-			e.Seq = rec.Seq
-			r.q = append(r.q, queued{ev: e})
-			r.queued++
-		}
-	}
-	r.mu.Unlock()
-	r.signal()
-	return rec, nil
+	return r.appendRecord(ctx, typ, func(rec *store.Record) (*Event, error) {
+		raw, err := json.Marshal(data)
+		rec.Data = raw
+		return nil, err
+	})
 }
 
 // appendStep queues a step's record and the event announcing it (built by
 // event, when not nil, from the record's Seq), keeping the event in the
 // record so that a replay of the log gives it back exactly.
 func (r *recorder) appendStep(ctx context.Context, typ string, sr stepRecord, event func(seq int64) *Event) error {
+	_, err := r.appendRecord(ctx, typ, func(rec *store.Record) (*Event, error) {
+		var ev *Event
+		if event != nil {
+			ev = event(rec.Seq)
+		}
+		if ev != nil {
+			ev.Seq, ev.Time = rec.Seq, rec.Time
+			se := &storedEvent{Type: ev.Type, Segment: ev.Segment, Speaker: ev.Speaker, Utterance: ev.Utterance}
+			if ev.Data != nil {
+				data, err := json.Marshal(ev.Data)
+				if err != nil {
+					return nil, fmt.Errorf("the %s event of step %s: %w", ev.Type, sr.Key, err)
+				}
+				se.Data = data
+			}
+			sr.Event = se
+		}
+		raw, err := json.Marshal(sr)
+		rec.Data = raw
+		return ev, err
+	})
+	return err
+}
+
+// appendRecord queues a record of typ, whose Data encode fills in from the
+// record's Seq and Time, and the event encode returns (when not nil) right
+// behind it. Seq assignment, encoding and queueing happen under one lock
+// hold, which never blocks, so records and events stay in Seq order even
+// when side steps append from other goroutines.
+func (r *recorder) appendRecord(ctx context.Context, typ string, encode func(rec *store.Record) (*Event, error)) (store.Record, error) {
 	if err := r.failed(); err != nil {
-		return err
+		return store.Record{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return store.Record{}, err
 	}
 	if err := r.room(ctx); err != nil {
-		return err
+		return store.Record{}, err
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	rec := store.Record{DebateID: r.id, Seq: r.seq + 1, Time: r.now(), Type: typ}
-	var ev *Event
-	if event != nil {
-		ev = event(rec.Seq)
-	}
-	if ev != nil {
-		ev.Seq, ev.Time = rec.Seq, rec.Time
-		se := &storedEvent{Type: ev.Type, Segment: ev.Segment, Speaker: ev.Speaker, Utterance: ev.Utterance}
-		if ev.Data != nil {
-			data, err := json.Marshal(ev.Data)
-			if err != nil {
-				return fmt.Errorf("duelogic: encode the %s event of step %s: %w", ev.Type, sr.Key, err)
-			}
-			se.Data = data
-		}
-		sr.Event = se
-	}
-	raw, err := json.Marshal(sr)
+	ev, err := encode(&rec)
 	if err != nil {
-		return fmt.Errorf("duelogic: encode %s record: %w", typ, err)
+		r.mu.Unlock()
+		return store.Record{}, fmt.Errorf("duelogic: encode %s record: %w", typ, err)
 	}
-	rec.Data = raw
 	r.seq = rec.Seq
 	r.q = append(r.q, queued{rec: &rec})
 	r.queued++
@@ -453,8 +430,9 @@ func (r *recorder) appendStep(ctx context.Context, typ string, sr stepRecord, ev
 		r.q = append(r.q, queued{ev: ev})
 		r.queued++
 	}
+	r.mu.Unlock()
 	r.signal()
-	return nil
+	return rec, nil
 }
 
 // announce queues an event, emitted once everything queued before it is
