@@ -1,4 +1,4 @@
-package duelogic
+package engine
 
 import (
 	"regexp"

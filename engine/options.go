@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store"
+)
+
+// Option configures a [Run] or [Resume].
+type Option func(*settings)
+
+type settings struct {
+	client  llm.Client
+	store   store.Store
+	sink    EventSink
+	now     func() time.Time
+	logger  *slog.Logger
+	hook    func(purpose string, msgs []llm.Message) []llm.Message
+	mapping *argumentation.Semantics
+	format  []func(f any) error
+}
+
+// WithStore sets where the debate is recorded; the default is a new
+// in-memory store (so Resume needs the same store given again).
+func WithStore(s store.Store) Option { return func(o *settings) { o.store = s } }
+
+// WithSink sets who hears the events; the default discards them.
+func WithSink(s EventSink) Option { return func(o *settings) { o.sink = s } }
+
+// WithClock sets the clock read for record times and anything a format
+// times (cooldowns, timeouts, dates in prompts); the default is time.Now.
+func WithClock(now func() time.Time) Option { return func(o *settings) { o.now = now } }
+
+// WithLogger sets the logger for what the engine notices but survives (an
+// unparseable judgment, a panicking sink); the default discards.
+func WithLogger(l *slog.Logger) Option { return func(o *settings) { o.logger = l } }
+
+// WithPromptHook lets a host see or rewrite the messages of every model call
+// before it is sent; purpose is the call's Purpose. The hook must be safe for
+// concurrent use and must not retain msgs.
+func WithPromptHook(h func(purpose string, msgs []llm.Message) []llm.Message) Option {
+	return func(o *settings) { o.hook = h }
+}
+
+// WithArgumentMap turns argument mapping on, for any format: after each turn
+// of a participant (not [SpeakerArbiter]) is stored, a model call
+// (purpose [PurposeArgumentExtraction], sent to the model [Cast] names)
+// turns it into speech-act moves of a Prakken persuasion dialogue. The
+// moves are checked against the protocol (an illegal move is recorded, not
+// applied) and build the debate's bipolar argument graph, scored with s.
+// Extraction runs beside the debate, one turn after another; the moves are
+// stored (record type [RecordMoves]) and announced ([EventArgumentMap]);
+// Resume rebuilds the graph from them; [Result.Arguments] carries the map
+// and a format may read it before its closing ([Session.ArgumentMap]).
+//
+// Whether a debate maps its arguments is stored with it: Resume maps a
+// debate that was mapped (with this option's semantics, or the stored one
+// without it) and never maps one that was not.
+func WithArgumentMap(s argumentation.Semantics) Option {
+	return func(o *settings) { o.mapping = &s }
+}
+
+// ForFormat returns an Option that configures the format rather than the
+// engine: Run and Resume call apply with the Format before anything else
+// (on Resume, after the stored configuration is decoded into it). apply
+// returns an error wrapping [ErrUnsupportedOption] when the format is not
+// one it can configure, and the debate does not start. A format package
+// uses it for options a host may also want to pass beside the engine's.
+func ForFormat(apply func(f any) error) Option {
+	return func(o *settings) { o.format = append(o.format, apply) }
+}
+
+func newSettings(client llm.Client, opts []Option) (*settings, error) {
+	if client == nil {
+		return nil, errors.New("engine: nil llm.Client")
+	}
+	s := &settings{client: client, now: time.Now}
+	for _, opt := range opts {
+		opt(s)
+	}
+	if s.store == nil {
+		s.store = store.NewMemory()
+	}
+	if s.sink == nil {
+		s.sink = discardSink{}
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	return s, nil
+}
+
+// configure applies the format options to f and validates it.
+func (s *settings) configure(f any) error {
+	for _, apply := range s.format {
+		if err := apply(f); err != nil {
+			return err
+		}
+	}
+	if v, ok := f.(interface{ Validate() error }); ok {
+		return v.Validate()
+	}
+	return nil
+}
