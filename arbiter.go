@@ -296,9 +296,6 @@ func numberedBlocks(steps []string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// ViolationType is a mandate violation the arbiter interjects on.
-type ViolationType string
-
 // The four violation types of the seed's interjection prompt, and a manual
 // interjection requested through [Orchestrator.Interject].
 const (

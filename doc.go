@@ -9,16 +9,27 @@
 //
 // # Running a debate
 //
-// A host supplies an [llm.Client] (its own, [llm/openai], a [llm.Router] over
-// several, or the offline [llm.Stub]), a [Config] and a [Debate]:
+// The root package is one format of the [engine]: [Podcast] implements
+// engine.Format, and [Orchestrator] is its convenience API. A host supplies
+// an [llm.Client] (its own, [llm/openai], a [llm.Router] over several, or the
+// offline [llm.Stub]), a [Config] and a [Debate]:
 //
 //	cfg := duelogic.DefaultConfig()
 //	o, err := duelogic.New(cfg, llm.NewStub(1), duelogic.WithSink(mySink))
 //	res, err := o.Run(ctx, duelogic.Debate{Proposition: "Should AI development be paused?"})
 //
-// [Orchestrator.Run] plays the segments in order — introduction, openings,
-// exchange, synthesis — and returns a [Result] with the transcript, token usage
-// and [Metrics] checked against the seed's success targets.
+// or, the same debate through the engine, as every other format is played:
+//
+//	p, err := duelogic.NewPodcast(cfg)
+//	res, err := engine.Run(ctx, llm.NewStub(1), p, duelogic.Debate{Proposition: "..."})
+//
+// The debate plays the segments in order — introduction, openings,
+// exchange, synthesis — and returns the transcript, token usage and
+// [Metrics] checked against the seed's success targets. The other formats
+// of the specification live in their own packages (formal, scored,
+// moderated, persuasion) and play on the same engine; the types they share
+// (Debate, Utterance, Event, EventSink, ...) are the engine's, named here by
+// alias.
 //
 // # Configuration
 //
@@ -34,8 +45,8 @@
 // reaches the [EventSink] ("persist, then emit"). Tokens stream to the sink
 // when the client implements [llm.Streamer]. A debate stopped by a model
 // error, a store error or a cancelled context is finished by
-// [Orchestrator.Resume], which replays the records and generates nothing that
-// was stored.
+// [Orchestrator.Resume] (or engine.Resume), which replays the records and
+// generates nothing that was stored.
 //
 // # Prompts
 //
@@ -49,9 +60,10 @@
 // # Testing
 //
 // Package [llm/llmtest] provides a scriptable fake client; [store/storetest]
-// checks a host's own Store.
+// checks a host's own Store; [engine/enginetest] checks a host's own format.
 //
 // [llm/openai]: https://pkg.go.dev/github.com/duelogic/duelogic/llm/openai
 // [llm/llmtest]: https://pkg.go.dev/github.com/duelogic/duelogic/llm/llmtest
 // [store/storetest]: https://pkg.go.dev/github.com/duelogic/duelogic/store/storetest
+// [engine/enginetest]: https://pkg.go.dev/github.com/duelogic/duelogic/engine/enginetest
 package duelogic

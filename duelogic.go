@@ -2,7 +2,6 @@ package duelogic
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -166,10 +165,6 @@ const (
 	MinExchanges = 3
 	MaxExchanges = 30
 
-	// MaxPropositionRunes bounds Debate.Proposition.
-	MaxPropositionRunes = 2000
-	// MaxContextRunes bounds Debate.Context.
-	MaxContextRunes = 20000
 	// MaxPersonaRunes bounds Chair.Persona.
 	MaxPersonaRunes = 2000
 	// MaxNameRunes bounds display, provider and show names.
@@ -302,40 +297,6 @@ func ConfigForPreset(id string) (Config, error) {
 	return p.Apply(DefaultConfig()), nil
 }
 
-// ErrInvalidConfig is matched (errors.Is) by every error [Config.Validate]
-// returns.
-var ErrInvalidConfig = errors.New("duelogic: invalid config")
-
-// Violation is one problem of a config: the JSON path of the field and why.
-type Violation struct {
-	Field   string `json:"field"`
-	Problem string `json:"problem"`
-}
-
-// ValidationError lists every violation of a config. errors.Is(err,
-// ErrInvalidConfig) holds for it; errors.As gives the list.
-type ValidationError struct {
-	Violations []Violation
-}
-
-// Error lists the violations as "field: problem" separated by "; ".
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString(ErrInvalidConfig.Error())
-	for i, v := range e.Violations {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString(v.Field + ": " + v.Problem)
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrInvalidConfig.
-func (e *ValidationError) Unwrap() error { return ErrInvalidConfig }
-
 var positionRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 
 // Validate checks c against the built-in catalog; see [Config.ValidateCatalog].
@@ -352,7 +313,7 @@ func (c Config) Validate() error { return c.ValidateCatalog(nil) }
 func (c Config) ValidateCatalog(cat *Catalog) error {
 	var vs []Violation
 	bad := func(field, format string, args ...any) {
-		vs = append(vs, Violation{field, fmt.Sprintf(format, args...)})
+		vs = append(vs, Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
 	}
 	if n := len(c.Chairs); n < MinChairs || n > MaxChairs {
 		bad("chairs", "%d chairs; need %d..%d", n, MinChairs, MaxChairs)
@@ -425,7 +386,7 @@ func (c Config) ValidateCatalog(cat *Catalog) error {
 		bad("podcastMode.episodeNumber", "%d is negative", c.Podcast.EpisodeNumber)
 	}
 	if len(vs) > 0 {
-		return &ValidationError{Violations: vs}
+		return &ValidationError{Format: FormatName, Violations: vs}
 	}
 	return nil
 }

@@ -137,6 +137,6 @@ func ExampleOrchestrator_Resume() {
 	}
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
-	// duelogic: exchange segment, chair_2 (response): 503 from upstream
+	// engine: exchange segment, chair_2 (response): 503 from upstream
 	// 6 responses
 }

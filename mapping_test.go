@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
-	"github.com/duelogic/duelogic/store/storetest"
 )
 
 func TestArgumentMapOnStub(t *testing.T) {
@@ -23,7 +23,11 @@ func TestArgumentMapOnStub(t *testing.T) {
 	var updates []MovesUpdate
 	sink := SinkFunc(func(_ context.Context, e Event) {
 		if e.Type == EventArgumentMap {
-			updates = append(updates, e.Data.(MovesUpdate))
+			mu, err := engine.DataAs[MovesUpdate](e)
+			if err != nil {
+				t.Error(err)
+			}
+			updates = append(updates, mu)
 		}
 	})
 	d := prop
@@ -106,38 +110,6 @@ func TestArgumentMapIllegalMovesRecordedNotApplied(t *testing.T) {
 	for _, m := range am.Moves {
 		if m.Act == argumentation.Why {
 			t.Errorf("illegal why applied: %+v", m)
-		}
-	}
-}
-
-func TestArgumentMapResumeAtEveryRecord(t *testing.T) {
-	cfg := shortConfig()
-	cfg.Interruptions.Enabled = false
-	d := prop
-	d.ID = "mapres"
-	opts := func(st store.Store) []Option { return []Option{WithArgumentMap(argumentation.Additive), WithStore(st)} }
-	refStore := store.NewMemory()
-	ref, err := mustNew(t, cfg, newTestClient(), opts(refStore)...).Run(context.Background(), d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ := refStore.Records(context.Background(), d.ID)
-	for n := 1; n < len(recs); n += 3 {
-		mem := store.NewMemory()
-		_, err := mustNew(t, cfg, newTestClient(), opts(storetest.FailAfter(mem, n, errDisk))...).Run(context.Background(), d)
-		if !errors.Is(err, errDisk) {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		res, err := mustNew(t, cfg, newTestClient(), opts(mem)...).Resume(context.Background(), d.ID)
-		if err != nil {
-			t.Fatalf("n=%d: resume: %v", n, err)
-		}
-		// Side records land where timing puts them: sequence numbers may differ.
-		if diff := cmp.Diff(ref.Transcript, res.Transcript, cmpopts.IgnoreFields(Utterance{}, "Seq", "ReplyTo")); diff != "" {
-			t.Fatalf("n=%d: transcript (-want +got):\n%s", n, diff)
-		}
-		if diff := cmp.Diff(ref.Arguments, res.Arguments, cmpopts.IgnoreFields(ArgumentMap{}, "Report"), cmpopts.IgnoreFields(IllegalMove{}, "UtteranceSeq")); diff != "" {
-			t.Fatalf("n=%d: argument map (-want +got):\n%s", n, diff)
 		}
 	}
 }

@@ -12,6 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/engine/enginetest"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/storetest"
@@ -458,7 +461,7 @@ func TestInterruptions(t *testing.T) {
 	for _, e := range sink.events {
 		if e.Type == EventInterruption {
 			n++
-			if e.Interrupt == nil || e.Utterance == nil || !e.Utterance.Interrupted {
+			if e.Data == nil || e.Utterance == nil || !e.Utterance.Interrupted {
 				t.Errorf("interruption event %+v", e)
 			}
 		}
@@ -655,18 +658,17 @@ func TestInterjectValidation(t *testing.T) {
 // errDisk is the failure of storetest.FailAfter stores.
 var errDisk = errors.New("disk full")
 
-// TestResumeAtEveryRecordBoundary stops a debate after every possible number
-// of stored records, then resumes it: the transcript matches an uninterrupted
-// run, and no stored utterance is generated again.
-func TestResumeAtEveryRecordBoundary(t *testing.T) {
+// TestPodcastKeepsTheEngineContract runs engine/enginetest on the podcast:
+// a store failing after every record, replay, two clocks, cancellation and
+// a panic in Play; with interruptions and interjections, and with argument
+// mapping.
+func TestPodcastKeepsTheEngineContract(t *testing.T) {
 	cfg := shortConfig()
 	cfg.Flow.MaxExchanges = 3
-	d := prop
-	d.ID = "ref"
-	// The stub evaluates (and now and then calls for interjections); chair_2
-	// cuts into every response of chair_1. Both are pure functions of the
-	// request, as a resumed run needs.
-	newTestClient := func() *testClient {
+	// chair_2 cuts into every response of chair_1; the test client
+	// evaluates weakly now and then, which calls for interjections. Both
+	// are pure functions of the request, as a resumed run needs.
+	interrupting := func() llm.Client {
 		return newTestClient().on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
 			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r)
@@ -674,60 +676,24 @@ func TestResumeAtEveryRecordBoundary(t *testing.T) {
 			return noInterrupt, nil
 		})
 	}
-	ref, err := mustNew(t, cfg, newTestClient()).Run(context.Background(), d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refStore := store.NewMemory()
-	if _, err := mustNew(t, cfg, newTestClient(), WithStore(refStore)).Run(context.Background(), d); err != nil {
-		t.Fatal(err)
-	}
-	recs, _ := refStore.Records(context.Background(), "ref")
-	if ref.Metrics.Interruptions == 0 || ref.Metrics.Interjections == 0 {
-		t.Fatalf("reference debate should show interruptions and interjections: %+v", ref.Metrics)
-	}
-	generating := map[string]bool{PurposeIntroduction: true, PurposeOpening: true, PurposeResponse: true,
-		PurposeInterruption: true, PurposeInterjection: true, PurposeClosing: true}
-	for n := 1; n < len(recs); n++ {
-		mem := store.NewMemory()
-		fs := storetest.FailAfter(mem, n, errDisk)
-		_, err := mustNew(t, cfg, newTestClient(), WithStore(fs)).Run(context.Background(), d)
-		if !errors.Is(err, errDisk) {
-			t.Fatalf("n=%d: Run = %v, want the store error", n, err)
-		}
-		stored, _ := mem.Records(context.Background(), "ref")
-		storedUtterances := 0
-		for _, r := range stored {
-			if r.Type == RecordUtterance {
-				storedUtterances++
-			}
-		}
-		c := newTestClient()
-		res, err := mustNew(t, cfg, c, WithStore(mem)).Resume(context.Background(), "ref")
-		if err != nil {
-			t.Fatalf("n=%d: Resume: %v", n, err)
-		}
-		if diff := cmp.Diff(ref.Transcript, res.Transcript); diff != "" {
-			t.Fatalf("n=%d: resumed transcript differs (-want +got):\n%s", n, diff)
-		}
-		gen := 0
-		for _, r := range c.requests() {
-			if generating[r.Purpose] {
-				gen++
-			}
-		}
-		if want := len(ref.Transcript) - storedUtterances; gen != want {
-			t.Errorf("n=%d: resume generated %d utterances, want %d", n, gen, want)
-		}
-		if diff := cmp.Diff(ref.Metrics, res.Metrics); diff != "" {
-			t.Errorf("n=%d: metrics differ (-want +got):\n%s", n, diff)
-		}
-	}
-	// Resuming a finished debate calls no model.
-	c := newTestClient()
-	res, err := mustNew(t, cfg, c, WithStore(refStore)).Resume(context.Background(), "ref")
-	if err != nil || len(c.requests()) != 0 || len(res.Transcript) != len(ref.Transcript) {
-		t.Errorf("resume of a finished debate: %v, %d calls", err, len(c.requests()))
+	for _, tt := range []struct {
+		name   string
+		client func() llm.Client
+		opts   []Option
+	}{
+		{"stub", nil, nil},
+		{"interruptions and interjections", interrupting, nil},
+		{"argument map", nil, []Option{WithArgumentMap(argumentation.Additive)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			enginetest.Run(t, func() engine.Format[*Outcome] {
+				p, err := NewPodcast(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}, enginetest.Config{Client: tt.client, Options: tt.opts})
+		})
 	}
 }
 
@@ -905,7 +871,7 @@ func TestInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Format != "duelogic" || s.Finished || s.Records != 6 || s.Debate.Proposition != prop.Proposition || s.Config == nil || s.Config.Flow.MaxExchanges != 3 {
+	if s.Format != "duelogic" || s.Finished || s.Records != 6 || s.Debate.Proposition != prop.Proposition || !strings.Contains(string(s.Spec), `"maxExchanges":3`) {
 		t.Errorf("summary of a stopped debate: %+v", s)
 	}
 	if _, err := mustNew(t, cfg, newTestClient(), WithStore(mem)).Resume(context.Background(), "insp"); err != nil {
@@ -936,5 +902,33 @@ func TestInterjectDuringTheClosingIsRefused(t *testing.T) {
 	}
 	if !errors.Is(got, ErrNotRunning) {
 		t.Errorf("Interject during the closing = %v, want ErrNotRunning", got)
+	}
+}
+
+// notPodcast is a format that is not the podcast.
+type notPodcast struct{}
+
+func (notPodcast) Name() string { return "not_podcast" }
+
+func (notPodcast) Play(context.Context, *engine.Session) (int, error) { return 0, nil }
+
+// TestWithCatalogOnlyForThePodcast: another format given WithCatalog does
+// not start.
+func TestWithCatalogOnlyForThePodcast(t *testing.T) {
+	c := newTestClient()
+	_, err := engine.Run(context.Background(), c, engine.Format[int](notPodcast{}), prop, WithCatalog(DefaultCatalog()))
+	if !errors.Is(err, ErrUnsupportedOption) || !strings.Contains(err.Error(), "WithCatalog") {
+		t.Errorf("err %v, want ErrUnsupportedOption naming WithCatalog", err)
+	}
+	if n := len(c.requests()); n != 0 {
+		t.Errorf("%d model calls", n)
+	}
+	// The podcast takes it, and checks its config against it.
+	p, err := NewPodcast(shortConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Run(context.Background(), llm.NewStub(1), p, prop, WithCatalog(&Catalog{})); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("a config checked against an empty catalog: err %v, want ErrInvalidConfig", err)
 	}
 }

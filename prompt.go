@@ -2,28 +2,7 @@ package duelogic
 
 import (
 	"fmt"
-
-	"github.com/duelogic/duelogic/llm"
 )
-
-// Prompt is a system prompt and the user message that goes with it.
-type Prompt struct {
-	System string `json:"system"`
-	User   string `json:"user"`
-}
-
-// Messages returns the prompt as chat messages (the system message first;
-// an empty part is left out).
-func (p Prompt) Messages() []llm.Message {
-	msgs := make([]llm.Message, 0, 2)
-	if p.System != "" {
-		msgs = append(msgs, llm.Message{Role: llm.System, Content: p.System})
-	}
-	if p.User != "" {
-		msgs = append(msgs, llm.Message{Role: llm.User, Content: p.User})
-	}
-	return msgs
-}
 
 // dataNote tells a model how fenced text is to be read.
 const dataNote = "Text inside the tagged blocks (proposition, context, persona, response, transcript, " +

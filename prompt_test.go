@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/duelogic/duelogic/argumentation"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -149,10 +147,6 @@ func TestArbiterPromptsGolden(t *testing.T) {
 		{"interjection_evasion", InterjectionPrompt(DefaultConfig(), nil, Interjection{Type: ViolationRhetoricalEvasion, Target: "chair_2", Opponent: "chair_1"}, "Let us move on.")},
 		{"evaluation", EvaluationPrompt(DefaultConfig(), nil, "chair_2", "Claude Sonnet 4 (Utilitarian Chair):\nThe numbers decide.", "The utilitarian makes a compelling case that numbers matter. My blind spot is relativism.")},
 		{"interrupt_check", InterruptCheckPrompt(threeChairs(), nil, testDebate, "chair_1", "Duty is a mere heuristic.")},
-		{"argument_extraction", ArgumentExtractionPrompt(DefaultConfig(), nil, testDebate, "chair_2", []argumentation.Move{
-			{ID: "M1", Speaker: "chair_1", Act: argumentation.Claim, Proposition: "A pause saves lives"},
-			{ID: "M2", Speaker: "chair_1", Act: argumentation.Since, Proposition: "A pause saves lives", Reasons: []string{"Risks compound", "Governance lags"}},
-		}, "Wisdom is not a spreadsheet. Why do risks compound?")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { golden(t, tt.name, render(tt.p)) })

@@ -1,14 +1,68 @@
 package duelogic
 
 import (
-	"context"
-	"time"
+	"github.com/duelogic/duelogic/engine"
+)
+
+// The engine's types, under the names this package has always given them
+// (the way os.FileMode is fs.FileMode).
+type (
+	// Debate is what a debate is about: [engine.Debate].
+	Debate = engine.Debate
+	// Segment is a part of the show: [engine.Segment].
+	Segment = engine.Segment
+	// UtteranceKind says what an utterance is: [engine.UtteranceKind].
+	UtteranceKind = engine.UtteranceKind
+	// Utterance is one thing said in the debate: [engine.Utterance].
+	Utterance = engine.Utterance
+	// Quality grades a mandate check: [engine.Quality].
+	Quality = engine.Quality
+	// MandateCheck is the seed's steel-manning or self-critique check.
+	MandateCheck = engine.MandateCheck
+	// FrameworkConsistency is the seed's framework check.
+	FrameworkConsistency = engine.FrameworkConsistency
+	// Honesty grades intellectual honesty.
+	Honesty = engine.Honesty
+	// IntellectualHonesty is the seed's honesty check.
+	IntellectualHonesty = engine.IntellectualHonesty
+	// ResponseEvaluation is the arbiter's evaluation of one chair response,
+	// with the seed's field names.
+	ResponseEvaluation = engine.ResponseEvaluation
+	// ViolationType is a mandate violation the arbiter interjects on.
+	ViolationType = engine.ViolationType
+	// EventType says what an [Event] announces.
+	EventType = engine.EventType
+	// Event is what the engine tells an [EventSink]: [engine.Event].
+	Event = engine.Event
+	// EventSink receives a debate's events: [engine.EventSink].
+	EventSink = engine.EventSink
+	// SinkFunc adapts a function to [EventSink].
+	SinkFunc = engine.SinkFunc
+	// TurnError stops a debate when a model call fails: [engine.TurnError].
+	TurnError = engine.TurnError
+	// ValidationError lists every violation of a config:
+	// [engine.ValidationError].
+	ValidationError = engine.ValidationError
+	// Violation is one problem of a config.
+	Violation = engine.Violation
+	// Option configures a debate's run: [engine.Option].
+	Option = engine.Option
+	// Prompt is a system prompt and the user message that goes with it.
+	Prompt = engine.Prompt
+	// ArgumentMap is a debate's argument map ([WithArgumentMap]).
+	ArgumentMap = engine.ArgumentMap
+	// IllegalMove is a move the protocol rejected.
+	IllegalMove = engine.IllegalMove
+	// MovesUpdate is the Data of an EventArgumentMap event.
+	MovesUpdate = engine.MovesUpdate
+	// Summary describes a stored debate without replaying it.
+	Summary = engine.Summary
 )
 
 // SpeakerArbiter is the Speaker of the arbiter's utterances.
-const SpeakerArbiter = "arbiter"
+const SpeakerArbiter = engine.SpeakerArbiter
 
-// Purpose values put on every llm.Request the library makes, so a fake, a
+// Purpose values put on every llm.Request the podcast makes, so a fake, a
 // router or a log can tell the calls apart.
 const (
 	PurposeIntroduction       = "introduction"
@@ -19,24 +73,8 @@ const (
 	PurposeClosing            = "closing"
 	PurposeEvaluation         = "evaluation"
 	PurposeInterruptCheck     = "interrupt_check"
-	PurposeArgumentExtraction = "argument_extraction"
+	PurposeArgumentExtraction = engine.PurposeArgumentExtraction
 )
-
-// Debate is what a debate is about.
-type Debate struct {
-	// ID names the debate in the store; "" lets the orchestrator make one.
-	// It is limited to 1-128 of [A-Za-z0-9._-], not starting with '.'.
-	ID string `json:"id"`
-	// Proposition is the question or claim debated (at most
-	// MaxPropositionRunes). It is fenced as data in every prompt.
-	Proposition string `json:"proposition"`
-	// Context is optional background (at most MaxContextRunes), fenced as
-	// data too.
-	Context string `json:"context,omitempty"`
-}
-
-// Segment is a part of the show.
-type Segment string
 
 // The segments, in the order they run.
 const (
@@ -46,101 +84,30 @@ const (
 	SegmentSynthesis    Segment = "synthesis"
 )
 
-// UtteranceKind says what an utterance is.
-type UtteranceKind string
-
 // The kinds of utterances.
 const (
-	KindIntroduction UtteranceKind = "introduction"
-	KindOpening      UtteranceKind = "opening"
-	KindResponse     UtteranceKind = "response"
-	KindInterruption UtteranceKind = "interruption"
-	KindInterjection UtteranceKind = "interjection"
-	KindClosing      UtteranceKind = "closing"
+	KindIntroduction = engine.KindIntroduction
+	KindOpening      = engine.KindOpening
+	KindResponse     = engine.KindResponse
+	KindInterruption = engine.KindInterruption
+	KindInterjection = engine.KindInterjection
+	KindClosing      = engine.KindClosing
 )
-
-// Utterance is one thing said in the debate.
-type Utterance struct {
-	// Seq is the store sequence number of the record that holds it.
-	Seq int64 `json:"seq"`
-	// Speaker is a chair position or "arbiter".
-	Speaker string        `json:"speaker"`
-	Segment Segment       `json:"segment"`
-	Kind    UtteranceKind `json:"kind"`
-	// Exchange is the exchange round (1-based), 0 outside the exchange.
-	Exchange int    `json:"exchange"`
-	Content  string `json:"content"`
-	// Model is the model that produced it.
-	Model string `json:"model"`
-	// Evaluation is the arbiter's evaluation of a chair's response or
-	// interruption, nil when none was made or it could not be parsed.
-	Evaluation *ResponseEvaluation `json:"evaluation,omitempty"`
-	// Interrupted marks an utterance another chair cut into; InterruptedBy
-	// names that chair's position.
-	Interrupted   bool   `json:"interrupted,omitempty"`
-	InterruptedBy string `json:"interruptedBy,omitempty"`
-	// ReplyTo is the Seq of the utterance this one answers: the interrupted
-	// utterance for an interruption, the offending one for an interjection.
-	ReplyTo int64 `json:"replyTo,omitempty"`
-	// Reason is why an interruption or interjection was made.
-	Reason string `json:"reason,omitempty"`
-	// Violation is the mandate an interjection enforces; Target is the chair
-	// it calls out.
-	Violation ViolationType `json:"violation,omitempty"`
-	Target    string        `json:"target,omitempty"`
-}
-
-// Quality grades a mandate check.
-type Quality string
 
 // The qualities of the seed.
 const (
-	QualityStrong   Quality = "strong"
-	QualityAdequate Quality = "adequate"
-	QualityWeak     Quality = "weak"
-	QualityAbsent   Quality = "absent"
+	QualityStrong   = engine.QualityStrong
+	QualityAdequate = engine.QualityAdequate
+	QualityWeak     = engine.QualityWeak
+	QualityAbsent   = engine.QualityAbsent
 )
-
-// MandateCheck is the seed's steel-manning or self-critique check.
-type MandateCheck struct {
-	Attempted bool    `json:"attempted"`
-	Quality   Quality `json:"quality"`
-	Notes     string  `json:"notes,omitempty"`
-}
-
-// FrameworkConsistency is the seed's framework check.
-type FrameworkConsistency struct {
-	Consistent bool     `json:"consistent"`
-	Violations []string `json:"violations,omitempty"`
-}
-
-// Honesty grades intellectual honesty.
-type Honesty string
 
 // The honesty scores of the seed.
 const (
-	HonestyHigh   Honesty = "high"
-	HonestyMedium Honesty = "medium"
-	HonestyLow    Honesty = "low"
+	HonestyHigh   = engine.HonestyHigh
+	HonestyMedium = engine.HonestyMedium
+	HonestyLow    = engine.HonestyLow
 )
-
-// IntellectualHonesty is the seed's honesty check.
-type IntellectualHonesty struct {
-	Score  Honesty  `json:"score"`
-	Issues []string `json:"issues,omitempty"`
-}
-
-// ResponseEvaluation is the arbiter's evaluation of one chair response, with
-// the seed's field names.
-type ResponseEvaluation struct {
-	AdherenceScore       int                  `json:"adherenceScore"`
-	SteelManning         MandateCheck         `json:"steelManning"`
-	SelfCritique         MandateCheck         `json:"selfCritique"`
-	FrameworkConsistency FrameworkConsistency `json:"frameworkConsistency"`
-	IntellectualHonesty  IntellectualHonesty  `json:"intellectualHonesty"`
-	RequiresInterjection bool                 `json:"requiresInterjection"`
-	InterjectionReason   string               `json:"interjectionReason,omitempty"`
-}
 
 // InterruptReason is why a chair interrupts.
 type InterruptReason string
@@ -171,62 +138,56 @@ type InterruptCandidate struct {
 	SuggestedOpener   string          `json:"suggestedOpener,omitempty"`
 }
 
-// EventType says what an [Event] announces.
-type EventType string
-
-// The event types.
+// The event types of a podcast debate: the engine's, and EventInterruption.
 const (
-	EventDebateStarted  EventType = "debate_started"
-	EventSegmentStarted EventType = "segment_started"
-	EventToken          EventType = "token"
-	EventUtterance      EventType = "utterance"
-	EventEvaluation     EventType = "evaluation"
-	EventInterruption   EventType = "interruption"
-	EventSegmentEnded   EventType = "segment_ended"
-	EventDebateEnded    EventType = "debate_ended"
-	// EventArgumentMap announces the moves extracted from a turn when
-	// argument mapping is on; Data is a [MovesUpdate].
-	EventArgumentMap EventType = "argument_map"
+	EventDebateStarted  = engine.EventDebateStarted
+	EventSegmentStarted = engine.EventSegmentStarted
+	EventToken          = engine.EventToken
+	EventUtterance      = engine.EventUtterance
+	// EventEvaluation announces the arbiter's evaluation of a response:
+	// Event.Evaluation is set.
+	EventEvaluation   = engine.EventEvaluation
+	EventSegmentEnded = engine.EventSegmentEnded
+	// EventDebateEnded's Data is an [engine.Ended] whose Detail is an
+	// [Outcome].
+	EventDebateEnded = engine.EventDebateEnded
+	// EventArgumentMap's Data is a [MovesUpdate].
+	EventArgumentMap = engine.EventArgumentMap
+	// EventInterruption announces that a chair cut into another's turn:
+	// Data is the [InterruptCandidate], Utterance the interrupted
+	// utterance as marked.
+	EventInterruption EventType = "interruption"
 )
 
-// Event is what the orchestrator tells an [EventSink]. Every event but
-// EventToken announces a stored record, whose Seq it carries; token events
-// carry Seq 0 and a Delta of the utterance being generated by Speaker.
-type Event struct {
-	Type       EventType           `json:"type"`
-	DebateID   string              `json:"debateId"`
-	Seq        int64               `json:"seq,omitempty"`
-	Segment    Segment             `json:"segment,omitempty"`
-	Speaker    string              `json:"speaker,omitempty"`
-	Delta      string              `json:"delta,omitempty"`
-	Utterance  *Utterance          `json:"utterance,omitempty"`
-	Evaluation *ResponseEvaluation `json:"evaluation,omitempty"`
-	Interrupt  *InterruptCandidate `json:"interrupt,omitempty"`
-	// Result is set on EventDebateEnded.
-	Result *Result `json:"result,omitempty"`
-	// Data carries a format's own payload for its own event types (a
-	// verification, a verdict, a checkpoint).
-	Data any       `json:"data,omitempty"`
-	Time time.Time `json:"time"`
-}
+// Record types the podcast writes, besides the engine's.
+const (
+	RecordDebate         = engine.RecordDebate
+	RecordSegmentStarted = engine.RecordSegmentStarted
+	RecordSegmentEnded   = engine.RecordSegmentEnded
+	RecordUtterance      = engine.RecordUtterance
+	RecordMoves          = engine.RecordMoves
+	RecordDebateEnded    = engine.RecordDebateEnded
+	// RecordEvaluation holds the arbiter's review of one exchange
+	// response: the evaluation and the interrupt check.
+	RecordEvaluation = "evaluation"
+	// RecordInterruption holds an interruption made.
+	RecordInterruption = "interruption"
+)
 
-// EventSink receives a debate's events, in order, one at a time, from the
-// debate's writer goroutine, which stores each record before emitting the
-// event that announces it. Emit should return quickly: while it runs, later
-// records wait to be stored, and once a few hundred events are queued the
-// debate waits too. Emit must not retain e's pointers beyond the call unless
-// it treats them as read-only. A panic in Emit is recovered and logged; it
-// does not stop the debate or touch the store.
-type EventSink interface {
-	Emit(ctx context.Context, e Event)
-}
+// Sentinel errors callers branch on: the engine's, and ErrNotRunning.
+var (
+	ErrInvalidDebate     = engine.ErrInvalidDebate
+	ErrDebateExists      = engine.ErrDebateExists
+	ErrAlreadyRunning    = engine.ErrAlreadyRunning
+	ErrCorruptLog        = engine.ErrCorruptLog
+	ErrUnsupportedOption = engine.ErrUnsupportedOption
+	// ErrInvalidConfig is matched (errors.Is) by every error
+	// [Config.Validate] returns.
+	ErrInvalidConfig = engine.ErrInvalidConfig
+)
 
-// SinkFunc adapts a function to [EventSink].
-type SinkFunc func(ctx context.Context, e Event)
-
-// Emit calls f(ctx, e).
-func (f SinkFunc) Emit(ctx context.Context, e Event) { f(ctx, e) }
-
-type discardSink struct{}
-
-func (discardSink) Emit(context.Context, Event) {}
+// Limits of a [Debate].
+const (
+	MaxPropositionRunes = engine.MaxPropositionRunes
+	MaxContextRunes     = engine.MaxContextRunes
+)

@@ -22,10 +22,10 @@ const (
 )
 
 // recentCount is how many turns a prompt carries verbatim: one round.
-func (r *run) recentCount() int { return max(2, len(r.cfg.Chairs)) }
+func (r *play) recentCount() int { return max(2, len(r.cfg.Chairs)) }
 
 // window renders the debate so far for a prompt: "" before anyone spoke.
-func (r *run) window() string {
+func (r *play) window() string {
 	summary, recent := r.split()
 	var b strings.Builder
 	if summary != "" {
@@ -38,14 +38,14 @@ func (r *run) window() string {
 }
 
 // split renders the summary of the older turns and the recent turns.
-func (r *run) split() (summary, recent string) {
-	t := r.transcript
+func (r *play) split() (summary, recent string) {
+	n := r.s.Len()
+	t := r.s.Tail(r.recentCount() + summaryLines)
 	cut := max(0, len(t)-r.recentCount())
 	older := t[:cut]
 	var sb strings.Builder
-	if skipped := len(older) - summaryLines; skipped > 0 {
+	if skipped := n - len(t); skipped > 0 {
 		fmt.Fprintf(&sb, "(%d earlier turns not shown)\n", skipped)
-		older = older[skipped:]
 	}
 	for _, u := range older {
 		fmt.Fprintf(&sb, "- %s, %s: %s\n", r.label(u.Speaker), describeKind(u), truncateRunes(firstSentences(u.Content, 2), summaryLineRunes))
@@ -94,14 +94,14 @@ func firstSentences(s string, n int) string {
 // the summary and the last round, each chair's two best-evaluated responses
 // (or its last two when none was evaluated) and record, and the most urgent
 // interruptions as the key clashes.
-func (r *run) closingMaterial() ClosingMaterial {
+func (r *play) closingMaterial() ClosingMaterial {
 	summary, recent := r.split()
 	m := ClosingMaterial{Summary: summary, Recent: recent}
 	for _, ch := range r.cfg.Chairs {
 		rec := ChairRecord{Position: ch.Position}
 		var mine []Utterance
 		total := 0
-		for _, u := range r.transcript {
+		for _, u := range r.transcript() {
 			if u.Kind == KindInterjection && u.Target == ch.Position {
 				rec.Interjections++
 				continue

@@ -122,7 +122,8 @@ type mapper struct {
 	done     chan struct{}
 	illegal  []IllegalMove
 	applied  []argumentation.Move
-	am       *ArgumentMap // scored once every job is done; then sealed
+	am       *ArgumentMap    // scored once every job is done; then sealed
+	sides    map[string]bool // the Cast's participants; nil: every speaker but the arbiter
 
 	mu  sync.Mutex
 	err error // the first extraction failure
@@ -154,6 +155,12 @@ func (s *Session) startMapper(ctx context.Context, f any) {
 	m := &mapper{
 		s: s, cast: c, sem: *s.mapSem, dialogue: argumentation.NewDialogue(c.Participants()...),
 		jobs: make(chan Utterance, maxMapJobs), done: make(chan struct{}),
+	}
+	if ps := c.Participants(); len(ps) > 0 {
+		m.sides = map[string]bool{}
+		for _, p := range ps {
+			m.sides[p] = true
+		}
 	}
 	s.mapper = m
 	go func() {
@@ -188,7 +195,11 @@ func (s *Session) mapFailure() error { return s.mapper.failure() }
 // mapTurn queues a participant's stored (or replayed) utterance for
 // extraction.
 func (s *Session) mapTurn(u Utterance) {
-	if m := s.mapper; m != nil && m.am == nil && u.Speaker != SpeakerArbiter && strings.TrimSpace(u.Content) != "" {
+	m := s.mapper
+	if m == nil || m.am != nil || u.Speaker == SpeakerArbiter || u.Speaker == SpeakerHuman || strings.TrimSpace(u.Content) == "" {
+		return
+	}
+	if m.sides == nil || m.sides[u.Speaker] {
 		s.mapper.jobs <- u
 	}
 }

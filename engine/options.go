@@ -106,3 +106,23 @@ func (s *settings) configure(f any) error {
 	}
 	return nil
 }
+
+// Configure applies the format options among opts to f and validates it, as
+// Run does before it starts: a front end uses it to report a bad
+// configuration before it starts a debate.
+func Configure(f any, opts ...Option) error {
+	var s settings
+	for _, opt := range opts {
+		opt(&s)
+	}
+	return s.configure(f)
+}
+
+// StoreOf returns the store opts set with [WithStore], nil for none.
+func StoreOf(opts ...Option) store.Store {
+	var s settings
+	for _, opt := range opts {
+		opt(&s)
+	}
+	return s.store
+}

@@ -41,8 +41,8 @@ type Format[R any] interface {
 }
 
 // Cast is implemented by a format that names its participants; argument
-// mapping ([WithArgumentMap]) uses it. Without it, every speaker but
-// [SpeakerArbiter] is mapped, named as is, and extraction calls carry no
+// mapping ([WithArgumentMap]) uses it. Without it (or when Participants is
+// empty), every speaker but [SpeakerArbiter] and [SpeakerHuman] is mapped, named as is, and extraction calls carry no
 // model ID.
 type Cast interface {
 	// Participants returns the speakers whose turns are mapped, in order.
@@ -199,6 +199,7 @@ func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID
 	if h.Format != f.Name() {
 		return nil, fmt.Errorf("%w: %s is a %q debate, not %q", ErrCorruptLog, debateID, h.Format, f.Name())
 	}
+	zeroConfig(f)
 	if err := json.Unmarshal(h.Spec, f); err != nil {
 		return nil, fmt.Errorf("%w: %s: stored %s configuration: %v", ErrCorruptLog, debateID, f.Name(), err)
 	}
@@ -349,4 +350,21 @@ func claim(st store.Store, id string) (release func(), err error) {
 		return nil, fmt.Errorf("%w: %s", ErrAlreadyRunning, id)
 	}
 	return func() { running.Delete(key) }, nil
+}
+
+// zeroConfig zeroes the exported fields of the struct f points to, so that
+// the stored configuration decoded into it is all there is: a field the
+// stored JSON leaves out does not keep the caller's value. Unexported fields
+// (hooks given to the format's constructor) stay.
+func zeroConfig(f any) {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return
+	}
+	v = v.Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if v.Type().Field(i).IsExported() {
+			v.Field(i).SetZero()
+		}
+	}
 }

@@ -341,3 +341,13 @@ func (s *Session) Utterance(seq int64) (Utterance, bool) {
 	}
 	return s.transcript[i], true
 }
+
+// Len is the number of utterances so far.
+func (s *Session) Len() int { return len(s.transcript) }
+
+// Tail returns (a copy of) the last n utterances, fewer when fewer were
+// said: what a prompt's window of recent turns needs, without copying the
+// whole transcript every turn.
+func (s *Session) Tail(n int) []Utterance {
+	return append([]Utterance(nil), s.transcript[max(0, len(s.transcript)-n):]...)
+}

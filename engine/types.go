@@ -12,6 +12,10 @@ import (
 // arbiter, the formal debate's chair, a moderator.
 const SpeakerArbiter = "arbiter"
 
+// SpeakerHuman is the Speaker of what a person says into a debate (guidance
+// at a checkpoint): recorded like a turn, never mapped as an argument.
+const SpeakerHuman = "human"
+
 // PurposeArgumentExtraction is the llm.Request.Purpose of the calls that
 // turn a turn into argument moves ([WithArgumentMap]).
 const PurposeArgumentExtraction = "argument_extraction"

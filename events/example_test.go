@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,46 +10,51 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
 
-// pinned is the examples' clock, so they print the same on any day.
-func pinned() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
-
-// quickConfig is a short debate without evaluations or interruptions.
-func quickConfig() duelogic.Config {
+// quickPodcast is a short podcast debate without evaluations or
+// interruptions.
+func quickPodcast() *duelogic.Podcast {
 	cfg := duelogic.DefaultConfig()
 	cfg.Flow.MaxExchanges = 3
 	cfg.Arbiter.AccountabilityLevel = duelogic.Relaxed
 	cfg.Interruptions.Enabled = false
-	return cfg
+	p, err := duelogic.NewPodcast(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
-// Ranging over a debate: each utterance as it is said, then the metrics.
-func ExampleRun() {
+// Ranging over a debate: each utterance as it is said, then the podcast's
+// metrics, from the outcome the debate_ended event carries.
+func ExampleRunFormat() {
 	ctx := context.Background()
-	debate := func(ctx context.Context, sink duelogic.EventSink) (*duelogic.Result, error) {
-		o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithSink(sink), duelogic.WithClock(pinned))
-		if err != nil {
-			return nil, err
-		}
-		return o.Run(ctx, duelogic.Debate{Proposition: "Should cities ban cars from their centres?"})
-	}
-	for e, err := range events.Run(ctx, debate) {
+	d := engine.Debate{Proposition: "Should cities ban cars from their centres?"}
+	for e, err := range events.RunFormat(ctx, llm.NewStub(1), quickPodcast(), d, engine.WithClock(pinned)) {
 		if err != nil {
 			fmt.Println("stopped:", err)
 			return
 		}
 		switch e.Type {
-		case duelogic.EventUtterance:
+		case engine.EventUtterance:
 			fmt.Printf("%s: %s\n", e.Speaker, e.Utterance.Kind)
-		case duelogic.EventDebateEnded:
-			fmt.Println("responses:", e.Result.Metrics.Responses)
+		case engine.EventDebateEnded:
+			ended, err := engine.DataAs[engine.Ended](e)
+			if err != nil {
+				panic(err)
+			}
+			var out duelogic.Outcome
+			if err := json.Unmarshal(ended.Detail, &out); err != nil {
+				panic(err)
+			}
+			fmt.Println(ended.Format, "responses:", out.Metrics.Responses)
 		}
 	}
 	// Output:
@@ -62,7 +68,7 @@ func ExampleRun() {
 	// chair_1: response
 	// chair_2: response
 	// arbiter: closing
-	// responses: 6
+	// duelogic responses: 6
 }
 
 // Serving a debate's events to browsers: the hub hears the debate, the SSE
@@ -76,11 +82,9 @@ func ExampleSSE() {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st), duelogic.WithSink(hub), duelogic.WithClock(pinned))
-	if err != nil {
-		panic(err)
-	}
-	if _, err := o.Run(ctx, duelogic.Debate{ID: "cars", Proposition: "Should cities ban cars from their centres?"}); err != nil {
+	d := engine.Debate{ID: "cars", Proposition: "Should cities ban cars from their centres?"}
+	if _, err := engine.Run(ctx, llm.NewStub(1), quickPodcast(), d,
+		engine.WithStore(st), engine.WithSink(hub), engine.WithClock(pinned)); err != nil {
 		panic(err)
 	}
 
@@ -116,27 +120,25 @@ func ExampleFanOut() {
 			return a
 		},
 	}))
-	segments := duelogic.SinkFunc(func(_ context.Context, e duelogic.Event) {
-		if e.Type == duelogic.EventSegmentStarted {
+	segments := engine.SinkFunc(func(_ context.Context, e engine.Event) {
+		if e.Type == engine.EventSegmentStarted {
 			fmt.Println("==", e.Segment)
 		}
 	})
 	sink := events.FanOut(segments, events.Slog(logger, slog.LevelInfo))
-	sink.Emit(context.Background(), duelogic.Event{Type: duelogic.EventSegmentStarted, DebateID: "d1", Seq: 2, Segment: duelogic.SegmentOpening})
+	sink.Emit(context.Background(), engine.Event{Type: engine.EventSegmentStarted, DebateID: "d1", Seq: 2, Segment: duelogic.SegmentOpening})
 	// Output:
 	// == opening
 	// level=INFO msg="duelogic event" debate=d1 type=segment_started seq=2 segment=opening
 }
 
-// Turning a debate's stored records back into events.
+// Turning a debate's stored records back into the events announced live,
+// and summarizing it.
 func ExampleFromRecord() {
 	ctx := context.Background()
 	st := store.NewMemory()
-	o, err := duelogic.New(quickConfig(), llm.NewStub(1), duelogic.WithStore(st), duelogic.WithClock(pinned))
-	if err != nil {
-		panic(err)
-	}
-	if _, err := o.Run(ctx, duelogic.Debate{ID: "cars", Proposition: "Should cities ban cars from their centres?"}); err != nil {
+	d := engine.Debate{ID: "cars", Proposition: "Should cities ban cars from their centres?"}
+	if _, err := engine.Run(ctx, llm.NewStub(1), quickPodcast(), d, engine.WithStore(st), engine.WithClock(pinned)); err != nil {
 		panic(err)
 	}
 	recs, err := st.Records(ctx, "cars")
@@ -145,17 +147,20 @@ func ExampleFromRecord() {
 	}
 	for _, rec := range recs[:6] {
 		if e, ok := events.FromRecord(rec); ok {
-			fmt.Println(strings.TrimSpace(fmt.Sprint(e.Seq, " ", e.Type, " ", e.Segment, " ", e.Speaker)))
+			fmt.Println(strings.TrimSpace(fmt.Sprint(e.Seq, " ", e.Time.Format("15:04"), " ", e.Type, " ", e.Segment, " ", e.Speaker)))
 		}
 	}
-	s, _ := events.Summarize(recs)
-	fmt.Println(s.Format, s.Status, s.Utterances, "utterances")
+	s, err := events.Summarize(recs)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.Format, s.Status, s.Utterances, "utterances,", s.Config.Flow.MaxExchanges, "exchanges")
 	// Output:
-	// 1 debate_started
-	// 2 segment_started introduction
-	// 3 utterance introduction arbiter
-	// 4 segment_ended introduction
-	// 5 segment_started opening
-	// 6 utterance opening chair_1
-	// duelogic finished 10 utterances
+	// 1 10:00 debate_started
+	// 2 10:00 segment_started introduction
+	// 3 10:00 utterance introduction arbiter
+	// 4 10:00 segment_ended introduction
+	// 5 10:00 segment_started opening
+	// 6 10:00 utterance opening chair_1
+	// duelogic finished 10 utterances, 3 exchanges
 }

@@ -12,27 +12,30 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
 
+const proposition = "Should cities ban cars from their centres?"
+
 // collector is a sink that keeps every event.
 type collector struct {
 	mu     sync.Mutex
-	events []duelogic.Event
+	events []engine.Event
 }
 
-func (c *collector) Emit(_ context.Context, e duelogic.Event) {
+func (c *collector) Emit(_ context.Context, e engine.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events = append(c.events, e)
 }
 
-func (c *collector) all() []duelogic.Event {
+func (c *collector) all() []engine.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]duelogic.Event(nil), c.events...)
+	return append([]engine.Event(nil), c.events...)
 }
 
 // testConfig is a short Duelogic debate.
@@ -45,30 +48,51 @@ func testConfig(mod func(*duelogic.Config)) duelogic.Config {
 	return cfg
 }
 
-// runDebate runs a stub debate with id into st, with sink.
-func runDebate(t testing.TB, ctx context.Context, id string, client llm.Client, st store.Store, sink duelogic.EventSink, mod func(*duelogic.Config)) *duelogic.Result {
+// podcast is the podcast format for testConfig(mod).
+func podcast(t testing.TB, mod func(*duelogic.Config)) *duelogic.Podcast {
 	t.Helper()
-	o, err := duelogic.New(testConfig(mod), client, duelogic.WithStore(st), duelogic.WithSink(sink))
+	p, err := duelogic.NewPodcast(testConfig(mod))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := o.Run(ctx, duelogic.Debate{ID: id, Proposition: "Should cities ban cars from their centres?"})
+	return p
+}
+
+// runDebate runs a podcast debate with id into st through engine.Run, with
+// sink (nil: none) and opts.
+func runDebate(t testing.TB, ctx context.Context, id string, client llm.Client, st store.Store, sink engine.EventSink, mod func(*duelogic.Config), opts ...engine.Option) *engine.Result[*duelogic.Outcome] {
+	t.Helper()
+	opts = append([]engine.Option{engine.WithStore(st)}, opts...)
+	if sink != nil {
+		opts = append(opts, engine.WithSink(sink))
+	}
+	res, err := engine.Run(ctx, client, podcast(t, mod), engine.Debate{ID: id, Proposition: proposition}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-// replayed is what FromRecord makes of a debate's records after seq after.
-func replayed(t testing.TB, st store.Store, id string, after int64) []duelogic.Event {
+// records reads the records of debate id.
+func records(t testing.TB, st store.Store, id string) []store.Record {
 	t.Helper()
 	recs, err := st.Records(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []duelogic.Event
-	for _, r := range recs {
-		if e, ok := events.FromRecord(r); ok && r.Seq > after {
+	return recs
+}
+
+// replayed is what the records of debate id after seq after announced.
+func replayed(t testing.TB, st store.Store, id string, after int64) []engine.Event {
+	t.Helper()
+	all, err := engine.Replay(records(t, st, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []engine.Event
+	for _, e := range all {
+		if e.Seq > after {
 			out = append(out, e)
 		}
 	}
@@ -113,15 +137,16 @@ func readSSE(r io.Reader) (evs []sseEvent, comments []string, err error) {
 	return evs, comments, sc.Err()
 }
 
-// decode turns SSE events back into duelogic events (skipping others).
-func decode(t testing.TB, evs []sseEvent) []duelogic.Event {
+// decode turns SSE events back into engine events (skipping others),
+// checking their SSE fields.
+func decode(t testing.TB, evs []sseEvent) []engine.Event {
 	t.Helper()
-	var out []duelogic.Event
+	var out []engine.Event
 	for _, se := range evs {
 		if se.Type == events.StoppedEvent || se.Data == "" {
 			continue
 		}
-		var e duelogic.Event
+		var e engine.Event
 		if err := json.Unmarshal([]byte(se.Data), &e); err != nil {
 			t.Errorf("event %q: %v", se.Data, err)
 			continue
@@ -129,10 +154,10 @@ func decode(t testing.TB, evs []sseEvent) []duelogic.Event {
 		if se.Type != string(e.Type) {
 			t.Errorf("event: %q, data type %q", se.Type, e.Type)
 		}
-		if e.Type != duelogic.EventToken && se.ID != strconv.FormatInt(e.Seq, 10) {
+		if e.Type != engine.EventToken && se.ID != strconv.FormatInt(e.Seq, 10) {
 			t.Errorf("event %s seq %d has id %q", e.Type, e.Seq, se.ID)
 		}
-		if e.Type == duelogic.EventToken && se.ID != "" {
+		if e.Type == engine.EventToken && se.ID != "" {
 			t.Errorf("token event has id %q", se.ID)
 		}
 		out = append(out, e)
@@ -140,29 +165,16 @@ func decode(t testing.TB, evs []sseEvent) []duelogic.Event {
 	return out
 }
 
-// jsonOf marshals events for comparison: the JSON a client sees, without
-// times.
-func jsonOf(t testing.TB, es []duelogic.Event) []string {
-	t.Helper()
-	out := make([]string, len(es))
-	for i, e := range es {
-		e.Time = time.Time{}
-		b, err := json.Marshal(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = string(b)
-	}
-	return out
-}
-
 // nonTokens drops token events.
-func nonTokens(es []duelogic.Event) []duelogic.Event {
-	var out []duelogic.Event
+func nonTokens(es []engine.Event) []engine.Event {
+	var out []engine.Event
 	for _, e := range es {
-		if e.Type != duelogic.EventToken {
+		if e.Type != engine.EventToken {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+// pinned is a fixed clock, so that two runs of a debate give equal events.
+func pinned() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }

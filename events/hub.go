@@ -5,7 +5,7 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // DefaultBuffer is the number of events a subscriber of a [Hub] made with a
@@ -16,10 +16,10 @@ const DefaultBuffer = 1024
 // buffer was full.
 var ErrSlowSubscriber = errors.New("events: subscriber dropped: too slow")
 
-// Hub is a [duelogic.EventSink] that fans the events of the debates it hears
-// out to their subscribers. Give it to the orchestrators (or formats) running
-// the debates, alone or in a [FanOut]; then [Hub.Subscribe] to a debate to
-// read its events.
+// Hub is an [engine.EventSink] that fans the events of the debates it hears
+// out to their subscribers, whatever their formats. Give it to the debates
+// ([engine.WithSink]), alone or in a [FanOut]; then [Hub.Subscribe] to a
+// debate to read its events.
 //
 // Emit never blocks: each subscription has a bounded buffer, and a subscriber
 // whose buffer is full is dropped (its channel closed, its Err
@@ -96,11 +96,11 @@ func (h *Hub) end(id string, err error) {
 
 // Emit gives e to the subscribers of e.DebateID without waiting for any of
 // them. After a debate_ended event the debate's subscriptions end.
-func (h *Hub) Emit(_ context.Context, e duelogic.Event) {
+func (h *Hub) Emit(_ context.Context, e engine.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d := h.debate(e.DebateID)
-	if e.Type != duelogic.EventToken && e.Seq > d.last {
+	if e.Type != engine.EventToken && e.Seq > d.last {
 		d.last = e.Seq
 	}
 	for s := range d.subs {
@@ -111,7 +111,7 @@ func (h *Hub) Emit(_ context.Context, e duelogic.Event) {
 			s.stop(ErrSlowSubscriber)
 		}
 	}
-	if e.Type == duelogic.EventDebateEnded {
+	if e.Type == engine.EventDebateEnded {
 		h.end(e.DebateID, nil)
 	}
 }
@@ -120,7 +120,7 @@ func (h *Hub) Emit(_ context.Context, e duelogic.Event) {
 // when the hub knows the debate (see [Hub]); otherwise its channel is already
 // closed. Call [Subscription.Close] when done.
 func (h *Hub) Subscribe(id string) *Subscription {
-	s := &Subscription{h: h, id: id, c: make(chan duelogic.Event, h.buffer)}
+	s := &Subscription{h: h, id: id, c: make(chan engine.Event, h.buffer)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d := h.debates[id]
@@ -137,7 +137,7 @@ func (h *Hub) Subscribe(id string) *Subscription {
 type Subscription struct {
 	h    *Hub
 	id   string
-	c    chan duelogic.Event
+	c    chan engine.Event
 	live bool
 	last int64
 	// guarded by h.mu
@@ -148,7 +148,7 @@ type Subscription struct {
 // Events returns the channel of the debate's events, in the order the hub
 // heard them. It is closed when the debate ends, when the hub drops the
 // subscriber, or after Close.
-func (s *Subscription) Events() <-chan duelogic.Event { return s.c }
+func (s *Subscription) Events() <-chan engine.Event { return s.c }
 
 // Live reports whether the hub knew the debate when s subscribed.
 func (s *Subscription) Live() bool { return s.live }

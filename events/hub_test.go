@@ -9,12 +9,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 )
 
-func ev(id string, typ duelogic.EventType, seq int64) duelogic.Event {
-	return duelogic.Event{DebateID: id, Type: typ, Seq: seq}
+func ev(id string, typ engine.EventType, seq int64) engine.Event {
+	return engine.Event{DebateID: id, Type: typ, Seq: seq}
 }
 
 // drain reads a closed-or-closing subscription to its end.
@@ -32,14 +32,14 @@ func TestHubFansOutInOrderAndEnds(t *testing.T) {
 	h.Open("a")
 	s1, s2 := h.Subscribe("a"), h.Subscribe("a")
 	other := h.Subscribe("b") // unknown: not live
-	h.Emit(ctx, ev("a", duelogic.EventDebateStarted, 1))
-	h.Emit(ctx, ev("b", duelogic.EventDebateStarted, 1)) // another debate
-	h.Emit(ctx, ev("a", duelogic.EventToken, 0))
-	h.Emit(ctx, ev("a", duelogic.EventDebateEnded, 2))
+	h.Emit(ctx, ev("a", engine.EventDebateStarted, 1))
+	h.Emit(ctx, ev("b", engine.EventDebateStarted, 1)) // another debate
+	h.Emit(ctx, ev("a", engine.EventToken, 0))
+	h.Emit(ctx, ev("a", engine.EventDebateEnded, 2))
 	if h.Subscribe("a").Live() {
 		t.Error("debate a still known after debate_ended")
 	}
-	h.Emit(ctx, ev("a", duelogic.EventToken, 0)) // after the end: the old subscribers do not hear it
+	h.Emit(ctx, ev("a", engine.EventToken, 0)) // after the end: the old subscribers do not hear it
 	want := []string{"a:debate_started:1", "a:token:0", "a:debate_ended:2"}
 	for i, s := range []*events.Subscription{s1, s2} {
 		if !s.Live() || s.Last() != 0 {
@@ -64,9 +64,9 @@ func TestHubFansOutInOrderAndEnds(t *testing.T) {
 func TestHubLastIsHighestSeqBeforeSubscribing(t *testing.T) {
 	ctx := context.Background()
 	h := events.NewHub(0)
-	h.Emit(ctx, ev("a", duelogic.EventUtterance, 5))
-	h.Emit(ctx, ev("a", duelogic.EventEvaluation, 4)) // out of order, as side steps may be
-	h.Emit(ctx, ev("a", duelogic.EventToken, 0))
+	h.Emit(ctx, ev("a", engine.EventUtterance, 5))
+	h.Emit(ctx, ev("a", engine.EventEvaluation, 4)) // out of order, as side steps may be
+	h.Emit(ctx, ev("a", engine.EventToken, 0))
 	s := h.Subscribe("a")
 	defer s.Close()
 	if !s.Live() || s.Last() != 5 {
@@ -84,7 +84,7 @@ func TestHubDropsSlowSubscriberWithoutBlocking(t *testing.T) {
 	slow, fast := h.Subscribe("a"), h.Subscribe("a")
 	var got []int64
 	for i := int64(1); i <= 5; i++ {
-		h.Emit(ctx, ev("a", duelogic.EventUtterance, i)) // must not block on slow
+		h.Emit(ctx, ev("a", engine.EventUtterance, i)) // must not block on slow
 		e := <-fast.Events()
 		got = append(got, e.Seq)
 	}
@@ -102,7 +102,7 @@ func TestHubDropsSlowSubscriberWithoutBlocking(t *testing.T) {
 	}
 	fast.Close()
 	fast.Close() // twice is fine
-	h.Emit(ctx, ev("a", duelogic.EventUtterance, 6))
+	h.Emit(ctx, ev("a", engine.EventUtterance, 6))
 }
 
 func TestHubCloseEndsSubscriptionsWithTheRunError(t *testing.T) {
@@ -110,7 +110,7 @@ func TestHubCloseEndsSubscriptionsWithTheRunError(t *testing.T) {
 	h := events.NewHub(0)
 	h.Open("a")
 	s := h.Subscribe("a")
-	h.Emit(ctx, ev("a", duelogic.EventDebateStarted, 1))
+	h.Emit(ctx, ev("a", engine.EventDebateStarted, 1))
 	boom := errors.New("model down")
 	h.Close("a", boom)
 	h.Close("a", nil) // forgotten: no effect
@@ -146,8 +146,8 @@ func TestHubConcurrentUse(t *testing.T) {
 		})
 	}
 	for i := range int64(2000) {
-		h.Emit(ctx, ev("a", duelogic.EventUtterance, i+1))
+		h.Emit(ctx, ev("a", engine.EventUtterance, i+1))
 	}
 	wg.Wait()
-	h.Emit(ctx, ev("a", duelogic.EventDebateEnded, 3000))
+	h.Emit(ctx, ev("a", engine.EventDebateEnded, 3000))
 }

@@ -10,113 +10,174 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
 )
 
-// asReplayed reduces live events to what their records hold, as FromRecord
-// documents: no tokens, the interrupted utterance without its content, the
-// result without its transcript.
-func asReplayed(live []duelogic.Event) []duelogic.Event {
-	var out []duelogic.Event
-	for _, e := range nonTokens(live) {
-		switch e.Type {
-		case duelogic.EventInterruption:
-			u := e.Utterance
-			e.Utterance = &duelogic.Utterance{Seq: u.Seq, Speaker: u.Speaker, Segment: u.Segment,
-				Interrupted: u.Interrupted, InterruptedBy: u.InterruptedBy}
-		case duelogic.EventDebateEnded:
-			r := e.Result
-			e.Result = &duelogic.Result{DebateID: r.DebateID, Usage: r.Usage, Metrics: r.Metrics}
-		}
-		out = append(out, e)
-	}
-	return out
+// eager is a strict three-chair debate with eager interruptions: every
+// event type and utterance kind of the podcast.
+func eager(c *duelogic.Config) {
+	*c = duelogic.Presets()[2].Apply(*c)
+	c.Arbiter.AccountabilityLevel = duelogic.Strict
+	c.Interruptions.Aggressiveness = 5
+	c.Interruptions.CooldownSeconds = 0
+	c.Flow.MaxExchanges = 5
 }
 
-func TestFromRecordMatchesLiveEvents(t *testing.T) {
+// TestReplayEqualsLiveEvents runs podcast debates with a recording sink and
+// checks that the events FromRecord and engine.Replay make of the stored
+// records are exactly the live events other than tokens: same types, seqs,
+// times, utterances, evaluations and Data bytes, in the same order. The
+// JSONL store checks that this survives serialization.
+func TestReplayEqualsLiveEvents(t *testing.T) {
 	tests := []struct {
 		name string
 		mod  func(*duelogic.Config)
+		opts []engine.Option
+		// want are the event types the debate must produce, or the
+		// comparison proves little.
+		want []engine.EventType
 	}{
-		{"default", nil},
+		{"default", nil, nil, []engine.EventType{engine.EventDebateStarted, engine.EventSegmentStarted,
+			engine.EventUtterance, engine.EventEvaluation, engine.EventSegmentEnded, engine.EventDebateEnded}},
 		{"relaxed: unannounced evaluation records", func(c *duelogic.Config) {
 			c.Arbiter.AccountabilityLevel = duelogic.Relaxed
-		}},
-		{"strict, three chairs, eager interruptions", func(c *duelogic.Config) {
-			*c = duelogic.Presets()[2].Apply(*c)
-			c.Arbiter.AccountabilityLevel = duelogic.Strict
-			c.Interruptions.Aggressiveness = 5
-			c.Interruptions.CooldownSeconds = 0
-			c.Flow.MaxExchanges = 5
+		}, nil, []engine.EventType{engine.EventUtterance, engine.EventDebateEnded}},
+		{"strict, three chairs, eager interruptions", eager, nil,
+			[]engine.EventType{engine.EventEvaluation, duelogic.EventInterruption, engine.EventDebateEnded}},
+		{"argument map: side steps", nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)},
+			[]engine.EventType{engine.EventArgumentMap, engine.EventEvaluation, engine.EventDebateEnded}},
+	}
+	stores := []struct {
+		name string
+		open func(t *testing.T) store.Store
+	}{
+		{"memory", func(*testing.T) store.Store { return store.NewMemory() }},
+		{"jsonl", func(t *testing.T) store.Store {
+			js, err := store.OpenJSONL(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { js.Close() })
+			return js
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			st := store.NewMemory()
-			var live collector
-			runDebate(t, t.Context(), "d1", llm.NewStub(7), st, &live, tt.mod)
-			want := jsonOf(t, asReplayed(live.all()))
-			got := jsonOf(t, replayed(t, st, "d1", 0))
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("replayed events differ from live ones (-live +replayed):\n%s", diff)
-			}
-		})
+		for _, s := range stores {
+			t.Run(tt.name+"/"+s.name, func(t *testing.T) {
+				st := s.open(t)
+				var live collector
+				runDebate(t, t.Context(), "d1", llm.NewStub(7), st, &live, tt.mod, tt.opts...)
+				want := nonTokens(live.all())
+				recs := records(t, st, "d1")
+
+				var fromRecord []engine.Event
+				for _, r := range recs {
+					if e, ok := events.FromRecord(r); ok {
+						fromRecord = append(fromRecord, e)
+					}
+				}
+				if diff := cmp.Diff(want, fromRecord); diff != "" {
+					t.Errorf("FromRecord events differ from live ones (-live +replayed):\n%s", diff)
+				}
+				all, err := engine.Replay(recs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, all); diff != "" {
+					t.Errorf("engine.Replay differs from live events (-live +replayed):\n%s", diff)
+				}
+
+				seen := map[engine.EventType]int{}
+				for _, e := range all {
+					seen[e.Type]++
+				}
+				for _, typ := range tt.want {
+					if seen[typ] == 0 {
+						t.Errorf("no %s event; have %v", typ, seen)
+					}
+				}
+			})
+		}
 	}
 }
 
-func TestFromRecordCoversEveryKind(t *testing.T) {
-	// The strict three-way debate above must exercise every record type, or
-	// the comparison proves little.
+// TestReplayedPodcastPayloads decodes the podcast's payloads from replayed
+// events: the interruption's candidate and the debate's outcome.
+func TestReplayedPodcastPayloads(t *testing.T) {
 	st := store.NewMemory()
-	runDebate(t, t.Context(), "d1", llm.NewStub(7), st, nil, func(c *duelogic.Config) {
-		*c = duelogic.Presets()[2].Apply(*c)
-		c.Arbiter.AccountabilityLevel = duelogic.Strict
-		c.Interruptions.Aggressiveness = 5
-		c.Interruptions.CooldownSeconds = 0
-		c.Flow.MaxExchanges = 5
-	})
-	seen := map[duelogic.EventType]int{}
-	kinds := map[duelogic.UtteranceKind]int{}
+	res := runDebate(t, t.Context(), "d1", llm.NewStub(7), st, nil, eager)
+	var cands []duelogic.InterruptCandidate
+	kinds := map[engine.UtteranceKind]int{}
+	var ended *engine.Ended
 	for _, e := range replayed(t, st, "d1", 0) {
-		seen[e.Type]++
-		if e.Utterance != nil && e.Type == duelogic.EventUtterance {
+		switch e.Type {
+		case engine.EventUtterance:
 			kinds[e.Utterance.Kind]++
+		case duelogic.EventInterruption:
+			c, err := engine.DataAs[duelogic.InterruptCandidate](e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Speaker != c.InterruptingChair.Position || e.Utterance == nil || !e.Utterance.Interrupted ||
+				e.Utterance.InterruptedBy != e.Speaker || e.Utterance.Content == "" {
+				t.Errorf("interruption event %+v: want the interrupted utterance, marked, and its content", e)
+			}
+			cands = append(cands, c)
+		case engine.EventDebateEnded:
+			d, err := engine.DataAs[engine.Ended](e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ended = &d
 		}
 	}
-	for _, typ := range []duelogic.EventType{duelogic.EventDebateStarted, duelogic.EventSegmentStarted, duelogic.EventSegmentEnded,
-		duelogic.EventUtterance, duelogic.EventEvaluation, duelogic.EventInterruption, duelogic.EventDebateEnded} {
-		if seen[typ] == 0 {
-			t.Errorf("no %s event replayed; have %v", typ, seen)
-		}
-	}
-	for _, k := range []duelogic.UtteranceKind{duelogic.KindInterruption, duelogic.KindInterjection} {
+	for _, k := range []engine.UtteranceKind{engine.KindInterruption, engine.KindInterjection} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s utterance replayed; have %v", k, kinds)
 		}
 	}
+	if diff := cmp.Diff(res.Detail.Interruptions, cands); diff != "" {
+		t.Errorf("interruption candidates (-result +replayed):\n%s", diff)
+	}
+	if ended == nil {
+		t.Fatal("no debate_ended event")
+	}
+	var out duelogic.Outcome
+	if err := json.Unmarshal(ended.Detail, &out); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*res.Detail, out); diff != "" {
+		t.Errorf("outcome (-result +replayed):\n%s", diff)
+	}
+	if ended.Format != duelogic.FormatName || ended.Usage != res.Usage {
+		t.Errorf("ended %s with usage %+v; want %s, %+v", ended.Format, ended.Usage, duelogic.FormatName, res.Usage)
+	}
 }
 
-// tally is a small format: a segment, two utterances, a step announced
-// with an event of its own type and one announced with none.
+// tally is a small format: a segment, utterances, a step announced with an
+// event of its own type and one announced with none.
 type tally struct {
 	Rounds int `json:"rounds"`
 }
 
-func (tally) Name() string { return "tally" }
+func (*tally) Name() string { return "tally" }
 
 type score struct {
 	Points int    `json:"points"`
 	Note   string `json:"note"`
 }
 
-func (f tally) Play(ctx context.Context, s *duelogic.Session) error {
-	return s.Segment(ctx, "count", func(ctx context.Context) error {
+func (f *tally) Play(ctx context.Context, s *engine.Session) (int, error) {
+	total := 0
+	err := s.Segment(ctx, "count", func(ctx context.Context) error {
 		for i := range f.Rounds {
 			key := string(rune('a' + i))
-			u, err := s.Say(ctx, key, duelogic.Utterance{Speaker: "counter", Segment: "count", Kind: "number"},
+			u, err := s.Say(ctx, key, engine.Utterance{Speaker: "counter", Segment: "count", Kind: "number"},
 				llm.Request{Model: "m", Purpose: "count", Messages: []llm.Message{{Role: llm.User, Content: key}}})
 			if err != nil {
 				return err
@@ -124,76 +185,116 @@ func (f tally) Play(ctx context.Context, s *duelogic.Session) error {
 			var sc score
 			if _, err := s.Step(ctx, "score:"+key, "score", "judge", &sc, func(context.Context) (any, llm.Usage, error) {
 				return score{Points: len(u.Content), Note: "ok"}, llm.Usage{PromptTokens: 1}, nil
-			}, func(int64) *duelogic.Event {
-				return &duelogic.Event{Type: "score", Speaker: "judge", Data: sc}
+			}, func(int64) *engine.Announcement {
+				return &engine.Announcement{Type: "score", Segment: "count", Speaker: "judge", Data: sc}
 			}); err != nil {
 				return err
 			}
+			total += sc.Points
 		}
 		_, err := s.Step(ctx, "quiet", "note", "judge", nil, func(context.Context) (any, llm.Usage, error) {
 			return "unannounced", llm.Usage{}, nil
 		}, nil)
 		return err
 	})
+	return total, err
 }
 
-func TestFromRecordFormatSteps(t *testing.T) {
+// TestReplayFormatSteps: a format's own events come back from its records
+// as announced, and a step no event announced gives none.
+func TestReplayFormatSteps(t *testing.T) {
 	st := store.NewMemory()
-	var live collector
 	f := llmtest.New()
 	f.OnPurpose("count").Reply("one", "two two")
-	if _, err := duelogic.RunFormat(t.Context(), f, tally{Rounds: 2}, duelogic.Debate{ID: "t1", Proposition: "How many?"},
-		duelogic.WithStore(st), duelogic.WithSink(&live)); err != nil {
-		t.Fatal(err)
+	var live []engine.Event
+	for e, err := range events.RunFormat(t.Context(), f, &tally{Rounds: 2}, engine.Debate{ID: "t1", Proposition: "How many?"},
+		engine.WithStore(st)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		live = append(live, e)
 	}
 	got := replayed(t, st, "t1", 0)
-	// Replay equals live: the announced steps come back as announced, with
-	// their records' Seq, and the unannounced step gives no event.
-	want := asReplayed(live.all())
-	for i := range want {
-		want[i].Seq = 0
+	if diff := cmp.Diff(nonTokens(live), got); diff != "" {
+		t.Errorf("replayed format events (-live +replayed):\n%s", diff)
 	}
-	for i := range got {
-		got[i].Seq = 0
+	var types []engine.EventType
+	var scores []score
+	for _, e := range got {
+		types = append(types, e.Type)
+		if e.Type == "score" {
+			sc, err := engine.DataAs[score](e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scores = append(scores, sc)
+		}
 	}
-	if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
-		t.Errorf("replayed format events (-want +got):\n%s", diff)
+	wantTypes := []engine.EventType{engine.EventDebateStarted, engine.EventSegmentStarted, engine.EventUtterance, "score",
+		engine.EventUtterance, "score", engine.EventSegmentEnded, engine.EventDebateEnded}
+	if diff := cmp.Diff(wantTypes, types); diff != "" {
+		t.Errorf("event types (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]score{{3, "ok"}, {7, "ok"}}, scores); diff != "" {
+		t.Errorf("scores (-want +got):\n%s", diff)
 	}
 }
 
 func TestFromRecordRejects(t *testing.T) {
+	st := store.NewMemory()
+	runDebate(t, t.Context(), "d1", llm.NewStub(1), st, nil, nil)
+	good := records(t, st, "d1")[2] // the introduction
+	if _, ok := events.FromRecord(good); !ok {
+		t.Fatalf("FromRecord(%s) = false", good.Data)
+	}
 	tests := []struct {
-		name string
-		rec  store.Record
+		name    string
+		data    string
+		wantErr bool // engine.EventOf's verdict: unreadable, or merely unannounced
 	}{
-		{"utterance not JSON", store.Record{Type: duelogic.RecordUtterance, Data: json.RawMessage(`{`)}},
-		{"segment of wrong shape", store.Record{Type: duelogic.RecordSegmentStarted, Data: json.RawMessage(`{"segment":3}`)}},
-		{"evaluation not made", store.Record{Type: duelogic.RecordEvaluation, Data: json.RawMessage(`{"key":"e","evaluated":false}`)}},
-		{"moves not JSON", store.Record{Type: duelogic.RecordMoves, Data: json.RawMessage(`nope`)}},
-		{"unknown record without key", store.Record{Type: "custom", Data: json.RawMessage(`{"value":1}`)}},
-		{"unknown record without value", store.Record{Type: "custom", Data: json.RawMessage(`{"key":"k"}`)}},
-		{"no type", store.Record{Data: json.RawMessage(`{"key":"k","value":1}`)}},
+		{"not an object", `[]`, true},
+		{"not JSON", `{`, true},
+		{"event of the wrong shape", `{"key":"k","value":1,"event":{"type":3}}`, true},
+		{"no event", `{"key":"k","value":1}`, false},
+		{"null event", `{"key":"k","value":1,"event":null}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if e, ok := events.FromRecord(tt.rec); ok {
+			rec := good
+			rec.Data = json.RawMessage(tt.data)
+			if e, ok := events.FromRecord(rec); ok {
 				t.Errorf("FromRecord = %+v, true; want false", e)
+			}
+			if _, _, err := engine.EventOf(rec); (err != nil) != tt.wantErr {
+				t.Errorf("engine.EventOf error %v; want error %v", err, tt.wantErr)
 			}
 		})
 	}
 }
 
+// TestFromRecordKeepsRecordIdentity: the event's DebateID, Seq and Time are
+// the record's, whatever the stored event says.
 func TestFromRecordKeepsRecordIdentity(t *testing.T) {
+	st := store.NewMemory()
+	runDebate(t, t.Context(), "d1", llm.NewStub(1), st, nil, nil)
 	at := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	rec := store.Record{DebateID: "x", Seq: 4, Time: at, Type: duelogic.RecordSegmentEnded,
-		Data: json.RawMessage(`{"key":"segment_ended:opening","segment":"opening"}`)}
-	got, ok := events.FromRecord(rec)
-	want := duelogic.Event{Type: duelogic.EventSegmentEnded, DebateID: "x", Seq: 4, Segment: duelogic.SegmentOpening, Time: at}
-	if !ok {
-		t.Fatal("FromRecord = false")
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	for _, rec := range records(t, st, "d1") {
+		want, ok := events.FromRecord(rec)
+		if !ok {
+			continue
+		}
+		rec.DebateID, rec.Seq, rec.Time = "x", rec.Seq+100, at
+		got, ok := events.FromRecord(rec)
+		if !ok {
+			t.Fatalf("record %d: FromRecord = false", rec.Seq)
+		}
+		want.DebateID, want.Seq, want.Time = "x", rec.Seq, at
+		if want.Utterance != nil && want.Type == engine.EventUtterance {
+			want.Utterance.Seq = rec.Seq // an utterance event's utterance is the record's
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("record %d (-want +got):\n%s", rec.Seq, diff)
+		}
 	}
 }
 
@@ -201,20 +302,18 @@ func TestSummarize(t *testing.T) {
 	ctx := t.Context()
 	st := store.NewMemory()
 	res := runDebate(t, ctx, "done", llm.NewStub(1), st, nil, nil)
+	runDebate(t, ctx, "mapped", llm.NewStub(1), st, nil, nil, engine.WithArgumentMap(argumentation.Additive))
 
 	// A stopped debate: the first records of another one.
-	recs, err := st.Records(ctx, "done")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := records(t, st, "done")
 	for _, r := range recs[:6] {
 		r.DebateID = "half"
 		if err := st.Append(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := duelogic.RunFormat(ctx, llmtest.New(), tally{Rounds: 1}, duelogic.Debate{ID: "fmt", Proposition: "Count?"},
-		duelogic.WithStore(st)); err != nil {
+	if _, err := engine.Run(ctx, llmtest.New(), &tally{Rounds: 1}, engine.Debate{ID: "fmt", Proposition: "Count?"},
+		engine.WithStore(st)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -224,21 +323,21 @@ func TestSummarize(t *testing.T) {
 		want events.Summary
 	}{
 		{"done", events.Summary{ID: "done", Format: "duelogic", Status: events.StatusFinished, Config: &cfg,
-			Debate:  duelogic.Debate{ID: "done", Proposition: "Should cities ban cars from their centres?"},
+			Debate:  engine.Debate{ID: "done", Proposition: proposition},
 			Records: len(recs), Utterances: len(res.Transcript)}},
+		{"mapped", events.Summary{ID: "mapped", Format: "duelogic", Status: events.StatusFinished, Config: &cfg, Mapped: true,
+			Debate:  engine.Debate{ID: "mapped", Proposition: proposition},
+			Records: len(records(t, st, "mapped")), Utterances: len(res.Transcript)}},
 		{"half", events.Summary{ID: "half", Format: "duelogic", Status: events.StatusStopped, Config: &cfg,
-			Debate:  duelogic.Debate{ID: "half", Proposition: "Should cities ban cars from their centres?"},
+			Debate:  engine.Debate{ID: "half", Proposition: proposition},
 			Records: 6, Utterances: 2}},
 		{"fmt", events.Summary{ID: "fmt", Format: "tally", Status: events.StatusFinished, Spec: json.RawMessage(`{"rounds":1}`),
-			Debate:  duelogic.Debate{ID: "fmt", Proposition: "Count?"},
+			Debate:  engine.Debate{ID: "fmt", Proposition: "Count?"},
 			Records: 7, Utterances: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
-			recs, err := st.Records(ctx, tt.id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := records(t, st, tt.id)
 			got, err := events.Summarize(recs)
 			if err != nil {
 				t.Fatal(err)
@@ -247,16 +346,59 @@ func TestSummarize(t *testing.T) {
 				t.Errorf("Started, Updated = %v, %v; want the first and last record times", got.Started, got.Updated)
 			}
 			got.Started, got.Updated = time.Time{}, time.Time{}
+			if tt.want.Format == duelogic.FormatName {
+				// The podcast's spec is its Config, which Config holds.
+				got.Spec = nil
+			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
 
-	if _, err := events.Summarize(recs[1:]); !errors.Is(err, events.ErrNotDebate) {
-		t.Errorf("Summarize(without the first record) = %v; want ErrNotDebate", err)
+	bad := append([]store.Record(nil), recs...)
+	bad[0].Data = withSpec(t, bad[0].Data, `{"config":[]}`)
+	errTests := []struct {
+		name string
+		recs []store.Record
+		want error
+	}{
+		{"nil", nil, events.ErrNotDebate},
+		{"without the first record", recs[1:], events.ErrNotDebate},
+		{"first record unreadable", append([]store.Record{{DebateID: "done", Seq: 1, Type: engine.RecordDebate, Data: json.RawMessage(`[]`)}}, recs[1:]...), engine.ErrCorruptLog},
+		{"podcast config unreadable", bad, engine.ErrCorruptLog},
 	}
-	if _, err := events.Summarize(nil); !errors.Is(err, events.ErrNotDebate) {
-		t.Errorf("Summarize(nil) = %v; want ErrNotDebate", err)
+	for _, tt := range errTests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := events.Summarize(tt.recs); !errors.Is(err, tt.want) {
+				t.Errorf("Summarize = %v; want %v", err, tt.want)
+			}
+		})
 	}
+}
+
+// withSpec returns the Data of a debate record with its value's spec
+// replaced by spec.
+func withSpec(t *testing.T, data json.RawMessage, spec string) json.RawMessage {
+	t.Helper()
+	var en, head map[string]json.RawMessage
+	if err := json.Unmarshal(data, &en); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(en["value"], &head); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := head["spec"]; !ok {
+		t.Fatalf("no spec in the debate record %s", data)
+	}
+	head["spec"] = json.RawMessage(spec)
+	var err error
+	if en["value"], err = json.Marshal(head); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

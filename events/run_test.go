@@ -2,7 +2,9 @@ package events_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -10,40 +12,86 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
 )
 
-// debateRun runs a stub debate with id in st.
+// debateRun runs a podcast debate with id in st through engine.Run.
 func debateRun(client llm.Client, st store.Store, id string) events.RunFunc {
-	return func(ctx context.Context, sink duelogic.EventSink) (*duelogic.Result, error) {
-		o, err := duelogic.New(testConfig(nil), client, duelogic.WithStore(st), duelogic.WithSink(sink))
+	return func(ctx context.Context, sink engine.EventSink) error {
+		p, err := duelogic.NewPodcast(testConfig(nil))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return o.Run(ctx, duelogic.Debate{ID: id, Proposition: "Should cities ban cars from their centres?"})
+		_, err = engine.Run(ctx, client, p, engine.Debate{ID: id, Proposition: proposition},
+			engine.WithStore(st), engine.WithSink(sink))
+		return err
 	}
 }
 
+// collect ranges over seq, returning its events and its errors.
+func collect(seq func(func(engine.Event, error) bool)) (evs []engine.Event, errs []error) {
+	for e, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		evs = append(evs, e)
+	}
+	return evs, errs
+}
+
+// TestRunYieldsEveryEventInOrder: the iterators yield what a sink given to
+// engine.Run receives, tokens included, the same debate run the same way.
 func TestRunYieldsEveryEventInOrder(t *testing.T) {
 	ctx := t.Context()
-	var want collector
-	runDebate(t, ctx, "d1", llm.NewStub(4), store.NewMemory(), &want, nil)
+	var want, ignored collector // ignored: a sink the iterator's overrides
+	res := runDebate(t, ctx, "d1", llm.NewStub(4), store.NewMemory(), &want, nil, engine.WithClock(pinned))
 
-	var got []duelogic.Event
-	for e, err := range events.Run(ctx, debateRun(llm.NewStub(4), store.NewMemory(), "d1")) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, e)
+	tests := []struct {
+		name string
+		seq  func(st store.Store) func(func(engine.Event, error) bool)
+	}{
+		{"RunFormat", func(st store.Store) func(func(engine.Event, error) bool) {
+			return events.RunFormat(ctx, llm.NewStub(4), podcast(t, nil), engine.Debate{ID: "d1", Proposition: proposition},
+				engine.WithStore(st), engine.WithSink(&ignored), engine.WithClock(pinned))
+		}},
+		{"Run", func(st store.Store) func(func(engine.Event, error) bool) {
+			return events.Run(ctx, func(ctx context.Context, sink engine.EventSink) error {
+				_, err := engine.Run(ctx, llm.NewStub(4), podcast(t, nil), engine.Debate{ID: "d1", Proposition: proposition},
+					engine.WithStore(st), engine.WithSink(sink), engine.WithClock(pinned))
+				return err
+			})
+		}},
 	}
-	if diff := cmp.Diff(jsonOf(t, want.all()), jsonOf(t, got)); diff != "" {
-		t.Errorf("(-sink +iterator):\n%s", diff)
-	}
-	if last := got[len(got)-1]; last.Type != duelogic.EventDebateEnded || last.Result == nil {
-		t.Errorf("last event %s; want debate_ended with the result", last.Type)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := collect(tt.seq(store.NewMemory()))
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if diff := cmp.Diff(want.all(), got); diff != "" {
+				t.Errorf("(-sink +iterator):\n%s", diff)
+			}
+			if n := len(ignored.all()); n > 0 {
+				t.Errorf("the sink among the options got %d events; want none", n)
+			}
+			last := got[len(got)-1]
+			ended, err := engine.DataAs[engine.Ended](last)
+			if last.Type != engine.EventDebateEnded || err != nil {
+				t.Fatalf("last event %s (%v); want debate_ended with an engine.Ended", last.Type, err)
+			}
+			var out duelogic.Outcome
+			if err := json.Unmarshal(ended.Detail, &out); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(*res.Detail, out); diff != "" {
+				t.Errorf("outcome (-result +event):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -51,9 +99,9 @@ func TestRunYieldsTheErrorLast(t *testing.T) {
 	f := llmtest.New()
 	boom := errors.New("model down")
 	f.OnPurpose(duelogic.PurposeOpening).Fail(boom)
-	var types []duelogic.EventType
+	var types []engine.EventType
 	var errs []error
-	for e, err := range events.Run(t.Context(), debateRun(f, store.NewMemory(), "d1")) {
+	for e, err := range events.RunFormat(t.Context(), f, podcast(t, nil), engine.Debate{ID: "d1", Proposition: proposition}) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -61,30 +109,88 @@ func TestRunYieldsTheErrorLast(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("event %s after the error", e.Type)
 		}
-		if e.Type != duelogic.EventToken {
+		if e.Type != engine.EventToken {
 			types = append(types, e.Type)
 		}
 	}
-	want := []duelogic.EventType{duelogic.EventDebateStarted, duelogic.EventSegmentStarted, duelogic.EventUtterance,
-		duelogic.EventSegmentEnded, duelogic.EventSegmentStarted}
+	want := []engine.EventType{engine.EventDebateStarted, engine.EventSegmentStarted, engine.EventUtterance,
+		engine.EventSegmentEnded, engine.EventSegmentStarted}
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("events before the error (-want +got):\n%s", diff)
 	}
-	if len(errs) != 1 || !errors.Is(errs[0], boom) {
-		t.Errorf("errors %v; want one wrapping %v", errs, boom)
+	var te *engine.TurnError
+	if len(errs) != 1 || !errors.Is(errs[0], boom) || !errors.As(errs[0], &te) {
+		t.Errorf("errors %v; want one *engine.TurnError wrapping %v", errs, boom)
 	}
 }
 
-// TestRunStopsTheDebateWhenTheLoopStops breaks out of, returns from and
-// panics in the loop: each time the run's context is cancelled and the run
-// has returned before the loop statement ends (synctest fails the test on a
-// goroutine left behind).
+// failing is the stub model, failing every call of one purpose.
+type failing struct {
+	*llm.Stub
+	purpose string
+}
+
+var errFailing = errors.New("model down")
+
+func (f failing) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if req.Purpose == f.purpose {
+		return llm.Response{}, errFailing
+	}
+	return f.Stub.Complete(ctx, req)
+}
+
+func (f failing) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	if req.Purpose == f.purpose {
+		return llm.Response{}, errFailing
+	}
+	return f.Stub.Stream(ctx, req, onDelta)
+}
+
+// TestResumeFormatYieldsTheRestOfTheDebate stops a debate at various points
+// and resumes it with ResumeFormat: the resumed run yields the events of the
+// records it adds, and nothing already stored, so the events of the two runs
+// are the debate's replayed events; resuming it once finished yields nothing.
+func TestResumeFormatYieldsTheRestOfTheDebate(t *testing.T) {
+	for _, purpose := range []string{duelogic.PurposeOpening, duelogic.PurposeEvaluation, duelogic.PurposeClosing} {
+		t.Run(purpose, func(t *testing.T) {
+			ctx := t.Context()
+			st := store.NewMemory()
+			d := engine.Debate{ID: "d1", Proposition: proposition}
+			first, errs := collect(events.RunFormat(ctx, failing{llm.NewStub(6), purpose}, podcast(t, nil), d, engine.WithStore(st)))
+			if len(errs) != 1 || !errors.Is(errs[0], errFailing) {
+				t.Fatalf("first run errors %v; want %v", errs, errFailing)
+			}
+			// The stored configuration is decoded into the format.
+			rest, errs := collect(events.ResumeFormat(ctx, llm.NewStub(6), &duelogic.Podcast{}, d.ID, engine.WithStore(st)))
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if last := rest[len(rest)-1]; last.Type != engine.EventDebateEnded {
+				t.Errorf("resumed run ends with %s", last.Type)
+			}
+			live := slices.Concat(nonTokens(first), nonTokens(rest))
+			if diff := cmp.Diff(replayed(t, st, d.ID, 0), live); diff != "" {
+				t.Errorf("(-records +events of both runs):\n%s", diff)
+			}
+
+			again, errs := collect(events.ResumeFormat(ctx, llm.NewStub(6), &duelogic.Podcast{}, d.ID, engine.WithStore(st)))
+			if len(again) > 0 || len(errs) > 0 {
+				t.Errorf("resuming a finished debate yielded %d events, errors %v", len(again), errs)
+			}
+		})
+	}
+}
+
+// TestRunStopsTheDebateWhenTheLoopStops breaks out of and panics in the
+// loop: each time the run's context is cancelled and the run has returned
+// before the loop statement ends (synctest fails the test on a goroutine
+// left behind).
 func TestRunStopsTheDebateWhenTheLoopStops(t *testing.T) {
 	tests := []struct {
 		name string
-		loop func(seq func(func(duelogic.Event, error) bool))
+		loop func(seq func(func(engine.Event, error) bool))
 	}{
-		{"break", func(seq func(func(duelogic.Event, error) bool)) {
+		{"break", func(seq func(func(engine.Event, error) bool)) {
 			n := 0
 			for range seq {
 				if n++; n == 3 {
@@ -92,7 +198,7 @@ func TestRunStopsTheDebateWhenTheLoopStops(t *testing.T) {
 				}
 			}
 		}},
-		{"panic", func(seq func(func(duelogic.Event, error) bool)) {
+		{"panic", func(seq func(func(engine.Event, error) bool)) {
 			defer func() { recover() }()
 			for range seq {
 				panic("loop body fails")
@@ -108,10 +214,10 @@ func TestRunStopsTheDebateWhenTheLoopStops(t *testing.T) {
 				var runErr error
 				returned := false
 				run := debateRun(f, st, "d1")
-				seq := events.Run(context.Background(), func(ctx context.Context, sink duelogic.EventSink) (*duelogic.Result, error) {
-					res, err := run(ctx, sink)
+				seq := events.Run(context.Background(), func(ctx context.Context, sink engine.EventSink) error {
+					err := run(ctx, sink)
 					runErr, returned = err, true
-					return res, err
+					return err
 				})
 				tt.loop(seq)
 				if !returned {
@@ -131,9 +237,7 @@ func TestRunStopsTheDebateWhenTheLoopStops(t *testing.T) {
 
 func TestRunWithoutEvents(t *testing.T) {
 	n := 0
-	for _, err := range events.Run(t.Context(), func(context.Context, duelogic.EventSink) (*duelogic.Result, error) {
-		return nil, nil
-	}) {
+	for _, err := range events.Run(t.Context(), func(context.Context, engine.EventSink) error { return nil }) {
 		n++
 		t.Errorf("yielded %v", err)
 	}

@@ -2,17 +2,19 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // FanOut returns a sink that gives every event to each of sinks in order
 // (nil sinks are skipped). A sink that panics does not keep the event from
 // the sinks after it: the first panic is raised again once all have been
 // called, for the engine to recover and log.
-func FanOut(sinks ...duelogic.EventSink) duelogic.EventSink {
-	var ss []duelogic.EventSink
+func FanOut(sinks ...engine.EventSink) engine.EventSink {
+	var ss []engine.EventSink
 	for _, s := range sinks {
 		if s != nil {
 			ss = append(ss, s)
@@ -21,9 +23,9 @@ func FanOut(sinks ...duelogic.EventSink) duelogic.EventSink {
 	return fanOut(ss)
 }
 
-type fanOut []duelogic.EventSink
+type fanOut []engine.EventSink
 
-func (f fanOut) Emit(ctx context.Context, e duelogic.Event) {
+func (f fanOut) Emit(ctx context.Context, e engine.Event) {
 	var first any
 	for _, s := range f {
 		func() {
@@ -44,10 +46,12 @@ func (f fanOut) Emit(ctx context.Context, e duelogic.Event) {
 // message "duelogic event" and attributes saying what happened: the debate,
 // type, seq, segment and speaker, then per type the utterance's kind,
 // exchange, model and length (not its text), the evaluation's scores, the
-// interruption's parties, reason and urgency, or the result's tokens and
-// metrics. Token events are logged at [slog.LevelDebug], when the logger is
-// enabled for it, with the delta's length; a nil logger logs nothing.
-func Slog(logger *slog.Logger, level slog.Level) duelogic.EventSink {
+// argument moves applied and rejected, the podcast interruption's parties,
+// reason and urgency, or the debate's format and tokens (and, for a podcast
+// debate, its metrics). Token events are logged at [slog.LevelDebug], when
+// the logger is enabled for it, with the delta's length; a nil logger logs
+// nothing. An event's Data is decoded only when the event is logged.
+func Slog(logger *slog.Logger, level slog.Level) engine.EventSink {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -59,9 +63,9 @@ type slogSink struct {
 	level slog.Level
 }
 
-func (s slogSink) Emit(ctx context.Context, e duelogic.Event) {
+func (s slogSink) Emit(ctx context.Context, e engine.Event) {
 	level := s.level
-	if e.Type == duelogic.EventToken {
+	if e.Type == engine.EventToken {
 		level = slog.LevelDebug
 	}
 	if !s.l.Enabled(ctx, level) {
@@ -78,9 +82,9 @@ func (s slogSink) Emit(ctx context.Context, e duelogic.Event) {
 		attrs = append(attrs, slog.String("speaker", e.Speaker))
 	}
 	switch e.Type {
-	case duelogic.EventToken:
+	case engine.EventToken:
 		attrs = append(attrs, slog.Int("bytes", len(e.Delta)))
-	case duelogic.EventUtterance:
+	case engine.EventUtterance:
 		if u := e.Utterance; u != nil {
 			attrs = append(attrs, slog.String("kind", string(u.Kind)), slog.Int("exchange", u.Exchange),
 				slog.String("model", u.Model), slog.Int("chars", len([]rune(u.Content))))
@@ -91,7 +95,7 @@ func (s slogSink) Emit(ctx context.Context, e duelogic.Event) {
 				attrs = append(attrs, slog.String("violation", string(u.Violation)))
 			}
 		}
-	case duelogic.EventEvaluation:
+	case engine.EventEvaluation:
 		if ev := e.Evaluation; ev != nil {
 			attrs = append(attrs, slog.Int("adherence", ev.AdherenceScore),
 				slog.String("steel_manning", string(ev.SteelManning.Quality)),
@@ -102,18 +106,29 @@ func (s slogSink) Emit(ctx context.Context, e duelogic.Event) {
 		} else {
 			attrs = append(attrs, slog.Bool("unscored", true))
 		}
+	case engine.EventArgumentMap:
+		if m, err := engine.DataAs[engine.MovesUpdate](e); err == nil {
+			attrs = append(attrs, slog.Int64("utterance", m.UtteranceSeq), slog.Int("applied", len(m.Applied)),
+				slog.Int("illegal", len(m.Illegal)))
+			if m.Error != "" {
+				attrs = append(attrs, slog.String("error", m.Error))
+			}
+		}
 	case duelogic.EventInterruption:
-		if c := e.Interrupt; c != nil {
+		if c, err := engine.DataAs[duelogic.InterruptCandidate](e); err == nil {
 			attrs = append(attrs, slog.String("interrupted", c.InterruptedChair.Position),
 				slog.String("reason", string(c.TriggerReason)), slog.Float64("urgency", c.Urgency))
 		}
-	case duelogic.EventDebateEnded:
-		if r := e.Result; r != nil {
-			attrs = append(attrs, slog.Int("prompt_tokens", r.Usage.PromptTokens),
-				slog.Int("completion_tokens", r.Usage.CompletionTokens),
-				slog.Int("responses", r.Metrics.Responses),
-				slog.Int("interruptions", r.Metrics.Interruptions),
-				slog.Int("interjections", r.Metrics.Interjections))
+	case engine.EventDebateEnded:
+		if r, err := engine.DataAs[engine.Ended](e); err == nil {
+			attrs = append(attrs, slog.String("format", r.Format), slog.Int("prompt_tokens", r.Usage.PromptTokens),
+				slog.Int("completion_tokens", r.Usage.CompletionTokens))
+			var o duelogic.Outcome
+			if r.Format == duelogic.FormatName && json.Unmarshal(r.Detail, &o) == nil {
+				attrs = append(attrs, slog.Int("responses", o.Metrics.Responses),
+					slog.Int("interruptions", o.Metrics.Interruptions),
+					slog.Int("interjections", o.Metrics.Interjections))
+			}
 		}
 	}
 	s.l.LogAttrs(ctx, level, "duelogic event", attrs...)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -35,8 +35,10 @@ const StoppedEvent = "stopped"
 // the event as JSON, and its "id:" the Seq of the record it announces (token
 // events have no id). A GET for a debate first replays from the store every
 // record after the request's Last-Event-ID header (all of them without the
-// header) as [FromRecord] events, then continues with the hub's live events,
-// skipping those already replayed, so that a browser's EventSource that
+// header) as the events that announced them ([engine.Replay]: the very
+// events the hub heard live, Time and Data included), then continues with the
+// hub's live events, skipping those already replayed, so that a browser's
+// EventSource that
 // reconnects after a network fault, or after the hub dropped it for being
 // slow, resumes without a gap or a duplicate. The stream ends after the
 // debate_ended event, with a [StoppedEvent] when the debate stops or is not
@@ -44,9 +46,11 @@ const StoppedEvent = "stopped"
 // comment line every Heartbeat. Each event is flushed as soon as no other
 // is waiting to be written.
 //
+// It serves debates of every format alike.
+//
 // Answers: 404 when the store does not hold the debate and the hub does not
 // know it, 400 for a malformed Last-Event-ID, 405 for a method other than GET
-// or HEAD, 500 when the store fails.
+// or HEAD, 500 when the store fails or holds records that cannot be read.
 type SSE struct {
 	// Hub gives the live events; Store the records to replay. Both are
 	// required.
@@ -63,7 +67,7 @@ type SSE struct {
 	// WriteTimeout bounds each write to the client, so that a client that
 	// stops reading is let go; 0: DefaultWriteTimeout; negative: none.
 	WriteTimeout time.Duration
-	// Logger receives the store errors; nil: none.
+	// Logger receives the store errors and unreadable records; nil: none.
 	Logger *slog.Logger
 }
 
@@ -89,18 +93,25 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sub := s.Hub.Subscribe(id)
 	defer sub.Close()
 	recs, err := s.Store.Records(ctx, id)
+	if errors.Is(err, store.ErrNotFound) && sub.Live() {
+		err = nil // starting: its first record is on its way
+	}
+	var replay []engine.Event // what the records announced, exactly as live
+	if err == nil {
+		replay, err = engine.Replay(recs)
+	}
 	switch {
-	case errors.Is(err, store.ErrNotFound) && !sub.Live(), id == "", errors.Is(err, store.ErrInvalidID):
+	case errors.Is(err, store.ErrNotFound), id == "", errors.Is(err, store.ErrInvalidID):
 		http.Error(w, "debate not found", http.StatusNotFound)
 		return
-	case err != nil && !errors.Is(err, store.ErrNotFound):
+	case err != nil:
 		if s.Logger != nil {
 			s.Logger.Error("events: read debate records", "debate", id, "err", err)
 		}
 		http.Error(w, "cannot read the debate", http.StatusInternalServerError)
 		return
 	}
-	if n := len(recs); n > 0 && recs[n-1].Type == duelogic.RecordDebateEnded && recs[n-1].Seq <= after {
+	if n := len(recs); n > 0 && recs[n-1].Type == engine.RecordDebateEnded && recs[n-1].Seq <= after {
 		// The client has seen the end: 204 tells an EventSource to stop
 		// reconnecting.
 		w.WriteHeader(http.StatusNoContent)
@@ -132,23 +143,21 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// here, so tokens are held back until the expected announcements are in
 	// (or a newer event shows they never will be).
 	var stored int64
+	if n := len(recs); n > 0 {
+		stored = recs[n-1].Seq
+	}
 	expected := map[int64]bool{}
-	for _, rec := range recs {
-		stored = rec.Seq
-		e, ok := FromRecord(rec)
-		if !ok {
-			continue
+	for _, e := range replay {
+		if sub.Live() && e.Seq > sub.Last() {
+			expected[e.Seq] = true
 		}
-		if sub.Live() && rec.Seq > sub.Last() {
-			expected[rec.Seq] = true
-		}
-		if rec.Seq <= after {
+		if e.Seq <= after {
 			continue
 		}
 		if st.event(e) != nil {
 			return
 		}
-		if e.Type == duelogic.EventDebateEnded {
+		if e.Type == engine.EventDebateEnded {
 			st.flush()
 			return
 		}
@@ -164,7 +173,7 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer t.Stop()
 		tick = t.C
 	}
-	var held []duelogic.Event
+	var held []engine.Event
 	for {
 		// Flush once nothing else is waiting: a burst of tokens goes out in
 		// one write, a lone event at once.
@@ -189,7 +198,7 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			switch {
-			case e.Type == duelogic.EventToken:
+			case e.Type == engine.EventToken:
 				if len(expected) > 0 {
 					held = append(held, e)
 					continue
@@ -214,7 +223,7 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if st.event(e) != nil {
 				return
 			}
-			if e.Type == duelogic.EventDebateEnded {
+			if e.Type == engine.EventDebateEnded {
 				st.flush()
 				return
 			}
@@ -250,19 +259,16 @@ type stream struct {
 	id      int64 // the last id written
 }
 
-// event writes e (unflushed).
-func (st *stream) event(e duelogic.Event) error {
+// event writes e (unflushed). An event that does not encode (Data that is
+// not JSON, which no engine event has) is left out.
+func (st *stream) event(e engine.Event) error {
 	data, err := json.Marshal(e)
 	if err != nil {
-		// An event whose Data does not marshal: send it without Data.
-		e.Data = nil
-		if data, err = json.Marshal(e); err != nil {
-			return nil
-		}
+		return nil
 	}
 	// IDs only grow, so that a reconnect never asks for what the client
-	// has (a side step's event may follow a later record's).
-	if e.Type != duelogic.EventToken && e.Seq > st.id {
+	// has, even behind a sink that reorders events.
+	if e.Type != engine.EventToken && e.Seq > st.id {
 		st.id = e.Seq
 		fmt.Fprintf(st.w, "id: %d\n", e.Seq)
 	}

@@ -3,6 +3,7 @@ package events_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -103,15 +105,15 @@ func readAll(t testing.TB, resp *http.Response) []sseEvent {
 
 // checkTokens checks that each run of tokens belongs to the utterance that
 // follows it.
-func checkTokens(t testing.TB, es []duelogic.Event, whole bool) {
+func checkTokens(t testing.TB, es []engine.Event, whole bool) {
 	t.Helper()
-	var run []duelogic.Event
+	var run []engine.Event
 	for _, e := range es {
 		switch e.Type {
-		case duelogic.EventToken:
+		case engine.EventToken:
 			run = append(run, e)
 			continue
-		case duelogic.EventUtterance:
+		case engine.EventUtterance:
 			var text strings.Builder
 			for _, tok := range run {
 				if tok.Speaker != e.Speaker || !strings.Contains(e.Utterance.Content, strings.TrimSpace(tok.Delta)) {
@@ -140,11 +142,9 @@ func TestSSEStreamsWholeDebateLive(t *testing.T) {
 	g := newGated()
 	h.Open("d1")
 	done := make(chan error, 1)
+	p := podcast(t, nil)
 	go func() {
-		o, err := duelogic.New(testConfig(nil), g, duelogic.WithStore(st), duelogic.WithSink(h))
-		if err == nil {
-			_, err = o.Run(ctx, duelogic.Debate{ID: "d1", Proposition: "Should cities ban cars from their centres?"})
-		}
+		_, err := engine.Run(ctx, g, p, engine.Debate{ID: "d1", Proposition: proposition}, engine.WithStore(st), engine.WithSink(h))
 		h.Close("d1", err)
 		done <- err
 	}()
@@ -154,7 +154,7 @@ func TestSSEStreamsWholeDebateLive(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(jsonOf(t, replayed(t, st, "d1", 0)), jsonOf(t, asReplayed(got))); diff != "" {
+	if diff := cmp.Diff(replayed(t, st, "d1", 0), nonTokens(got)); diff != "" {
 		t.Errorf("streamed events (-records +streamed):\n%s", diff)
 	}
 	checkTokens(t, got, true)
@@ -173,7 +173,7 @@ func TestSSEReplaysAfterLastEventID(t *testing.T) {
 	for _, after := range []int64{0, 1, 2, last / 2, last - 1} {
 		t.Run(fmt.Sprint(after), func(t *testing.T) {
 			evs := readAll(t, get(t, ctx, srv, "d1", after))
-			if diff := cmp.Diff(jsonOf(t, replayed(t, st, "d1", after)), jsonOf(t, decode(t, evs))); diff != "" {
+			if diff := cmp.Diff(replayed(t, st, "d1", after), decode(t, evs)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -205,7 +205,7 @@ func TestSSEReconnectingClientsSeeEveryEventOnce(t *testing.T) {
 	srv := sseServer(t, h, st)
 
 	type client struct {
-		got   []duelogic.Event
+		got   []engine.Event
 		conns int
 	}
 	var (
@@ -235,10 +235,10 @@ func TestSSEReconnectingClientsSeeEveryEventOnce(t *testing.T) {
 				}
 				for _, e := range decode(t, evs) {
 					c.got = append(c.got, e)
-					if e.Type != duelogic.EventToken {
+					if e.Type != engine.EventToken {
 						last = max(last, e.Seq)
 					}
-					if e.Type == duelogic.EventDebateEnded {
+					if e.Type == engine.EventDebateEnded {
 						return
 					}
 				}
@@ -252,19 +252,19 @@ func TestSSEReconnectingClientsSeeEveryEventOnce(t *testing.T) {
 	h.Open("d1")
 	follow()
 	joinAt := map[int64]bool{2: true, 5: true, 9: true, 14: true, 20: true, 27: true}
-	sink := duelogic.SinkFunc(func(_ context.Context, e duelogic.Event) {
-		if e.Type != duelogic.EventToken && joinAt[e.Seq] {
+	sink := engine.SinkFunc(func(_ context.Context, e engine.Event) {
+		if e.Type != engine.EventToken && joinAt[e.Seq] {
 			follow()
 		}
 	})
 	runDebate(t, ctx, "d1", llm.NewStub(5), st, events.FanOut(h, sink), func(c *duelogic.Config) { c.Flow.MaxExchanges = 4 })
 	wg.Wait()
 
-	want := jsonOf(t, replayed(t, st, "d1", 0))
+	want := replayed(t, st, "d1", 0)
 	conns := 0
 	for i, c := range clients {
 		conns += c.conns
-		if diff := cmp.Diff(want, jsonOf(t, asReplayed(c.got))); diff != "" {
+		if diff := cmp.Diff(want, nonTokens(c.got)); diff != "" {
 			t.Errorf("client %d (%d connections) (-records +seen):\n%s", i, c.conns, diff)
 		}
 		checkTokens(t, c.got, false)
@@ -282,11 +282,8 @@ func TestSSEStoppedDebates(t *testing.T) {
 	f.OnPurpose(duelogic.PurposeOpening).Fail(errors.New("model down"))
 	h.Open("fail")
 	resp := get(t, ctx, srv, "fail", 0)
-	o, err := duelogic.New(testConfig(nil), f, duelogic.WithStore(st), duelogic.WithSink(h))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, runErr := o.Run(ctx, duelogic.Debate{ID: "fail", Proposition: "Will it fail?"})
+	_, runErr := engine.Run(ctx, f, podcast(t, nil), engine.Debate{ID: "fail", Proposition: "Will it fail?"},
+		engine.WithStore(st), engine.WithSink(h))
 	if runErr == nil {
 		t.Fatal("debate did not fail")
 	}
@@ -297,7 +294,7 @@ func TestSSEStoppedDebates(t *testing.T) {
 	if diff := cmp.Diff(wantStop, stop); diff != "" {
 		t.Errorf("last event (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(jsonOf(t, replayed(t, st, "fail", 0)), jsonOf(t, asReplayed(decode(t, evs)))); diff != "" {
+	if diff := cmp.Diff(replayed(t, st, "fail", 0), nonTokens(decode(t, evs))); diff != "" {
 		t.Errorf("(-records +streamed):\n%s", diff)
 	}
 
@@ -306,7 +303,7 @@ func TestSSEStoppedDebates(t *testing.T) {
 	if diff := cmp.Diff(sseEvent{Type: events.StoppedEvent, Data: `{"debateId":"fail"}`}, evs[len(evs)-1]); diff != "" {
 		t.Errorf("last event (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(jsonOf(t, replayed(t, st, "fail", 0)), jsonOf(t, decode(t, evs))); diff != "" {
+	if diff := cmp.Diff(replayed(t, st, "fail", 0), decode(t, evs)); diff != "" {
 		t.Errorf("(-records +streamed):\n%s", diff)
 	}
 }
@@ -314,12 +311,25 @@ func TestSSEStoppedDebates(t *testing.T) {
 func TestSSERequestErrors(t *testing.T) {
 	h, st := events.NewHub(0), store.NewMemory()
 	runDebate(t, t.Context(), "d1", llm.NewStub(1), st, h, nil)
+	// "bad": a debate whose third record cannot be read.
+	for i, r := range records(t, st, "d1")[:4] {
+		r.DebateID = "bad"
+		if i == 2 {
+			r.Data = json.RawMessage(`[]`)
+		}
+		if err := st.Append(t.Context(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Open("starting") // known to the hub, nothing stored yet
 	srv := sseServer(t, h, st)
 	tests := []struct {
 		method, id, lastID string
 		want               int
 	}{
 		{http.MethodGet, "nope", "", http.StatusNotFound},
+		{http.MethodGet, "bad", "", http.StatusInternalServerError},
+		{http.MethodHead, "starting", "", http.StatusOK},
 		{http.MethodGet, "d1", "x", http.StatusBadRequest},
 		{http.MethodGet, "d1", "-3", http.StatusBadRequest},
 		{http.MethodPost, "d1", "", http.StatusMethodNotAllowed},
@@ -411,10 +421,10 @@ func TestSSESlowClientIsDroppedNotWaitedFor(t *testing.T) {
 		_, done := serve(&events.SSE{Hub: hub, Store: st, Heartbeat: -1}, w, "d")
 		synctest.Wait() // subscribed, headers written
 		w.hold = make(chan struct{})
-		hub.Emit(ctx, duelogic.Event{DebateID: "d", Type: duelogic.EventToken, Delta: "a"})
+		hub.Emit(ctx, engine.Event{DebateID: "d", Type: engine.EventToken, Delta: "a"})
 		synctest.Wait() // the handler is stuck writing it
 		for range 5 {
-			hub.Emit(ctx, duelogic.Event{DebateID: "d", Type: duelogic.EventToken, Delta: "b"}) // never blocks
+			hub.Emit(ctx, engine.Event{DebateID: "d", Type: engine.EventToken, Delta: "b"}) // never blocks
 		}
 		close(w.hold)
 		<-done // dropped: the stream ends for the client to reconnect

@@ -1,11 +1,10 @@
 package formal
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // Limits of [Config].
@@ -16,10 +15,11 @@ const (
 	MaxReasksLimit = 5
 )
 
-// Config is a formal debate's configuration, stored with the debate so that
-// a resumed debate runs as it started. JSON uses the names below; a partial
-// JSON document decoded over [DefaultConfig] changes only the fields it
-// names.
+// Config is a formal debate's configuration. It is the exported part of a
+// [Format], which [engine.Run] stores with the debate, so that
+// [engine.Resume] plays it as it started. JSON uses the names below; a
+// partial JSON document decoded over [DefaultConfig] changes only the fields
+// it names.
 type Config struct {
 	// The model ID of each participant (see [Speaker]).
 	ChairModel     string `json:"chairModel"`
@@ -37,13 +37,13 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TimeBudget is the time from the start of the debate after which the
 	// chair ends the rounds (once MinRounds are played), read on the
-	// session's clock (duelogic.WithClock); 0: no budget. JSON: nanoseconds.
+	// session's clock ([engine.WithClock]); 0: no budget. JSON: nanoseconds.
 	TimeBudget time.Duration `json:"timeBudget"`
 
 	// OutputDir is the directory in which the debate's documents are
 	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>";
-	// "": none are written (they are still in [Result.Documents]).
-	OutputDir string `json:"outputDir,omitempty"`
+	// "": none are written (they are still in [Outcome.Documents]).
+	OutputDir string `json:"outputDir"`
 
 	// MaxReasks is how often an invalid reply (a debater turn that breaks
 	// the rules of its phase, an unreadable verdict) is asked again before
@@ -53,7 +53,8 @@ type Config struct {
 
 // DefaultConfig returns a debate of 3 to 6 rounds within 45 minutes, with a
 // chair, two debaters and a verifier on four different models, two re-asks,
-// and no output directory.
+// and no output directory. It is valid, and with [New]'s default verifier
+// ([JudgeOnly]) it runs offline on llm.NewStub without human input.
 func DefaultConfig() Config {
 	return Config{
 		ChairModel:     "anthropic/claude-sonnet-4",
@@ -91,42 +92,36 @@ func (c Config) Model(s Speaker) string {
 	return ""
 }
 
-// Validate returns nil, or a *duelogic.ValidationError (errors.Is
-// duelogic.ErrInvalidConfig) naming every violation by its JSON field: an
-// empty model ID, rounds outside 1 <= minRounds <= maxRounds <=
-// MaxRoundsLimit, a negative time budget, maxReasks outside
+// Validate returns nil, or an [*engine.ValidationError] (errors.Is
+// [engine.ErrInvalidConfig], Format "formal") naming every violation by its
+// JSON field: an empty model ID, rounds outside 1 <= minRounds <= maxRounds
+// <= MaxRoundsLimit, a negative time budget, maxReasks outside
 // 0..MaxReasksLimit.
 func (c Config) Validate() error {
-	var vs []duelogic.Violation
-	bad := func(field, format string, args ...any) {
-		vs = append(vs, duelogic.Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
-	}
+	v := &engine.ValidationError{Format: FormatName}
 	for _, m := range []struct{ field, id string }{
 		{"chairModel", c.ChairModel}, {"promoterModel", c.PromoterModel}, {"detractorModel", c.DetractorModel},
 		{"verifierModel", c.VerifierModel}, {"audienceModel", c.AudienceModel}, {"reporterModel", c.ReporterModel},
 		{"assessorModel", c.AssessorModel},
 	} {
 		if strings.TrimSpace(m.id) == "" {
-			bad(m.field, "empty")
+			v.Add(m.field, "empty")
 		}
 	}
 	if c.MinRounds < 1 {
-		bad("minRounds", "%d; must be at least 1", c.MinRounds)
+		v.Add("minRounds", "%d; must be at least 1", c.MinRounds)
 	}
 	if c.MaxRounds > MaxRoundsLimit {
-		bad("maxRounds", "%d; must be at most %d", c.MaxRounds, MaxRoundsLimit)
+		v.Add("maxRounds", "%d; must be at most %d", c.MaxRounds, MaxRoundsLimit)
 	}
 	if c.MaxRounds < c.MinRounds {
-		bad("maxRounds", "%d; must be at least minRounds (%d)", c.MaxRounds, c.MinRounds)
+		v.Add("maxRounds", "%d; must be at least minRounds (%d)", c.MaxRounds, c.MinRounds)
 	}
 	if c.TimeBudget < 0 {
-		bad("timeBudget", "%v; must not be negative", c.TimeBudget)
+		v.Add("timeBudget", "%v; must not be negative", c.TimeBudget)
 	}
 	if c.MaxReasks < 0 || c.MaxReasks > MaxReasksLimit {
-		bad("maxReasks", "%d; want 0..%d", c.MaxReasks, MaxReasksLimit)
+		v.Add("maxReasks", "%d; want 0..%d", c.MaxReasks, MaxReasksLimit)
 	}
-	if len(vs) > 0 {
-		return &duelogic.ValidationError{Violations: vs}
-	}
-	return nil
+	return v.Err()
 }

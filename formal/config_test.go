@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 func TestDefaultConfig(t *testing.T) {
@@ -42,29 +42,32 @@ func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		change func(*Config)
-		want   []duelogic.Violation
+		want   []engine.Violation
 	}{
-		{"min 0", func(c *Config) { c.MinRounds = 0 }, []duelogic.Violation{{Field: "minRounds", Problem: "0; must be at least 1"}}},
-		{"max below min", func(c *Config) { c.MinRounds, c.MaxRounds = 4, 3 }, []duelogic.Violation{{Field: "maxRounds", Problem: "3; must be at least minRounds (4)"}}},
-		{"max too high", func(c *Config) { c.MaxRounds = MaxRoundsLimit + 1 }, []duelogic.Violation{{Field: "maxRounds", Problem: "21; must be at most 20"}}},
+		{"min 0", func(c *Config) { c.MinRounds = 0 }, []engine.Violation{{Field: "minRounds", Problem: "0; must be at least 1"}}},
+		{"max below min", func(c *Config) { c.MinRounds, c.MaxRounds = 4, 3 }, []engine.Violation{{Field: "maxRounds", Problem: "3; must be at least minRounds (4)"}}},
+		{"max too high", func(c *Config) { c.MaxRounds = MaxRoundsLimit + 1 }, []engine.Violation{{Field: "maxRounds", Problem: "21; must be at most 20"}}},
 		{"everything", func(c *Config) {
 			*c = Config{MinRounds: -1, MaxRounds: -2, TimeBudget: -time.Second, MaxReasks: 6, ChairModel: "c"}
-		}, []duelogic.Violation{
+		}, []engine.Violation{
 			{Field: "promoterModel", Problem: "empty"}, {Field: "detractorModel", Problem: "empty"},
 			{Field: "verifierModel", Problem: "empty"}, {Field: "audienceModel", Problem: "empty"},
 			{Field: "reporterModel", Problem: "empty"}, {Field: "assessorModel", Problem: "empty"},
 			{Field: "minRounds", Problem: "-1; must be at least 1"}, {Field: "maxRounds", Problem: "-2; must be at least minRounds (-1)"},
 			{Field: "timeBudget", Problem: "-1s; must not be negative"}, {Field: "maxReasks", Problem: "6; want 0..5"},
 		}},
-		{"blank model", func(c *Config) { c.VerifierModel = " " }, []duelogic.Violation{{Field: "verifierModel", Problem: "empty"}}},
+		{"blank model", func(c *Config) { c.VerifierModel = " " }, []engine.Violation{{Field: "verifierModel", Problem: "empty"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultConfig()
 			tc.change(&cfg)
 			err := cfg.Validate()
-			var ve *duelogic.ValidationError
-			if !errors.Is(err, duelogic.ErrInvalidConfig) || !errors.As(err, &ve) {
+			var ve *engine.ValidationError
+			if !errors.Is(err, engine.ErrInvalidConfig) || !errors.As(err, &ve) || ve.Format != FormatName {
 				t.Fatalf("err = %v", err)
+			}
+			if _, nerr := New(cfg); nerr == nil || nerr.Error() != err.Error() {
+				t.Errorf("New: %v, want %v", nerr, err)
 			}
 			if diff := cmp.Diff(tc.want, ve.Violations); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
@@ -75,5 +78,47 @@ func TestValidate(t *testing.T) {
 	cfg.MinRounds, cfg.MaxRounds, cfg.MaxReasks, cfg.TimeBudget = 20, 20, 0, 0
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("limits: %v", err)
+	}
+}
+
+// TestFormatStoresItsConfig: a Format's JSON is its Config's, so the
+// engine stores the configuration with the debate, and decoding it into
+// another Format (as engine.Resume does) gives back every field, an empty
+// output directory included.
+func TestFormatStoresItsConfig(t *testing.T) {
+	cfg := testConfig()
+	cfg.TimeBudget = time.Minute
+	f := newFormat(t, cfg, WithVerifier(JudgeOnly))
+	got, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(cfg)
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("format JSON (-config +format):\n%s", diff)
+	}
+	other := DefaultConfig()
+	other.OutputDir = "elsewhere"
+	g := newFormat(t, other)
+	if err := json.Unmarshal(got, g); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(cfg, g.Config); diff != "" {
+		t.Errorf("decoded config (-stored +decoded):\n%s", diff)
+	}
+	var _ engine.Format[*Outcome] = f
+	var _ engine.Cast = f
+	if diff := cmp.Diff([]string{"promoter", "detractor"}, f.Participants()); diff != "" {
+		t.Errorf("participants (-want +got):\n%s", diff)
+	}
+	for speaker, want := range map[string]string{
+		"promoter": "Promoter (affirmative)", "detractor": "Detractor (negative)", engine.SpeakerArbiter: "Chair", "audience": "Audience",
+	} {
+		if got := f.Label(speaker); got != want {
+			t.Errorf("Label(%q) = %q, want %q", speaker, got, want)
+		}
+	}
+	if f.JudgeModel() != cfg.ChairModel {
+		t.Errorf("judge model %q", f.JudgeModel())
 	}
 }

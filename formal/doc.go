@@ -1,20 +1,40 @@
-// Package formal runs the formal debate of seed 001 on the duelogic engine:
-// a neutral chair, a promoter (affirmative) and a detractor (negative) who
-// must source their claims, a verifier that checks every source, an audience
-// that asks questions, a reporter that writes the documents and an assessor
-// that reviews them — each on its own model.
+// Package formal is the formal debate of seed 001 as a format of the
+// duelogic engine: a neutral chair, a promoter (affirmative) and a detractor
+// (negative) who must source their claims, a verifier that checks every
+// source, an audience that asks questions, a reporter that writes the
+// documents and an assessor that reviews them — each on its own model.
 //
 // # Running a debate
 //
-//	cfg := formal.DefaultConfig()
-//	cfg.OutputDir = "output"
-//	res, err := formal.Run(ctx, client, cfg, duelogic.Debate{Proposition: "Cities should ban cars from their centres."})
+//	f, err := formal.New(formal.DefaultConfig())
+//	if err != nil { ... }
+//	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Cities should ban cars from their centres."},
+//		engine.WithStore(st), engine.WithSink(sink))
 //
-// [Run] plays the debate on [duelogic.RunFormat] and returns a [Result]: the
-// outcome and its reason, the log, the redactions and the documents. A debate
-// stopped by a model error, an unusable reply, a store error or a cancelled
-// context is finished by [Resume], which replays what was stored. [Format] is
-// the same debate as a [duelogic.Format] value.
+// [New] checks the [Config] and takes the options of the formal debate's
+// own behaviour ([WithVerifier]); the engine's options (store, sink, clock,
+// logger, prompt hook, argument map) go to [engine.Run]. The
+// [engine.Result] holds the debate's ID, its transcript, its usage (the
+// chair's under [engine.SpeakerArbiter], every other participant's under
+// its [Speaker] name) and, as its Detail, the [*Outcome]: the verdict and
+// its reason, the log, the redactions and the documents. A debate stopped by
+// a model error, an unusable reply ([ErrInvalidReply]), a store error or a
+// cancelled context is finished by [engine.Resume] with a Format from New
+// given the same options: the configuration stored with the debate replaces
+// the one it was made with, and what was stored is replayed, not asked again.
+// [DefaultConfig] runs offline: the default verifier asks the LLM judge
+// only ([JudgeOnly]).
+//
+// # The transcript and the events
+//
+// Every log entry is said: right after its [RecordEntry] record (announced
+// as [EventEntry], Data the [Entry]) comes its utterance (engine.EventUtterance),
+// so Result.Transcript holds every entry in order — Speaker the chair as
+// [engine.SpeakerArbiter] or the participant's name, Kind the entry's
+// [EntryType], Exchange its round, ReplyTo the utterance of the entry it
+// rebuts or is about. Findings made beside the debate are announced as
+// [EventVerification] (Data a [Finding]). With [engine.WithArgumentMap], the
+// debaters' turns are mapped ([Format] is an [engine.Cast]).
 //
 // # The course of a debate
 //
@@ -60,10 +80,12 @@
 // # Verification
 //
 // Every source of a debater entry is checked by a [SourceVerifier] beside
-// the debate (a side step started when the entry is logged). The default
-// verifier is [Combine] of an [HTTPVerifier], which fetches the page — never
-// from a private, loopback or link-local address — and an [LLMVerifier] on the
-// verifier model; [WithVerifier] replaces it ([JudgeOnly] for offline runs).
+// the debate (a side step started when the entry is logged, at most four
+// at once; Play waits for every check it started before it returns). The
+// default verifier is [JudgeOnly]: an [LLMVerifier] on the verifier model.
+// [WithVerifier] replaces it; [FetchThenJudge] first fetches the page with
+// an [HTTPVerifier] — never from a private, loopback or link-local
+// address — and then asks the judge ([Combine]).
 //
 // At the start of round N the chair applies the findings on the entries made
 // before round N-1, waiting for any still running: the previous round's
@@ -74,26 +96,30 @@
 // fabricated source draws a "redaction" of its entry and a ruling, an
 // unreliable one a warning ruling that is put to the debater in its next turn.
 // A source challenge is logged ("source_challenge") and verified at once,
-// then ruled on. If both sides had entries redacted, the outcome is "void".
+// then ruled on. If both sides had entries redacted, the verdict is "void".
 //
 // # Redactions
 //
 // A redacted entry is struck from every output: [Strike] replaces its
 // content and sources with a notice (and those of the source challenges and
 // findings about it, which may quote it; the chair's rulings never quote an
-// entry), and prompts written after the redaction, [Result.Entries],
-// [ExportLog] and all documents — including everything the reporter and
-// assessor models are shown — see only the struck log. The store keeps the
-// entry as it was said, for audit. What the other debater said about the
-// entry before it was struck (a rebuttal quoting it, say) is that debater's
-// own words and stays.
+// entry), and prompts written after the redaction, [Outcome.Entries], the
+// result's transcript (amended with [engine.Session.Amend]), [ExportLog]
+// and all documents — including everything the reporter and assessor models
+// are shown — see only the struck log. The store keeps the entry as it was
+// said, for audit, and so do the events announced before the redaction and
+// an argument map (engine.WithArgumentMap), whose moves are extracted from
+// each turn as it is said. What the other debater said about the entry
+// before it was struck (a rebuttal quoting it, say) is that debater's own
+// words and stays.
 //
 // # The log
 //
 // Every entry is a stored record ([RecordEntry]) holding an [Entry] in the
-// seed's JSONL schema, announced to the sink as [EventEntry]. [ExportLog]
-// writes the log as the seed's JSONL; [ImportLog] reads and validates one;
-// [EntriesFromRecords] recovers the log of a stored debate.
+// seed's JSONL schema, announced to the sink as [EventEntry] and followed by
+// its utterance. [ExportLog] writes the log as the seed's JSONL; [ImportLog]
+// reads and validates one; [EntriesFromRecords] recovers the log of a stored
+// debate.
 //
 // # Documents
 //

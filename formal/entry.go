@@ -104,20 +104,20 @@ func (t EntryType) argument() bool {
 	return false
 }
 
-// Outcome is how a formal debate ends.
-type Outcome string
+// Verdict is how the chair ends a formal debate: the seed's "outcome".
+type Verdict string
 
-// The outcomes of the seed.
+// The verdicts (the seed's outcomes).
 const (
-	OutcomeAffirmativeWins Outcome = "affirmative_wins"
-	OutcomeNegativeWins    Outcome = "negative_wins"
-	OutcomeDraw            Outcome = "draw"
-	OutcomeVoid            Outcome = "void"
+	VerdictAffirmativeWins Verdict = "affirmative_wins"
+	VerdictNegativeWins    Verdict = "negative_wins"
+	VerdictDraw            Verdict = "draw"
+	VerdictVoid            Verdict = "void"
 )
 
-func (o Outcome) valid() bool {
+func (o Verdict) valid() bool {
 	switch o {
-	case OutcomeAffirmativeWins, OutcomeNegativeWins, OutcomeDraw, OutcomeVoid:
+	case VerdictAffirmativeWins, VerdictNegativeWins, VerdictDraw, VerdictVoid:
 		return true
 	}
 	return false
@@ -201,7 +201,7 @@ func redactedSeqs(entries []Entry) map[int]int {
 // and verification results about it, which may quote it (a finding keeps its
 // status). The chair's rulings and redactions are written from templates
 // that never quote an entry, and stay. Strike is idempotent. Every output of
-// this package — prompts written after a redaction, [Result.Entries],
+// this package — prompts written after a redaction, [Outcome.Entries],
 // [ExportLog], the documents — goes through it.
 func Strike(entries []Entry) []Entry {
 	red := redactedSeqs(entries)

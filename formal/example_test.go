@@ -7,42 +7,48 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
 )
 
-// A formal debate on the offline stub model. The verifier checks sources
-// with the LLM judge alone (JudgeOnly), so nothing is fetched; set
-// cfg.OutputDir to have the documents written. The session clock is pinned
-// so that the entries' timestamps and the sources' dates are too; the
-// stub's debate takes the same course whatever the date.
+// A formal debate on the offline stub model, played by the engine. The
+// default verifier checks sources with the LLM judge alone (JudgeOnly), so
+// nothing is fetched; set cfg.OutputDir to have the documents written. The
+// session clock is pinned so that the entries' timestamps and the sources'
+// dates are too; the stub's debate takes the same course whatever the date.
 func Example() {
 	cfg := formal.DefaultConfig()
 	cfg.MinRounds, cfg.MaxRounds = 1, 2
-	now := func() time.Time { return time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC) }
-	res, err := formal.Run(context.Background(), llm.NewStub(2), cfg,
-		duelogic.Debate{Proposition: "Cities should ban cars from their centres."},
-		formal.WithVerifier(formal.JudgeOnly), formal.WithClock(now))
+	f, err := formal.New(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, e := range res.Entries[:6] {
-		fmt.Printf("#%d %s: %s\n", e.Seq, e.Speaker, e.Type)
+	now := func() time.Time { return time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC) }
+	res, err := engine.Run(context.Background(), llm.NewStub(2), f,
+		engine.Debate{Proposition: "Cities should ban cars from their centres."}, engine.WithClock(now))
+	if err != nil {
+		log.Fatal(err)
 	}
-	fmt.Println("rounds:", res.Rounds, res.EndedBy)
-	fmt.Println("outcome:", res.Outcome)
-	fmt.Println("struck entries:", len(res.Redactions))
-	fmt.Println("blog post:", res.Documents.BlogPost != "")
+	for _, u := range res.Transcript[:6] {
+		fmt.Printf("%s: %s\n", u.Speaker, u.Kind)
+	}
+	out := res.Detail
+	fmt.Println("entries:", len(out.Entries), "said:", len(res.Transcript))
+	fmt.Println("rounds:", out.Rounds, out.EndedBy)
+	fmt.Println("verdict:", out.Verdict)
+	fmt.Println("struck entries:", len(out.Redactions))
+	fmt.Println("blog post:", out.Documents.BlogPost != "")
 	// Output:
-	// #0 chair: setup
-	// #1 chair: announcement
-	// #2 promoter: opening_statement
-	// #3 detractor: opening_statement
-	// #4 chair: announcement
-	// #5 chair: announcement
+	// arbiter: setup
+	// arbiter: announcement
+	// promoter: opening_statement
+	// detractor: opening_statement
+	// arbiter: announcement
+	// arbiter: announcement
+	// entries: 35 said: 35
 	// rounds: 2 max_rounds
-	// outcome: affirmative_wins
+	// verdict: affirmative_wins
 	// struck entries: 1
 	// blog post: true
 }

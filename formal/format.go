@@ -2,12 +2,9 @@ package formal
 
 import (
 	"context"
-	"log/slog"
-	"time"
+	"strings"
 
-	"github.com/duelogic/duelogic"
-	"github.com/duelogic/duelogic/llm"
-	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // FormatName names the formal format in a debate's first record.
@@ -20,27 +17,29 @@ const (
 	PurposeAudienceQuestions  = "audience_questions"      // the audience's questions after a round (JSON)
 	PurposeRelay              = "formal_relay"            // the chair's choice of questions to relay (JSON)
 	PurposeConclusionCheck    = "formal_conclusion_check" // the chair: has the debate run its course? (JSON)
-	PurposeVerdict            = "formal_verdict"          // the chair's outcome (JSON)
+	PurposeVerdict            = "formal_verdict"          // the chair's verdict (JSON)
 	PurposeAudienceConclusion = "audience_conclusion"     // the audience's final 200-400 words
 	PurposeSummary            = "formal_summary"          // the reporter's summary.md
 	PurposeBlogPost           = "formal_blog_post"        // the reporter's blog-post.md
 	PurposeAssessment         = "assessment"              // the assessor's assessor-report.md
 )
 
-// Segments of a formal debate (duelogic.Session.Segment), in order.
+// Segments of a formal debate ([engine.Session.Segment]), in order.
 // Verification calls, which run beside them, are labelled
-// SegmentVerification in errors.
+// SegmentVerification in errors and events.
 const (
-	SegmentSetup        duelogic.Segment = "setup"
-	SegmentOpening      duelogic.Segment = "opening"
-	SegmentRounds       duelogic.Segment = "rounds"
-	SegmentClosing      duelogic.Segment = "closing"
-	SegmentConclusion   duelogic.Segment = "conclusion"
-	SegmentReport       duelogic.Segment = "report"
-	SegmentVerification duelogic.Segment = "verification"
+	SegmentSetup        engine.Segment = "setup"
+	SegmentOpening      engine.Segment = "opening"
+	SegmentRounds       engine.Segment = "rounds"
+	SegmentClosing      engine.Segment = "closing"
+	SegmentConclusion   engine.Segment = "conclusion"
+	SegmentReport       engine.Segment = "report"
+	SegmentVerification engine.Segment = "verification"
 )
 
-// Record types a formal debate writes besides the engine's.
+// Record types a formal debate writes besides the engine's (every log entry
+// is also said: an [engine.RecordUtterance] record follows its
+// RecordEntry).
 const (
 	RecordSetup        = "formal_setup"        // start time and output directory
 	RecordEntry        = "formal_entry"        // one log entry (see EntriesFromRecords)
@@ -51,14 +50,19 @@ const (
 	RecordDocument     = "formal_document"     // a document, or the files written
 )
 
-// Event types a formal debate emits.
+// Event types a formal debate emits besides the engine's
+// (debate_started, segment_started and segment_ended, utterance — one for
+// every log entry, right after its EventEntry — and debate_ended, whose
+// [engine.Ended] Detail is the [*Outcome]).
 const (
-	// EventEntry announces a log entry: Data is the Entry, Utterance a view
-	// of it (Kind is the entry type) for sinks that show utterances.
-	EventEntry duelogic.EventType = "formal_entry"
+	// EventEntry announces a log entry; Data is an [Entry] (decode it
+	// with engine.DataAs[formal.Entry]), as said: the entry is struck
+	// from the outputs only once the chair redacts it.
+	EventEntry engine.EventType = "formal_entry"
 	// EventVerification announces a finding on a source, made beside the
-	// debate: Data is a Finding.
-	EventVerification duelogic.EventType = "formal_verification"
+	// debate (segment SegmentVerification, speaker "verifier"); Data is a
+	// [Finding].
+	EventVerification engine.EventType = "formal_verification"
 )
 
 // End says why the debate rounds ended.
@@ -81,99 +85,111 @@ type Finding struct {
 	Verification Verification `json:"verification"`
 }
 
-// Option configures [Run], [Resume] and [New].
-type Option func(*settings)
-
-type settings struct {
-	engine   []duelogic.Option
+// Format is the formal debate as an [engine.Format]: give it to
+// [engine.Run] and [engine.Resume]. Its exported (embedded) Config is
+// stored with the debate — Resume decodes the stored one into it — and its
+// hooks ([Option]) are not: give them to [New] again to resume. A Format
+// holds no state of a debate, so it may play several at once.
+type Format struct {
+	Config
 	verifier func(judge SourceVerifier) SourceVerifier
 }
 
-// WithStore sets where the debate is recorded (default: a new in-memory
-// store). Like the other engine options it takes effect through Run and
-// Resume; a Format given to duelogic.RunFormat uses the options given there.
-func WithStore(st store.Store) Option {
-	return func(s *settings) { s.engine = append(s.engine, duelogic.WithStore(st)) }
-}
-
-// WithSink sets who hears the debate's events (default: nobody).
-func WithSink(sink duelogic.EventSink) Option {
-	return func(s *settings) { s.engine = append(s.engine, duelogic.WithSink(sink)) }
-}
-
-// WithClock sets the session clock: entry timestamps, the output directory's
-// name and the time budget read it (default: time.Now).
-func WithClock(now func() time.Time) Option {
-	return func(s *settings) { s.engine = append(s.engine, duelogic.WithClock(now)) }
-}
-
-// WithLogger sets the logger for what the debate notices but survives (an
-// unreadable audience reply, say).
-func WithLogger(l *slog.Logger) Option {
-	return func(s *settings) { s.engine = append(s.engine, duelogic.WithLogger(l)) }
-}
-
-// WithPromptHook lets the host see or rewrite every call's messages.
-func WithPromptHook(h func(purpose string, msgs []llm.Message) []llm.Message) Option {
-	return func(s *settings) { s.engine = append(s.engine, duelogic.WithPromptHook(h)) }
-}
+// An Option configures a [Format]: the formal debate's own behaviour.
+// The engine's options (store, sink, clock, logger, prompt hook, argument
+// map) are given to [engine.Run] and [engine.Resume].
+type Option func(*Format)
 
 // WithVerifier sets how sources are checked: build gets the debate's LLM
 // judge (an [LLMVerifier] on the verifier model, called through the debate's
-// client) and returns the verifier to use. The default is
+// client) and returns the verifier to use. The default is [JudgeOnly], which
+// fetches nothing; [FetchThenJudge] fetches every cited page first.
+func WithVerifier(build func(judge SourceVerifier) SourceVerifier) Option {
+	return func(f *Format) { f.verifier = build }
+}
+
+// FetchThenJudge returns a verifier builder for [WithVerifier] that fetches
+// every cited page with an [HTTPVerifier] configured by o and then asks the
+// judge:
 //
 //	func(judge SourceVerifier) SourceVerifier {
-//		return Combine(NewHTTPVerifier(HTTPOptions{}), judge)
+//		return Combine(NewHTTPVerifier(o), judge)
 //	}
-//
-// which fetches every cited page; [JudgeOnly] checks offline.
-func WithVerifier(build func(judge SourceVerifier) SourceVerifier) Option {
-	return func(s *settings) { s.verifier = build }
+func FetchThenJudge(o HTTPOptions) func(judge SourceVerifier) SourceVerifier {
+	return func(judge SourceVerifier) SourceVerifier { return Combine(NewHTTPVerifier(o), judge) }
 }
 
-func defaultVerifier(judge SourceVerifier) SourceVerifier {
-	return Combine(NewHTTPVerifier(HTTPOptions{}), judge)
-}
-
-// Format is the formal debate as a [duelogic.Format]: hosts that run
-// formats generically give it to duelogic.RunFormat and ResumeFormat; others
-// call [Run] and [Resume]. Its exported (embedded) Config is stored with the
-// debate; a Format plays one debate at a time.
-type Format struct {
-	Config
-	set  settings
-	last *play
-}
-
-// New returns the format for cfg.
-func New(cfg Config, opts ...Option) *Format {
-	f := &Format{Config: cfg, set: settings{verifier: defaultVerifier}}
-	for _, o := range opts {
-		o(&f.set)
+// New returns the format for cfg with opts, or cfg's [*engine.ValidationError].
+func New(cfg Config, opts ...Option) (*Format, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	return f
+	f := &Format{Config: cfg}
+	for _, o := range opts {
+		o(f)
+	}
+	return f, nil
 }
 
 // Name returns FormatName.
 func (f *Format) Name() string { return FormatName }
 
-// Play runs the debate on s; see the package documentation for its course.
-func (f *Format) Play(ctx context.Context, s *duelogic.Session) error {
-	if err := f.Config.Validate(); err != nil {
-		return err
-	}
-	p := newPlay(f.Config, s, f.set.verifier)
-	f.last = p
-	return p.run(ctx)
+// Participants returns the debaters, "promoter" and "detractor": their
+// turns are the ones argument mapping ([engine.WithArgumentMap]) maps.
+// Part of [engine.Cast].
+func (f *Format) Participants() []string {
+	return []string{string(SpeakerPromoter), string(SpeakerDetractor)}
 }
 
-// Result is a finished formal debate.
-type Result struct {
-	DebateID string          `json:"debateId"`
-	Debate   duelogic.Debate `json:"debate"`
-	Config   Config          `json:"config"`
-	Outcome  Outcome         `json:"outcome"`
-	Reason   string          `json:"reason"`
+// Label names a speaker of the transcript for prompts and reports: "Chair"
+// for [engine.SpeakerArbiter], "Promoter (affirmative)" and "Detractor
+// (negative)" for the debaters, the capitalised name for the others. Part of
+// [engine.Cast].
+func (f *Format) Label(speaker string) string {
+	switch Speaker(speaker) {
+	case SpeakerPromoter, SpeakerDetractor:
+		return capital(speaker) + " (" + Speaker(speaker).side() + ")"
+	}
+	if speaker == engine.SpeakerArbiter {
+		return "Chair"
+	}
+	return capital(speaker)
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// JudgeModel is the chair's model, which extracts the arguments when
+// argument mapping is on. Part of [engine.Cast].
+func (f *Format) JudgeModel() string { return f.ChairModel }
+
+// Play runs the debate on s and returns its outcome; see the package
+// documentation for its course. It is called by [engine.Run] and
+// [engine.Resume].
+func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
+	build := f.verifier
+	if build == nil {
+		build = JudgeOnly
+	}
+	p := newPlay(f.Config, s, build)
+	if err := p.run(ctx); err != nil {
+		return nil, err
+	}
+	return p.outcome(), nil
+}
+
+// Outcome is what a finished formal debate leaves besides the engine's
+// result ([engine.Result] has its ID, transcript and usage): the chair's
+// verdict, the log, the redactions and the documents. It is the Detail of
+// the result.
+type Outcome struct {
+	// Verdict is the chair's, Reason why.
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason"`
 	// Rounds is how many rounds were played; EndedBy why they ended.
 	Rounds  int `json:"rounds"`
 	EndedBy End `json:"endedBy"`
@@ -186,10 +202,6 @@ type Result struct {
 	Documents Documents `json:"documents"`
 	Dir       string    `json:"dir,omitempty"`
 	Files     []string  `json:"files,omitempty"`
-	// Usage is the total of every call; UsageBySpeaker splits it by
-	// participant.
-	Usage          llm.Usage            `json:"usage"`
-	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker"`
 }
 
 // Documents are the texts of a debate's documents, in Markdown.
@@ -198,61 +210,4 @@ type Documents struct {
 	Summary        string `json:"summary"`        // summary.md, by the reporter
 	BlogPost       string `json:"blogPost"`       // blog-post.md, by the reporter; "" on a void debate
 	AssessorReport string `json:"assessorReport"` // assessor-report.md, by the assessor
-}
-
-// Result returns the result of the debate f last played, given the engine's
-// result of it; nil if f has not finished a debate.
-func (f *Format) Result(res *duelogic.Result) *Result {
-	p := f.last
-	if p == nil || res == nil || !p.done {
-		return nil
-	}
-	return &Result{
-		DebateID:       res.DebateID,
-		Debate:         res.Debate,
-		Config:         f.Config,
-		Outcome:        p.verdict.Outcome,
-		Reason:         p.verdict.Reason,
-		Rounds:         p.rounds,
-		EndedBy:        p.endedBy,
-		Entries:        Strike(p.log),
-		Redactions:     p.redactions(),
-		Documents:      p.docs,
-		Dir:            p.dir,
-		Files:          p.files,
-		Usage:          res.Usage,
-		UsageBySpeaker: res.UsageBySpeaker,
-	}
-}
-
-// Run plays a formal debate of d from the start with client for every
-// model call (each participant's requests carry its model ID from cfg) and
-// returns its result. It fails before any model call when cfg or d is
-// invalid. A model error, an unusable reply ([ErrInvalidReply]), a store
-// error or ctx's end stops the debate; what was said stays stored, and
-// [Resume] finishes it.
-func Run(ctx context.Context, client llm.Client, cfg Config, d duelogic.Debate, opts ...Option) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	f := New(cfg, opts...)
-	res, err := duelogic.RunFormat(ctx, client, f, d, f.set.engine...)
-	if err != nil {
-		return nil, err
-	}
-	return f.Result(res), nil
-}
-
-// Resume continues a stopped formal debate from the records in the store
-// (WithStore), with the configuration stored when it started: stored steps
-// are replayed, nothing stored is asked again, and the debate continues at
-// the first step not stored. Resuming a finished debate returns its result
-// without calling a model or writing a file.
-func Resume(ctx context.Context, client llm.Client, debateID string, opts ...Option) (*Result, error) {
-	f := New(Config{}, opts...)
-	res, err := duelogic.ResumeFormat(ctx, client, f, debateID, f.set.engine...)
-	if err != nil {
-		return nil, err
-	}
-	return f.Result(res), nil
 }

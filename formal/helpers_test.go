@@ -11,12 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 )
 
-var testDebate = duelogic.Debate{ID: "fd-1", Proposition: "Cities should ban cars from their centres."}
+var testDebate = engine.Debate{ID: "fd-1", Proposition: "Cities should ban cars from their centres."}
 
 var testStart = time.Date(2026, 2, 21, 14, 0, 0, 0, time.UTC)
 
@@ -110,22 +112,74 @@ func (v *fakeVerifier) option() Option {
 	return WithVerifier(func(SourceVerifier) SourceVerifier { return v })
 }
 
-// runFake runs testDebate with cfg on client with a fake verifier and a
-// fixed clock.
-func runFake(t *testing.T, client llm.Client, cfg Config, opts ...Option) (*Result, error) {
-	t.Helper()
-	opts = append([]Option{(&fakeVerifier{}).option(), WithClock(fixedClock())}, opts...)
-	return Run(t.Context(), client, cfg, testDebate, opts...)
-}
+// result is a finished formal debate.
+type result = engine.Result[*Outcome]
 
-func mustRun(t *testing.T, client llm.Client, cfg Config, opts ...Option) *Result {
+// newFormat returns the format for cfg with opts.
+func newFormat(t *testing.T, cfg Config, opts ...Option) *Format {
 	t.Helper()
-	res, err := runFake(t, client, cfg, opts...)
+	f, err := New(cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLog(t, res.Entries)
+	return f
+}
+
+// runWith runs testDebate with cfg and the format options fopts on client,
+// on a fixed clock unless eopts set another.
+func runWith(t *testing.T, client llm.Client, cfg Config, fopts []Option, eopts ...engine.Option) (*result, error) {
+	t.Helper()
+	f, err := New(cfg, fopts...)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Run(t.Context(), client, f, testDebate, append([]engine.Option{engine.WithClock(fixedClock())}, eopts...)...)
+}
+
+// resumeWith resumes testDebate with the format options fopts on client, on
+// a fixed clock unless eopts set another.
+func resumeWith(t *testing.T, client llm.Client, fopts []Option, eopts ...engine.Option) (*result, error) {
+	t.Helper()
+	return engine.Resume(t.Context(), client, newFormat(t, DefaultConfig(), fopts...), testDebate.ID,
+		append([]engine.Option{engine.WithClock(fixedClock())}, eopts...)...)
+}
+
+// runFake runs testDebate with cfg on client with a fake verifier and a
+// fixed clock.
+func runFake(t *testing.T, client llm.Client, cfg Config, eopts ...engine.Option) (*result, error) {
+	t.Helper()
+	return runWith(t, client, cfg, []Option{(&fakeVerifier{}).option()}, eopts...)
+}
+
+func mustRun(t *testing.T, client llm.Client, cfg Config, eopts ...engine.Option) *result {
+	t.Helper()
+	res, err := runFake(t, client, cfg, eopts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLog(t, res.Detail.Entries)
+	checkTranscript(t, res)
 	return res
+}
+
+// checkTranscript checks that the transcript says the log: one utterance
+// per entry, in order, by the entry's speaker (the chair as the arbiter),
+// of the entry's type, with its struck content.
+func checkTranscript(t *testing.T, res *result) {
+	t.Helper()
+	type said struct {
+		Speaker, Kind, Content string
+	}
+	var want, got []said
+	for _, e := range res.Detail.Entries {
+		want = append(want, said{e.Speaker.voice(), string(e.Type), e.Content})
+	}
+	for _, u := range res.Transcript {
+		got = append(got, said{u.Speaker, string(u.Kind), u.Content})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the transcript does not say the log (-log +transcript):\n%s", diff)
+	}
 }
 
 // checkLog checks that entries are a valid log in the seed's schema: they

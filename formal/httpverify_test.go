@@ -226,16 +226,14 @@ func TestHTTPCheckInDebate(t *testing.T) {
 	})
 	cfg := testConfig()
 	cfg.MaxRounds = 1
-	res, err := Run(t.Context(), f, cfg, testDebate, WithClock(fixedClock()), WithVerifier(func(judge SourceVerifier) SourceVerifier {
-		return Combine(NewHTTPVerifier(HTTPOptions{AllowLoopback: true}), judge)
-	}))
+	res, err := runWith(t, f, cfg, []Option{WithVerifier(FetchThenJudge(HTTPOptions{AllowLoopback: true}))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Redactions) != 1 || res.Redactions[0].Seq != 2 {
-		t.Errorf("redactions %+v", res.Redactions)
+	if len(res.Detail.Redactions) != 1 || res.Detail.Redactions[0].Seq != 2 {
+		t.Errorf("redactions %+v", res.Detail.Redactions)
 	}
-	if vr := ofType(res.Entries, TypeVerificationResult)[0]; *vr.TargetSeq != 2 || !strings.Contains(vr.Content, "fabricated") {
+	if vr := ofType(res.Detail.Entries, TypeVerificationResult)[0]; *vr.TargetSeq != 2 || !strings.Contains(vr.Content, "fabricated") {
 		t.Errorf("first finding %+v", vr)
 	}
 	// The judge is asked about every source the page check did not find
@@ -257,11 +255,11 @@ func TestDefaultVerifierAsksTheJudge(t *testing.T) {
 	})
 	cfg := testConfig()
 	cfg.MaxRounds = 1
-	res, err := Run(t.Context(), f, cfg, testDebate, WithClock(fixedClock()))
+	res, err := runWith(t, f, cfg, []Option{WithVerifier(FetchThenJudge(HTTPOptions{}))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	vr := ofType(res.Entries, TypeVerificationResult)
+	vr := ofType(res.Detail.Entries, TypeVerificationResult)
 	if len(vr) != 6 || f.Calls(PurposeVerification) != 6 {
 		t.Fatalf("%d findings, %d judge calls", len(vr), f.Calls(PurposeVerification))
 	}

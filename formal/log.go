@@ -27,7 +27,7 @@ const MaxLogLineBytes = 1 << 20
 // object per line with the fields seq, timestamp (ISO 8601, UTC), phase,
 // speaker, type, content, sources (an array or null), rebuttal_to_seq and
 // target_seq (an integer or null), in that order. Redacted content is struck
-// first (see [Strike]), so the log can be shared. Give it [Result.Entries]
+// first (see [Strike]), so the log can be shared. Give it [Outcome.Entries]
 // or, for a debate in a store, the entries of [EntriesFromRecords].
 func ExportLog(w io.Writer, entries []Entry) error {
 	bw := bufio.NewWriter(w)
@@ -246,15 +246,19 @@ func checkSource(s Source) error {
 	return nil
 }
 
-// entryValue is the part of a step record's Data that holds an entry.
+// entryValue is the part of a record's Data that holds an entry: the engine
+// stores every record's Data as {"key", "side", "speaker", "usage",
+// "value", "event"}, and the value of a RecordEntry record is the [Entry].
 type entryValue struct {
-	Value Entry `json:"value"`
+	Value *Entry `json:"value"`
 }
 
 // EntriesFromRecords returns the log of a formal debate from its store
-// records (store.Store.Records): the entries exactly as recorded, redacted
-// content included — give them to [Strike] or [ExportLog] before showing
-// them. The error wraps [ErrInvalidLog] when the entries are not contiguous.
+// records (store.Store.Records; the records of one debate, in order): the
+// entries of its [RecordEntry] records exactly as recorded, redacted content
+// included — give them to [Strike] or [ExportLog] before showing them. Other
+// records are skipped. The error wraps [ErrInvalidLog] when a record holds no
+// entry or the entries are not contiguous from 0.
 func EntriesFromRecords(recs []store.Record) ([]Entry, error) {
 	var entries []Entry
 	for _, rec := range recs {
@@ -265,10 +269,13 @@ func EntriesFromRecords(recs []store.Record) ([]Entry, error) {
 		if err := json.Unmarshal(rec.Data, &v); err != nil {
 			return nil, fmt.Errorf("%w: record %d: %v", ErrInvalidLog, rec.Seq, err)
 		}
+		if v.Value == nil {
+			return nil, fmt.Errorf("%w: record %d holds no entry", ErrInvalidLog, rec.Seq)
+		}
 		if v.Value.Seq != len(entries) {
 			return nil, fmt.Errorf("%w: record %d holds entry %d, want %d", ErrInvalidLog, rec.Seq, v.Value.Seq, len(entries))
 		}
-		entries = append(entries, v.Value)
+		entries = append(entries, *v.Value)
 	}
 	return entries, nil
 }

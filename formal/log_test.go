@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -212,7 +213,7 @@ func TestEntriesFromRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(res.res.Entries, got); diff != "" {
+	if diff := cmp.Diff(res.res.Detail.Entries, got); diff != "" {
 		t.Errorf("entries (-result +records):\n%s", diff)
 	}
 	// A missing entry record breaks the log.
@@ -241,11 +242,11 @@ func TestEntriesFromRecords(t *testing.T) {
 }
 
 type runWithStore struct {
-	res *Result
+	res *result
 	st  *store.Memory
 }
 
 func mustRunStore(t *testing.T) runWithStore {
 	st := store.NewMemory()
-	return runWithStore{res: mustRun(t, newFake(2, nil), testConfig(), WithStore(st)), st: st}
+	return runWithStore{res: mustRun(t, newFake(2, nil), testConfig(), engine.WithStore(st)), st: st}
 }

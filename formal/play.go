@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -21,16 +22,17 @@ const maxConcurrentChecks = 4
 // Play's goroutine only, except the checks' results (see check).
 type play struct {
 	cfg      Config
-	s        *duelogic.Session
-	d        duelogic.Debate
+	s        *engine.Session
+	d        engine.Debate
 	verifier SourceVerifier
-	seg      duelogic.Segment
+	seg      engine.Segment
 	round    int
 
 	start time.Time
 	dir   string
 
 	log         []Entry
+	said        []int64 // said[n]: the Seq of the utterance of entry n
 	redacted    map[int]Redaction
 	adjudicated map[[2]int]bool // (seq, source index) findings applied
 	findings    map[int][]Status
@@ -46,10 +48,9 @@ type play struct {
 
 	rounds  int
 	endedBy End
-	verdict verdict
+	verdict chairVerdict
 	docs    Documents
 	files   []string
-	done    bool
 }
 
 // warning is a ruling on an unreliable source, put to its debater in the
@@ -71,7 +72,7 @@ type check struct {
 	reviewed bool
 }
 
-func newPlay(cfg Config, s *duelogic.Session, build func(SourceVerifier) SourceVerifier) *play {
+func newPlay(cfg Config, s *engine.Session, build func(SourceVerifier) SourceVerifier) *play {
 	p := &play{
 		cfg: cfg, s: s, d: s.Debate(),
 		redacted:    map[int]Redaction{},
@@ -88,10 +89,20 @@ func newPlay(cfg Config, s *duelogic.Session, build func(SourceVerifier) SourceV
 }
 
 // client routes a participant's calls through the session.
-func (p *play) client(seg duelogic.Segment, who Speaker) llm.Client {
+func (p *play) client(seg engine.Segment, who Speaker) llm.Client {
 	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		return p.s.Call(ctx, req, seg, string(who))
+		return p.s.Call(ctx, req, seg, who.voice())
 	})
+}
+
+// voice is the name a participant goes by in the engine: in the transcript,
+// events and usage. The chair is [engine.SpeakerArbiter]; the others keep
+// their names.
+func (s Speaker) voice() string {
+	if s == SpeakerChair {
+		return engine.SpeakerArbiter
+	}
+	return string(s)
 }
 
 func (p *play) run(ctx context.Context) error {
@@ -102,7 +113,7 @@ func (p *play) run(ctx context.Context) error {
 		p.side.Wait() // errors are kept in the checks
 	}()
 	for _, ph := range []struct {
-		seg  duelogic.Segment
+		seg  engine.Segment
 		body func(context.Context) error
 	}{
 		{SegmentSetup, p.setup},
@@ -122,37 +133,81 @@ func (p *play) run(ctx context.Context) error {
 	// and counted, and a resumed debate ends with the same log as one that
 	// never stopped.
 	p.side.Wait()
-	p.done = true
+	p.strikeTranscript()
 	return nil
 }
 
-// add appends an entry to the log (a stored step, so a resumed debate sees
-// the entry, its seq and its timestamp as they were) and announces it.
+// outcome is the finished debate's outcome.
+func (p *play) outcome() *Outcome {
+	return &Outcome{
+		Verdict:    p.verdict.Verdict,
+		Reason:     p.verdict.Reason,
+		Rounds:     p.rounds,
+		EndedBy:    p.endedBy,
+		Entries:    Strike(p.log),
+		Redactions: p.redactions(),
+		Documents:  p.docs,
+		Dir:        p.dir,
+		Files:      p.files,
+	}
+}
+
+// strikeTranscript amends the transcript's utterances of the entries
+// [Strike] changes, so that the session's transcript, like every other
+// output, shows the struck log. The stored utterances keep what was said;
+// a resumed debate strikes them again.
+func (p *play) strikeTranscript() {
+	for i, e := range Strike(p.log) {
+		if e.Content != p.log[i].Content {
+			p.s.Amend(p.said[i], func(u *engine.Utterance) { u.Content = e.Content })
+		}
+	}
+}
+
+// add appends an entry to the log — a stored step, so a resumed debate sees
+// the entry, its seq and its timestamp as they were, announced as
+// EventEntry — and says it: the entry's utterance is recorded right after
+// it (speaker [Speaker.voice], kind the entry type, the round as its
+// exchange, ReplyTo the utterance of the entry it rebuts or is about).
 func (p *play) add(ctx context.Context, e Entry) (Entry, error) {
 	e.Seq = len(p.log)
 	var got Entry
-	_, err := p.s.Step(ctx, fmt.Sprintf("entry:%d", e.Seq), RecordEntry, string(e.Speaker), &got,
+	_, err := p.s.Step(ctx, fmt.Sprintf("entry:%d", e.Seq), RecordEntry, e.Speaker.voice(), &got,
 		func(context.Context) (any, llm.Usage, error) {
 			e.Timestamp = p.s.Now().UTC().Truncate(time.Second)
 			return e, llm.Usage{}, nil
 		},
-		func(int64) *duelogic.Event {
-			cp := got
-			u := &duelogic.Utterance{Speaker: string(cp.Speaker), Segment: p.seg, Kind: duelogic.UtteranceKind(cp.Type),
-				Exchange: p.round, Content: cp.Content}
-			if cp.Speaker.debater() || cp.Speaker == SpeakerAudience {
-				u.Model = p.cfg.Model(cp.Speaker) // the others' entries are the chair's templates and findings
-			}
-			return &duelogic.Event{Type: EventEntry, Segment: p.seg, Speaker: string(cp.Speaker), Data: cp, Utterance: u}
+		func(int64) *engine.Announcement {
+			return &engine.Announcement{Type: EventEntry, Segment: p.seg, Speaker: got.Speaker.voice(), Data: got}
 		})
 	if err != nil {
 		return Entry{}, err
 	}
 	if got.Seq != e.Seq || got.Type != e.Type || got.Speaker != e.Speaker {
 		return Entry{}, fmt.Errorf("%w: entry %d is a %s by %s, the debate expects a %s by %s",
-			duelogic.ErrCorruptLog, got.Seq, got.Type, got.Speaker, e.Type, e.Speaker)
+			engine.ErrCorruptLog, got.Seq, got.Type, got.Speaker, e.Type, e.Speaker)
+	}
+	u := engine.Utterance{Speaker: got.Speaker.voice(), Segment: p.seg, Kind: engine.UtteranceKind(got.Type),
+		Exchange: p.round, Content: got.Content}
+	if got.Speaker.debater() || got.Speaker == SpeakerAudience {
+		u.Model = p.cfg.Model(got.Speaker) // the others' entries are the chair's templates and findings
+	}
+	ref := got.RebuttalToSeq
+	if ref == nil {
+		ref = got.TargetSeq
+	}
+	if ref != nil && *ref >= 0 && *ref < len(p.said) {
+		u.ReplyTo = p.said[*ref]
+		if got.Type == TypeRuling || got.Type == TypeRedaction {
+			u.Target = p.log[*ref].Speaker.voice()
+		}
+	}
+	said, err := p.s.Record(ctx, fmt.Sprintf("said:%d", got.Seq), u)
+	if err != nil {
+		return Entry{}, err
 	}
 	p.log = append(p.log, got)
+	p.said = append(p.said, said.Seq)
 	return got, nil
 }
 
@@ -177,7 +232,7 @@ type setupValue struct {
 
 func (p *play) setup(ctx context.Context) error {
 	var v setupValue
-	if _, err := p.s.Step(ctx, "setup", RecordSetup, string(SpeakerChair), &v, func(context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, "setup", RecordSetup, SpeakerChair.voice(), &v, func(context.Context) (any, llm.Usage, error) {
 		now := p.s.Now().UTC()
 		v := setupValue{Start: now}
 		if p.cfg.OutputDir != "" {
@@ -314,7 +369,7 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 		}
 	}
 	var tv turnValue
-	if _, err := p.s.Step(ctx, key, RecordTurn, string(who), &tv, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, key, RecordTurn, who.voice(), &tv, func(ctx context.Context) (any, llm.Usage, error) {
 		rules.today = today(p.s.Now()) // sources left undated get it: stored with the turn
 		prompt := turnPrompt(p.d, who, view, turnTask{
 			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
@@ -360,34 +415,44 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 	return e, nil
 }
 
-// verifyEntry starts checking the sources of e beside the debate.
+// verifyEntry starts checking the sources of e beside the debate, at most
+// maxConcurrentChecks at once. Each check is a side step of the session
+// before verifyEntry returns — it waits for that, not for the check — so the
+// engine's pacing holds the debate's next model call until the checks have
+// stored their findings, and a store failure wastes only the calls already
+// in flight.
 func (p *play) verifyEntry(e Entry) {
 	for i, src := range e.Sources {
 		c := &check{key: fmt.Sprintf("verify:%d:%d", e.Seq, i), seq: e.Seq, idx: i, src: src, done: make(chan struct{})}
 		p.checks = append(p.checks, c)
 		claim := e.Content
+		begun := make(chan struct{})
+		var once sync.Once
+		begin := func() { once.Do(func() { close(begun) }) }
 		p.side.Go(func() error {
 			defer close(c.done)
-			select {
-			case p.sem <- struct{}{}:
-			case <-p.sideCtx.Done():
-				c.err = p.sideCtx.Err()
-				return nil
-			}
-			defer func() { <-p.sem }()
+			defer begin() // a replayed or failed step never runs produce
 			var out Verification
-			_, c.err = p.s.SideStep(p.sideCtx, c.key, RecordVerification, string(SpeakerVerifier), &out,
+			_, c.err = p.s.SideStep(p.sideCtx, c.key, RecordVerification, SpeakerVerifier.voice(), &out,
 				func(ctx context.Context) (any, llm.Usage, error) {
+					begin()
+					select {
+					case p.sem <- struct{}{}:
+					case <-ctx.Done():
+						return nil, llm.Usage{}, ctx.Err()
+					}
+					defer func() { <-p.sem }()
 					v, err := p.verify(ctx, src, claim)
 					return v, v.Usage, err
 				},
-				func(int64) *duelogic.Event {
-					return &duelogic.Event{Type: EventVerification, Speaker: string(SpeakerVerifier),
+				func(int64) *engine.Announcement {
+					return &engine.Announcement{Type: EventVerification, Segment: SegmentVerification, Speaker: SpeakerVerifier.voice(),
 						Data: Finding{Seq: c.seq, Index: c.idx, Source: src, Verification: out}}
 				})
 			c.v = out
 			return nil
 		})
+		<-begun
 	}
 }
 
@@ -414,7 +479,7 @@ func (p *play) review(ctx context.Context, key string, cutoff int) error {
 		}
 	}
 	var found []Finding
-	if _, err := p.s.Step(ctx, key, RecordReview, string(SpeakerChair), &found, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, key, RecordReview, SpeakerChair.voice(), &found, func(ctx context.Context) (any, llm.Usage, error) {
 		out := []Finding{}
 		for _, c := range pending {
 			if _, red := p.redacted[c.seq]; red || p.adjudicated[[2]int{c.seq, c.idx}] {
@@ -454,7 +519,7 @@ func (p *play) review(ctx context.Context, key string, cutoff int) error {
 func (p *play) challenge(ctx context.Context, key string, who Speaker, c challenge) error {
 	target := c.TargetSeq
 	if target < 0 || target >= len(p.log) {
-		return fmt.Errorf("%w: a challenge of entry %d of %d", duelogic.ErrCorruptLog, target, len(p.log))
+		return fmt.Errorf("%w: a challenge of entry %d of %d", engine.ErrCorruptLog, target, len(p.log))
 	}
 	ce, err := p.add(ctx, Entry{Phase: PhaseRebuttal, Speaker: who, Type: TypeSourceChallenge,
 		Content: fmt.Sprintf("Challenge to seq %d, source %d (%s): %s", target, c.Index+1, c.Source.URL, c.Claim),
@@ -464,7 +529,7 @@ func (p *play) challenge(ctx context.Context, key string, who Speaker, c challen
 	}
 	claim := c.Claim + "\n\nThe entry citing the source said:\n" + p.log[target].Content
 	var v Verification
-	if _, err := p.s.Step(ctx, key+":challenge", RecordVerification, string(SpeakerVerifier), &v, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, key+":challenge", RecordVerification, SpeakerVerifier.voice(), &v, func(ctx context.Context) (any, llm.Usage, error) {
 		v, err := p.verify(ctx, c.Source, claim)
 		return v, v.Usage, err
 	}, nil); err != nil {
@@ -479,7 +544,7 @@ func (p *play) challenge(ctx context.Context, key string, who Speaker, c challen
 // source already ruled on, is moot.
 func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
 	if f.Seq < 0 || f.Seq >= len(p.log) {
-		return fmt.Errorf("%w: a finding on entry %d of %d", duelogic.ErrCorruptLog, f.Seq, len(p.log))
+		return fmt.Errorf("%w: a finding on entry %d of %d", engine.ErrCorruptLog, f.Seq, len(p.log))
 	}
 	k := [2]int{f.Seq, f.Index}
 	if _, red := p.redacted[f.Seq]; red || p.adjudicated[k] {
@@ -524,7 +589,7 @@ func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
 func (p *play) audience(ctx context.Context, r int) error {
 	view := Strike(p.log)
 	var qs []question
-	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:audience", r), RecordDecision, string(SpeakerAudience), &qs, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:audience", r), RecordDecision, SpeakerAudience.voice(), &qs, func(ctx context.Context) (any, llm.Usage, error) {
 		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceQuestions, JSON: true, MaxTokens: 400,
 			Messages: audienceQuestionsPrompt(p.d, view, r).Messages()}
 		out := []question{}
@@ -547,7 +612,7 @@ func (p *play) audience(ctx context.Context, r int) error {
 		return nil
 	}
 	var rel relayDecision
-	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:relay", r), RecordDecision, string(SpeakerChair), &rel, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:relay", r), RecordDecision, SpeakerChair.voice(), &rel, func(ctx context.Context) (any, llm.Usage, error) {
 		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, JSON: true, MaxTokens: 300,
 			Messages: relayPrompt(p.d, view, r, qs).Messages()}
 		var out relayDecision
@@ -566,7 +631,7 @@ func (p *play) audience(ctx context.Context, r int) error {
 	}
 	for _, i := range rel.Relay {
 		if i < 1 || i > len(qs) {
-			return fmt.Errorf("%w: round %d relays question %d of %d", duelogic.ErrCorruptLog, r, i, len(qs))
+			return fmt.Errorf("%w: round %d relays question %d of %d", engine.ErrCorruptLog, r, i, len(qs))
 		}
 		q := qs[i-1]
 		if _, err := p.add(ctx, Entry{Phase: PhaseRebuttal, Speaker: SpeakerAudience, Type: TypeAudienceQuestion,
@@ -587,7 +652,7 @@ func (p *play) audience(ctx context.Context, r int) error {
 func (p *play) finishCheck(ctx context.Context, r int) (finish, error) {
 	view := Strike(p.log)
 	var f finish
-	_, err := p.s.Step(ctx, fmt.Sprintf("round%d:finish", r), RecordDecision, string(SpeakerChair), &f, func(ctx context.Context) (any, llm.Usage, error) {
+	_, err := p.s.Step(ctx, fmt.Sprintf("round%d:finish", r), RecordDecision, SpeakerChair.voice(), &f, func(ctx context.Context) (any, llm.Usage, error) {
 		if b := p.cfg.TimeBudget; b > 0 {
 			if el := p.s.Now().Sub(p.start); el >= b {
 				return finish{End: true, By: EndTimeBudget, Reason: fmt.Sprintf("%s elapsed of a %s budget", el.Round(time.Second), b)}, llm.Usage{}, nil
@@ -657,15 +722,15 @@ func (p *play) conclusion(ctx context.Context) error {
 	}
 	pro, det := p.sides()
 	view := Strike(p.log)
-	if _, err := p.s.Step(ctx, "verdict", RecordDecision, string(SpeakerChair), &p.verdict, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, "verdict", RecordDecision, SpeakerChair.voice(), &p.verdict, func(ctx context.Context) (any, llm.Usage, error) {
 		if pro.redacted > 0 && det.redacted > 0 {
-			return verdict{Outcome: OutcomeVoid, Reason: fmt.Sprintf(
+			return chairVerdict{Verdict: VerdictVoid, Reason: fmt.Sprintf(
 				"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor), so the debate cannot be fairly concluded.",
 				pro.redacted, det.redacted)}, llm.Usage{}, nil
 		}
 		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, JSON: true, MaxTokens: 500,
 			Messages: verdictPrompt(p.d, view, pro, det).Messages()}
-		var out verdict
+		var out chairVerdict
 		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
 			var err error
 			out, err = parseVerdict(reply)
@@ -679,12 +744,12 @@ func (p *play) conclusion(ctx context.Context) error {
 		return err
 	}
 	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeConclusion,
-		Content: fmt.Sprintf("Debate concluded. Outcome: %s. Reason: %s", p.verdict.Outcome, p.verdict.Reason)}); err != nil {
+		Content: fmt.Sprintf("Debate concluded. Outcome: %s. Reason: %s", p.verdict.Verdict, p.verdict.Reason)}); err != nil {
 		return err
 	}
 	view = Strike(p.log)
 	var text string
-	if _, err := p.s.Step(ctx, "audience:conclusion", RecordDecision, string(SpeakerAudience), &text, func(ctx context.Context) (any, llm.Usage, error) {
+	if _, err := p.s.Step(ctx, "audience:conclusion", RecordDecision, SpeakerAudience.voice(), &text, func(ctx context.Context) (any, llm.Usage, error) {
 		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceConclusion, MaxTokens: 900,
 			Messages: audienceConclusionPrompt(p.d, view, p.verdict).Messages()}
 		var last string

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/llmtext"
 )
 
@@ -63,7 +63,7 @@ func transcriptBlock(entries []Entry, window int) string {
 }
 
 // debateBlock is the proposition and the context, fenced.
-func debateBlock(d duelogic.Debate) string {
+func debateBlock(d engine.Debate) string {
 	s := "The proposition:\n" + fence("proposition", d.Proposition)
 	if strings.TrimSpace(d.Context) != "" {
 		s += "\n\nBackground:\n" + fence("context", d.Context)
@@ -110,7 +110,7 @@ type challengeable struct {
 }
 
 // turnPrompt is a debater's prompt for one turn.
-func turnPrompt(d duelogic.Debate, who Speaker, log []Entry, t turnTask) duelogic.Prompt {
+func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Prompt {
 	var b strings.Builder
 	b.WriteString(debateBlock(d))
 	b.WriteString("\n\nThe debate so far, most recent last:\n")
@@ -145,7 +145,7 @@ func turnPrompt(d duelogic.Debate, who Speaker, log []Entry, t turnTask) duelogi
 		b.WriteString(`, "source_challenge": <null, or {"target_seq": <seq>, "url": "<a URL that entry cites>", "claim": "<the claim the source fails to support>"}>`)
 	}
 	fmt.Fprintf(&b, "}\nCite at most %d sources; use an empty list when you cite none.", maxSources)
-	return duelogic.Prompt{System: debaterSystem(who), User: b.String()}
+	return engine.Prompt{System: debaterSystem(who), User: b.String()}
 }
 
 func joinTypes(ts []EntryType) string {
@@ -172,7 +172,7 @@ const chairSystem = `You are the Chair of a formal debate between the Promoter, 
 ` + dataNote
 
 // relayPrompt asks the chair which audience questions to relay.
-func relayPrompt(d duelogic.Debate, log []Entry, round int, qs []question) duelogic.Prompt {
+func relayPrompt(d engine.Debate, log []Entry, round int, qs []question) engine.Prompt {
 	var list []string
 	for i, q := range qs {
 		list = append(list, fmt.Sprintf("%d. (for %s) %s", i+1, q.forWhom(), q.Text))
@@ -184,12 +184,12 @@ func relayPrompt(d duelogic.Debate, log []Entry, round int, qs []question) duelo
 Decide which questions to relay to the debaters. Relay a question only if it bears on the proposition, can be answered in one turn, does not repeat what was already asked or answered, and is fair: not loaded toward either side and not aimed at a debater rather than an argument. Apply the same test to a question for either side.
 
 Reply with one JSON object and nothing else: {"relay": [<the numbers of the questions to relay; empty for none>], "reason": "<one neutral sentence>"}`
-	return duelogic.Prompt{System: chairSystem, User: user}
+	return engine.Prompt{System: chairSystem, User: user}
 }
 
 // conclusionCheckPrompt asks the chair whether the rounds have run their
 // course.
-func conclusionCheckPrompt(d duelogic.Debate, log []Entry, round int, cfg Config) duelogic.Prompt {
+func conclusionCheckPrompt(d engine.Debate, log []Entry, round int, cfg Config) engine.Prompt {
 	user := debateBlock(d) + "\n\nThe debate so far, most recent last:\n" + transcriptBlock(log, chairWindow) +
 		fmt.Sprintf(`
 
@@ -197,7 +197,7 @@ Round %d has ended; the debate has at least %d and at most %d rounds.
 Decide whether the debate has reached a natural conclusion: each side has answered the other's main points and further rounds would mostly repeat earlier arguments. Which side is ahead plays no part in this: a debate has not concluded because one side leads, nor because the sides are level.
 
 Reply with one JSON object and nothing else: {"concluded": <true or false>, "reason": "<one neutral sentence>"}`, round, cfg.MinRounds, cfg.MaxRounds)
-	return duelogic.Prompt{System: chairSystem, User: user}
+	return engine.Prompt{System: chairSystem, User: user}
 }
 
 // sideRecord is what the verdict prompt counts for each side.
@@ -213,7 +213,7 @@ func (r sideRecord) String() string {
 }
 
 // verdictPrompt asks the chair for the outcome.
-func verdictPrompt(d duelogic.Debate, log []Entry, promoter, detractor sideRecord) duelogic.Prompt {
+func verdictPrompt(d engine.Debate, log []Entry, promoter, detractor sideRecord) engine.Prompt {
 	user := debateBlock(d) + "\n\nThe whole debate:\n" + transcriptBlock(log, 0) +
 		"\n\nThe record of each side:\n- Promoter (affirmative): " + promoter.String() +
 		".\n- Detractor (negative): " + detractor.String() + `.
@@ -222,7 +222,7 @@ Evaluate the debate on these criteria only: the quality and quantity of sourced 
 The outcomes: "affirmative_wins" when the Promoter made the stronger, better-supported case; "negative_wins" when the Detractor made the stronger, better-supported case; "draw" when the cases were closely balanced; "void" when the debate cannot be fairly concluded.
 
 Reply with one JSON object and nothing else: {"outcome": "<affirmative_wins, negative_wins, draw or void>", "reason": "<two or three neutral sentences naming the criteria and the entries (by #seq) that decided it>"}`
-	return duelogic.Prompt{System: chairSystem, User: user}
+	return engine.Prompt{System: chairSystem, User: user}
 }
 
 // audienceSystem is the audience's system prompt.
@@ -231,23 +231,23 @@ const audienceSystem = `You are the Audience of a formal debate: attentive liste
 ` + dataNote
 
 // audienceQuestionsPrompt asks the audience for its questions after a round.
-func audienceQuestionsPrompt(d duelogic.Debate, log []Entry, round int) duelogic.Prompt {
+func audienceQuestionsPrompt(d engine.Debate, log []Entry, round int) engine.Prompt {
 	user := debateBlock(d) + "\n\nThe debate so far, most recent last:\n" + transcriptBlock(log, chairWindow) +
 		fmt.Sprintf(`
 
 Round %d is complete. Do you have questions for the debaters? Ask at most %d short, specific questions about the arguments made, or none.
 
 Reply with one JSON object and nothing else: {"questions": [{"to": "<promoter, detractor or both>", "question": "<the question>"}]} (an empty list for no questions)`, round, maxQuestionsRound)
-	return duelogic.Prompt{System: audienceSystem, User: user}
+	return engine.Prompt{System: audienceSystem, User: user}
 }
 
 // audienceConclusionPrompt asks the audience for its final thoughts.
-func audienceConclusionPrompt(d duelogic.Debate, log []Entry, v verdict) duelogic.Prompt {
+func audienceConclusionPrompt(d engine.Debate, log []Entry, v chairVerdict) engine.Prompt {
 	user := debateBlock(d) + "\n\nThe whole debate:\n" + transcriptBlock(log, 0) +
-		"\n\nThe chair's conclusion:\n" + fence("outcome", fmt.Sprintf("Outcome: %s. Reason: %s", v.Outcome, v.Reason)) + `
+		"\n\nThe chair's conclusion:\n" + fence("outcome", fmt.Sprintf("Outcome: %s. Reason: %s", v.Verdict, v.Reason)) + `
 
 The debate has concluded. Share your conclusions on the topic based on what you heard, in 200 to 400 words of plain prose (no headings, no lists).`
-	return duelogic.Prompt{System: audienceSystem, User: user}
+	return engine.Prompt{System: audienceSystem, User: user}
 }
 
 // reporterSystem is the reporter's system prompt.
@@ -256,22 +256,22 @@ const reporterSystem = `You are the Reporter of a formal debate. You are strictl
 ` + dataNote
 
 // reportMaterial is the material both reporter documents are written from.
-func reportMaterial(d duelogic.Debate, log []Entry, v verdict, audience string) string {
+func reportMaterial(d engine.Debate, log []Entry, v chairVerdict, audience string) string {
 	return debateBlock(d) + "\n\nThe whole debate:\n" + transcriptBlock(log, 0) +
-		"\n\nThe chair's conclusion:\n" + fence("outcome", fmt.Sprintf("Outcome: %s. Reason: %s", v.Outcome, v.Reason)) +
+		"\n\nThe chair's conclusion:\n" + fence("outcome", fmt.Sprintf("Outcome: %s. Reason: %s", v.Verdict, v.Reason)) +
 		"\n\nThe audience's conclusion:\n" + fence("context", audience)
 }
 
 // summaryPrompt asks the reporter for summary.md.
-func summaryPrompt(d duelogic.Debate, log []Entry, v verdict, audience string) duelogic.Prompt {
-	return duelogic.Prompt{System: reporterSystem, User: reportMaterial(d, log, v, audience) + `
+func summaryPrompt(d engine.Debate, log []Entry, v chairVerdict, audience string) engine.Prompt {
+	return engine.Prompt{System: reporterSystem, User: reportMaterial(d, log, v, audience) + `
 
 Write summary.md: a neutral summary of the debate in Markdown, 300 to 600 words, starting with a "# " title line. Cover the proposition, each side's main arguments and the sources behind them, the key exchanges, the verifier's findings and the chair's rulings, the audience's view, and the outcome with the chair's reason. Reply with the document only.`}
 }
 
 // blogPostPrompt asks the reporter for blog-post.md.
-func blogPostPrompt(d duelogic.Debate, log []Entry, v verdict, audience string) duelogic.Prompt {
-	return duelogic.Prompt{System: reporterSystem, User: reportMaterial(d, log, v, audience) + `
+func blogPostPrompt(d engine.Debate, log []Entry, v chairVerdict, audience string) engine.Prompt {
+	return engine.Prompt{System: reporterSystem, User: reportMaterial(d, log, v, audience) + `
 
 Write blog-post.md: an engaging blog post about the debate for general readers, in Markdown, 500 to 900 words, starting with a "# " title line. Stay neutral: present both sides fairly, attribute every claim to the side that made it, and report the outcome as the chair declared it. Reply with the document only.`}
 }
@@ -282,7 +282,7 @@ const assessorSystem = `You are the Assessor of a formal debate. You review the 
 ` + dataNote
 
 // assessmentPrompt asks the assessor for assessor-report.md.
-func assessmentPrompt(d duelogic.Debate, transcript, summary, blog string, void bool) duelogic.Prompt {
+func assessmentPrompt(d engine.Debate, transcript, summary, blog string, void bool) engine.Prompt {
 	var b strings.Builder
 	b.WriteString(debateBlock(d))
 	b.WriteString("\n\ntranscript.md:\n" + fence("transcript", transcript))
@@ -295,7 +295,7 @@ func assessmentPrompt(d duelogic.Debate, transcript, summary, blog string, void 
 	b.WriteString(`
 
 Write assessor-report.md in Markdown, starting with a "# " title line. Assess: accuracy (does each document match the transcript?), neutrality (does any document favour a side?), completeness (are both sides' main arguments, the verifier's findings and the rulings covered?), redactions (does any document include or hint at struck content?), and the blog post rule (none on a void debate). For each, give a finding and the passages behind it; end with an overall rating (excellent, good, adequate or poor) and the corrections you recommend. Reply with the document only.`)
-	return duelogic.Prompt{System: assessorSystem, User: b.String()}
+	return engine.Prompt{System: assessorSystem, User: b.String()}
 }
 
 // verifierSystem is the LLM judge's system prompt.
@@ -305,11 +305,11 @@ Answer "fabricated" when the source almost certainly does not exist (an invented
 ` + dataNote
 
 // verificationPrompt asks the judge about one source.
-func verificationPrompt(src Source, claim string) duelogic.Prompt {
+func verificationPrompt(src Source, claim string) engine.Prompt {
 	user := "The source:\n" + fence("source", fmt.Sprintf("URL: %s\nTitle: %s\nAccessed: %s", src.URL, src.Title, src.Accessed)) +
 		"\n\nThe claim citing it:\n" + fence("claim", clip(claim, 3000)) +
 		`
 
 Reply with one JSON object and nothing else: {"status": "<verified, unreliable or fabricated>", "reason": "<one or two sentences>"}`
-	return duelogic.Prompt{System: verifierSystem, User: user}
+	return engine.Prompt{System: verifierSystem, User: user}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -70,7 +70,7 @@ func (p *play) report(ctx context.Context) error {
 			audience = e.Content
 		}
 	}
-	void := p.verdict.Outcome == OutcomeVoid
+	void := p.verdict.Verdict == VerdictVoid
 	p.docs.Transcript = renderTranscript(p.d, p.s.DebateID(), view, p.verdict, p.rounds, p.endedBy)
 	var err error
 	if p.docs.Summary, err = p.document(ctx, "report:summary", SpeakerReporter, PurposeSummary,
@@ -90,7 +90,7 @@ func (p *play) report(ctx context.Context) error {
 	if p.dir == "" {
 		return nil
 	}
-	_, err = p.s.Step(ctx, "report:files", RecordDocument, string(SpeakerReporter), &p.files, func(context.Context) (any, llm.Usage, error) {
+	_, err = p.s.Step(ctx, "report:files", RecordDocument, SpeakerReporter.voice(), &p.files, func(context.Context) (any, llm.Usage, error) {
 		files, err := writeDocuments(p.dir, p.docs)
 		return files, llm.Usage{}, err
 	}, nil)
@@ -98,9 +98,9 @@ func (p *play) report(ctx context.Context) error {
 }
 
 // document has who write one document (a stored step).
-func (p *play) document(ctx context.Context, key string, who Speaker, purpose string, prompt duelogic.Prompt) (string, error) {
+func (p *play) document(ctx context.Context, key string, who Speaker, purpose string, prompt engine.Prompt) (string, error) {
 	var text string
-	_, err := p.s.Step(ctx, key, RecordDocument, string(who), &text, func(ctx context.Context) (any, llm.Usage, error) {
+	_, err := p.s.Step(ctx, key, RecordDocument, who.voice(), &text, func(ctx context.Context) (any, llm.Usage, error) {
 		req := llm.Request{Model: p.cfg.Model(who), Purpose: purpose, MaxTokens: 2500, Messages: prompt.Messages()}
 		var out string
 		usage, err := ask(ctx, p.client(p.seg, who), req, p.cfg.MaxReasks, func(reply string) error {
@@ -206,13 +206,13 @@ func holds(dir string, files [][2]string) bool {
 }
 
 // renderTranscript renders transcript.md from the (struck) log.
-func renderTranscript(d duelogic.Debate, id string, entries []Entry, v verdict, rounds int, end End) string {
+func renderTranscript(d engine.Debate, id string, entries []Entry, v chairVerdict, rounds int, end End) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Transcript: %s\n\n", oneLine(d.Proposition))
 	if c := strings.TrimSpace(d.Context); c != "" {
 		fmt.Fprintf(&b, "> %s\n\n", strings.ReplaceAll(c, "\n", "\n> "))
 	}
-	fmt.Fprintf(&b, "- Debate: `%s`\n- Rounds: %d (%s)\n- Outcome: **%s**. %s\n", id, rounds, strings.ReplaceAll(string(end), "_", " "), v.Outcome, oneLine(v.Reason))
+	fmt.Fprintf(&b, "- Debate: `%s`\n- Rounds: %d (%s)\n- Outcome: **%s**. %s\n", id, rounds, strings.ReplaceAll(string(end), "_", " "), v.Verdict, oneLine(v.Reason))
 	struck := 0
 	for _, e := range entries {
 		if e.Type == TypeRedaction {

@@ -313,22 +313,22 @@ func stubVerdict(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("invalid") < 0.05 {
 		return stubtext.JSON(map[string]string{"outcome": "affirmative victory", "reason": "The affirmative case was stronger."})
 	}
-	outcomes := []Outcome{OutcomeAffirmativeWins, OutcomeNegativeWins, OutcomeDraw}
+	outcomes := []Verdict{VerdictAffirmativeWins, VerdictNegativeWins, VerdictDraw}
 	// A side with more entries struck loses.
 	if m := stubStruck.FindAllStringSubmatch(c.LastUser(), -1); len(m) == 2 {
 		pro, _ := strconv.Atoi(m[0][1])
 		det, _ := strconv.Atoi(m[1][1])
 		switch {
 		case pro > det:
-			outcomes = []Outcome{OutcomeNegativeWins}
+			outcomes = []Verdict{VerdictNegativeWins}
 		case det > pro:
-			outcomes = []Outcome{OutcomeAffirmativeWins}
+			outcomes = []Verdict{VerdictAffirmativeWins}
 		}
 	}
-	reasons := map[Outcome]string{
-		OutcomeAffirmativeWins: "The Promoter's arguments were better sourced and its rebuttals more effective, while the Detractor's objections rested more on unverified claims.",
-		OutcomeNegativeWins:    "The Detractor's arguments were better sourced and its rebuttals more effective, while the Promoter's case rested more on unverified claims.",
-		OutcomeDraw:            "Both sides made well-sourced arguments and answered each other effectively; neither established a clear advantage on the criteria.",
+	reasons := map[Verdict]string{
+		VerdictAffirmativeWins: "The Promoter's arguments were better sourced and its rebuttals more effective, while the Detractor's objections rested more on unverified claims.",
+		VerdictNegativeWins:    "The Detractor's arguments were better sourced and its rebuttals more effective, while the Promoter's case rested more on unverified claims.",
+		VerdictDraw:            "Both sides made well-sourced arguments and answered each other effectively; neither established a clear advantage on the criteria.",
 	}
 	o := outcomes[c.Intn(len(outcomes))]
 	return stubtext.JSON(map[string]string{"outcome": string(o), "reason": reasons[o]})

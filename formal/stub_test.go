@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -28,12 +29,20 @@ func TestStubIgnoresTheDate(t *testing.T) {
 			for _, at := range clocks {
 				cfg := DefaultConfig()
 				cfg.MinRounds, cfg.MaxRounds = 1, 2
-				res, err := Run(t.Context(), llm.NewStub(seed), cfg, testDebate,
-					WithVerifier(JudgeOnly), WithClock(func() time.Time { return at }))
+				res, err := runWith(t, llm.NewStub(seed), cfg, nil, engine.WithClock(func() time.Time { return at }))
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := json.MarshalIndent(res, "", "  ")
+				// Side records (findings) land in the log where timing
+				// puts them: the utterances' Seqs are left out.
+				for i := range res.Transcript {
+					res.Transcript[i].Seq, res.Transcript[i].ReplyTo = 0, 0
+				}
+				b, err := json.MarshalIndent(struct {
+					Transcript []engine.Utterance
+					Usage      llm.Usage
+					Detail     *Outcome
+				}{res.Transcript, res.Usage, res.Detail}, "", "  ")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -154,22 +163,22 @@ func TestStubReadsTheChairPrompts(t *testing.T) {
 	rejected := verdictReq
 	rejected.Messages = append(slices.Clone(verdictReq.Messages),
 		llm.Message{Role: llm.Assistant, Content: "{}"}, llm.Message{Role: llm.User, Content: rejectedPrefix + ": no outcome."})
-	summaryReq := llm.Request{Purpose: PurposeSummary, Messages: summaryPrompt(testDebate, nil, verdict{Outcome: OutcomeNegativeWins, Reason: "Better sourced."}, "Fine.").Messages()}
+	summaryReq := llm.Request{Purpose: PurposeSummary, Messages: summaryPrompt(testDebate, nil, chairVerdict{Verdict: VerdictNegativeWins, Reason: "Better sourced."}, "Fine.").Messages()}
 	verifyReq := llm.Request{Purpose: PurposeVerification, JSON: true, Messages: verificationPrompt(Source{URL: "https://stats.example.org/a", Title: "A", Accessed: "2026-01-01"}, "Traffic fell.").Messages()}
 	invalid := 0
 	for seed := range int64(60) {
-		var v verdict
+		var v chairVerdict
 		mustDecode(t, complete(t, seed, verdictReq), &v)
-		switch v.Outcome {
-		case OutcomeNegativeWins:
+		switch v.Verdict {
+		case VerdictNegativeWins:
 		case "affirmative victory": // the stub's occasional invalid reply
 			invalid++
 		default:
-			t.Errorf("seed %d: outcome %q although the promoter had an entry struck", seed, v.Outcome)
+			t.Errorf("seed %d: outcome %q although the promoter had an entry struck", seed, v.Verdict)
 		}
 		mustDecode(t, complete(t, seed, rejected), &v)
-		if !v.Outcome.valid() {
-			t.Errorf("seed %d: invalid outcome %q when asked again", seed, v.Outcome)
+		if !v.Verdict.valid() {
+			t.Errorf("seed %d: invalid outcome %q when asked again", seed, v.Verdict)
 		}
 		if s := complete(t, seed, summaryReq); !strings.Contains(s, "declared the outcome: negative wins.") {
 			t.Errorf("seed %d: the summary misreports the outcome:\n%s", seed, s)

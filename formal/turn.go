@@ -353,27 +353,27 @@ func parseConclusionCheck(reply string) (finish, error) {
 	return f, nil
 }
 
-// verdict is the chair's outcome.
-type verdict struct {
-	Outcome Outcome `json:"outcome"`
+// chairVerdict is the verdict the chair declares, with its reason.
+type chairVerdict struct {
+	Verdict Verdict `json:"outcome"`
 	Reason  string  `json:"reason"`
 }
 
 // parseVerdict reads the chair's {"outcome", "reason"} reply.
-func parseVerdict(reply string) (verdict, error) {
+func parseVerdict(reply string) (chairVerdict, error) {
 	m, err := jsonObject(reply)
 	if err != nil {
-		return verdict{}, err
+		return chairVerdict{}, err
 	}
 	raw, _ := lookup(m, "outcome")
 	s, _ := raw.(string)
-	o := Outcome(normType(s))
+	o := Verdict(normType(s))
 	if !o.valid() {
-		return verdict{}, fmt.Errorf(`"outcome" is %s; want "affirmative_wins", "negative_wins", "draw" or "void"`, describe(raw))
+		return chairVerdict{}, fmt.Errorf(`"outcome" is %s; want "affirmative_wins", "negative_wins", "draw" or "void"`, describe(raw))
 	}
-	v := verdict{Outcome: o, Reason: stringField(m, "reason")}
+	v := chairVerdict{Verdict: o, Reason: stringField(m, "reason")}
 	if v.Reason == "" {
-		return verdict{}, errors.New(`"reason" is missing`)
+		return chairVerdict{}, errors.New(`"reason" is missing`)
 	}
 	return v, nil
 }

@@ -226,13 +226,13 @@ func TestParseChairDecisions(t *testing.T) {
 	if _, err := parseConclusionCheck(`{"concluded": "maybe"}`); err == nil {
 		t.Error("maybe accepted")
 	}
-	for reply, want := range map[string]Outcome{
-		`{"outcome": "affirmative_wins", "reason": "r"}`: OutcomeAffirmativeWins,
-		`{"outcome": "Negative wins", "reason": "r"}`:    OutcomeNegativeWins,
-		`{"outcome": "DRAW", "reason": "r"}`:             OutcomeDraw,
-		`{"outcome": "void", "reason": "r"}`:             OutcomeVoid,
+	for reply, want := range map[string]Verdict{
+		`{"outcome": "affirmative_wins", "reason": "r"}`: VerdictAffirmativeWins,
+		`{"outcome": "Negative wins", "reason": "r"}`:    VerdictNegativeWins,
+		`{"outcome": "DRAW", "reason": "r"}`:             VerdictDraw,
+		`{"outcome": "void", "reason": "r"}`:             VerdictVoid,
 	} {
-		if v, err := parseVerdict(reply); err != nil || v.Outcome != want {
+		if v, err := parseVerdict(reply); err != nil || v.Verdict != want {
 			t.Errorf("%s: %+v, %v", reply, v, err)
 		}
 	}

@@ -69,7 +69,7 @@ func (f VerifierFunc) Verify(ctx context.Context, src Source, claim string) (Ver
 // source fabricated decides (the rest are not asked); otherwise the last one's
 // finding holds. The reasons of all asked are joined and their usage summed.
 //
-// Combine(http, judge) is the debate's default: a page the HTTP check finds
+// Combine(http, judge) is what [FetchThenJudge] builds: a page the HTTP check finds
 // missing (404, 410, no such host) is fabricated whatever a model thinks;
 // any other source is judged by the model (which is not shown the HTTP
 // check's finding), so a page that exists but could not be read or matched
@@ -101,7 +101,8 @@ func Combine(vs ...SourceVerifier) SourceVerifier {
 }
 
 // JudgeOnly is a verifier builder for [WithVerifier] that checks sources with
-// the debate's LLM judge alone, without fetching them: for offline runs.
+// the debate's LLM judge alone, without fetching them, so a debate runs
+// offline; it is the default.
 func JudgeOnly(judge SourceVerifier) SourceVerifier { return judge }
 
 // LLMVerifier asks a model whether a source is real and supports the claim

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/storetest"
@@ -37,7 +37,7 @@ func TestCheckpointChoices(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake()
 			cp := &decisions{list: append([]Decision(nil), tt.decisions...)}
-			res := mustRun(t, f, testConfig(), cachingQuestion, Hooks{Checkpointer: cp})
+			res := mustRun(t, f, testConfig(), cachingQuestion, []Option{WithCheckpointer(cp)})
 			if len(res.Rounds) != tt.rounds || res.EndReason != tt.end {
 				t.Fatalf("%d rounds ending in %q, want %d ending in %q", len(res.Rounds), res.EndReason, tt.rounds, tt.end)
 			}
@@ -110,7 +110,7 @@ func TestCheckpointErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.NewMemory()
-			_, err := Run(t.Context(), newFake(), testConfig(), cachingQuestion, Hooks{Checkpointer: tt.cp}, duelogic.WithStore(st))
+			_, err := run(t.Context(), newFake(), testConfig(), cachingQuestion, []Option{WithCheckpointer(tt.cp)}, engine.WithStore(st))
 			if err == nil || tt.want != nil && !errors.Is(err, tt.want) || tt.want == nil && !strings.Contains(err.Error(), `unknown action "skip"`) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -141,14 +141,14 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 		st := store.NewMemory()
 		var asked atomic.Int32
 		start := time.Now()
-		_, err := Run(ctx, llm.NewStub(2), testConfig(), cachingQuestion, Hooks{
-			Checkpointer: CheckpointFunc(func(ctx context.Context, st State) (Decision, error) {
+		_, err := run(ctx, llm.NewStub(2), testConfig(), cachingQuestion, []Option{
+			WithCheckpointer(CheckpointFunc(func(ctx context.Context, st State) (Decision, error) {
 				if asked.Add(1) == 1 {
 					return Decision{Action: Guide, Guidance: "Mind the budget."}, nil
 				}
 				return blocking(ctx, st)
-			}),
-		}, duelogic.WithStore(st))
+			})),
+		}, engine.WithStore(st))
 		if !errors.Is(err, ErrPaused) {
 			t.Fatalf("err = %v, want ErrPaused", err)
 		}
@@ -162,14 +162,14 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 
 		// Paused again: resuming with nobody there pauses again, at once
 		// asking the same checkpoint.
-		if _, err := Resume(ctx, llm.NewStub(2), cachingQuestion.ID, Hooks{Checkpointer: blocking}, duelogic.WithStore(st)); !errors.Is(err, ErrPaused) {
+		if _, err := resume(ctx, llm.NewStub(2), cachingQuestion.ID, []Option{WithCheckpointer(blocking)}, engine.WithStore(st)); !errors.Is(err, ErrPaused) {
 			t.Fatalf("second pause: %v", err)
 		}
 		var states []State
-		res, err := Resume(ctx, llm.NewStub(2), cachingQuestion.ID, Hooks{Checkpointer: CheckpointFunc(func(_ context.Context, st State) (Decision, error) {
+		res, err := resume(ctx, llm.NewStub(2), cachingQuestion.ID, []Option{WithCheckpointer(CheckpointFunc(func(_ context.Context, st State) (Decision, error) {
 			states = append(states, st)
 			return Decision{Action: Continue}, nil
-		})}, duelogic.WithStore(st))
+		}))}, engine.WithStore(st))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,14 +179,14 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 
 		// The same debate, never paused.
 		var n int
-		want := mustRun(t, llm.NewStub(2), testConfig(), duelogic.Debate{ID: "ref", Proposition: cachingQuestion.Proposition, Context: cachingQuestion.Context},
-			Hooks{Checkpointer: CheckpointFunc(func(context.Context, State) (Decision, error) {
+		want := mustRun(t, llm.NewStub(2), testConfig(), engine.Debate{ID: "ref", Proposition: cachingQuestion.Proposition, Context: cachingQuestion.Context},
+			[]Option{WithCheckpointer(CheckpointFunc(func(context.Context, State) (Decision, error) {
 				if n++; n == 1 {
 					return Decision{Action: Guide, Guidance: "Mind the budget."}, nil
 				}
 				return Decision{Action: Continue}, nil
-			})})
-		ignore := cmp.Options{cmpopts.IgnoreFields(duelogic.Utterance{}, "Seq"), cmpopts.IgnoreFields(Argument{}, "Seq"),
+			}))})
+		ignore := cmp.Options{cmpopts.IgnoreFields(engine.Utterance{}, "Seq"), cmpopts.IgnoreFields(Argument{}, "Seq"),
 			cmpopts.IgnoreFields(Synthesis{}, "DebateID", "Date")}
 		if diff := cmp.Diff(want.Transcript[:len(want.Transcript)-1], res.Transcript[:len(res.Transcript)-1], ignore); diff != "" {
 			t.Errorf("transcript (-never paused +paused):\n%s", diff)
@@ -209,7 +209,7 @@ func TestCheckpointDecisionIsReplayed(t *testing.T) {
 	cp := &decisions{list: []Decision{{Action: Guide, Guidance: "Think about cost."}}}
 	// The store fails right after the first checkpoint's record.
 	ref := store.NewMemory()
-	mustRun(t, newFake(), testConfig(), cachingQuestion, Hooks{Checkpointer: &decisions{list: []Decision{{Action: Guide, Guidance: "Think about cost."}}}}, duelogic.WithStore(ref))
+	mustRun(t, newFake(), testConfig(), cachingQuestion, []Option{WithCheckpointer(&decisions{list: []Decision{{Action: Guide, Guidance: "Think about cost."}}})}, engine.WithStore(ref))
 	recs, _ := ref.Records(t.Context(), cachingQuestion.ID)
 	n := 0
 	for i, r := range recs {
@@ -218,12 +218,12 @@ func TestCheckpointDecisionIsReplayed(t *testing.T) {
 			break
 		}
 	}
-	if _, err := Run(t.Context(), f, testConfig(), cachingQuestion, Hooks{Checkpointer: cp}, duelogic.WithStore(storetest.FailAfter(st, n, errDisk))); !errors.Is(err, errDisk) {
+	if _, err := run(t.Context(), f, testConfig(), cachingQuestion, []Option{WithCheckpointer(cp)}, engine.WithStore(storetest.FailAfter(st, n, errDisk))); !errors.Is(err, errDisk) {
 		t.Fatalf("err = %v", err)
 	}
 	again := &decisions{list: []Decision{{Action: End}}}
 	// New words, so round 2 does not repeat round 1.
-	res, err := Resume(t.Context(), newFakeArgs(texts("resumed", 50)), cachingQuestion.ID, Hooks{Checkpointer: again}, duelogic.WithStore(st))
+	res, err := resume(t.Context(), newFakeArgs(texts("resumed", 50)), cachingQuestion.ID, []Option{WithCheckpointer(again)}, engine.WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,20 +236,20 @@ func TestFollowUp(t *testing.T) {
 	st := store.NewMemory()
 	var got []Synthesis
 	fail := true
-	h := Hooks{FollowUp: func(_ context.Context, s Synthesis) error {
+	h := []Option{WithFollowUp(func(_ context.Context, s Synthesis) error {
 		got = append(got, s)
 		if fail {
 			return errors.New("tracker down")
 		}
 		return nil
-	}}
-	_, err := Run(t.Context(), newFake(judgeAgree), testConfig(), cachingQuestion, h, duelogic.WithStore(st))
+	})}
+	_, err := run(t.Context(), newFake(judgeAgree), testConfig(), cachingQuestion, h, engine.WithStore(st))
 	if err == nil || !strings.Contains(err.Error(), "tracker down") {
 		t.Fatalf("err = %v", err)
 	}
 	fail = false
 	f := newFake()
-	res, err := Resume(t.Context(), f, cachingQuestion.ID, h, duelogic.WithStore(st))
+	res, err := resume(t.Context(), f, cachingQuestion.ID, h, engine.WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,11 +260,11 @@ func TestFollowUp(t *testing.T) {
 		t.Errorf("follow-up synthesis (-result +handed):\n%s", diff)
 	}
 	// Once it succeeded it is not called again.
-	if _, err := Resume(t.Context(), f, cachingQuestion.ID, h, duelogic.WithStore(st)); err != nil || len(got) != 2 {
+	if _, err := resume(t.Context(), f, cachingQuestion.ID, h, engine.WithStore(st)); err != nil || len(got) != 2 {
 		t.Errorf("resume of a finished debate: %v, %d follow-ups", err, len(got))
 	}
 	// Without a hook nothing is handed over, and that is stored too.
-	res = mustRun(t, newFake(judgeAgree), testConfig(), cachingQuestion, Hooks{})
+	res = mustRun(t, newFake(judgeAgree), testConfig(), cachingQuestion, nil)
 	if res.FollowedUp {
 		t.Errorf("followed up without a hook")
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/duelogic/duelogic/engine"
 )
 
 // MarshalJSON encodes c with its durations as JSON numbers of seconds
@@ -31,8 +33,8 @@ func (c Config) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes data over c: fields the document does not name keep
 // their values. A duration is a number of seconds (120, 1.5) or a string
 // that [time.ParseDuration] reads ("2m", "90s"); tokenBudget is a number of
-// tokens or "unlimited", which is 0. A value of the wrong kind is an error
-// wrapping [ErrInvalidConfig] that names the field.
+// tokens or "unlimited", which is 0. Values of the wrong kind are an
+// [*engine.ValidationError] naming each such field.
 func (c *Config) UnmarshalJSON(data []byte) error {
 	type plain Config
 	v := struct {
@@ -45,12 +47,13 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return fmt.Errorf("moderated: decode config: %w", err)
 	}
+	bad := &engine.ValidationError{Format: FormatName}
 	if given(v.TokenBudget) {
-		n, err := parseTokenBudget(v.TokenBudget)
-		if err != nil {
-			return fmt.Errorf("%w: tokenBudget: %w", ErrInvalidConfig, err)
+		if n, err := parseTokenBudget(v.TokenBudget); err != nil {
+			bad.Add("tokenBudget", "%v", err)
+		} else {
+			c.TokenBudget = n
 		}
-		c.TokenBudget = n
 	}
 	for _, t := range []struct {
 		name string
@@ -66,11 +69,12 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 		}
 		d, err := parseSeconds(t.raw)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrInvalidConfig, t.name, err)
+			bad.Add(t.name, "%v", err)
+			continue
 		}
 		*t.d = d
 	}
-	return nil
+	return bad.Err()
 }
 
 // given reports whether a field holds a value: it is present and not null.

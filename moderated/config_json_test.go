@@ -1,6 +1,7 @@
 package moderated
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -8,6 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 func TestConfigUnmarshalJSON(t *testing.T) {
@@ -67,7 +71,7 @@ func TestConfigUnmarshalJSONErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v; want one containing %q", err, tt.want)
 			}
-			if errors.Is(err, ErrInvalidConfig) != tt.invalid {
+			if errors.Is(err, engine.ErrInvalidConfig) != tt.invalid {
 				t.Errorf("errors.Is(%v, ErrInvalidConfig) = %v; want %v", err, !tt.invalid, tt.invalid)
 			}
 		})
@@ -113,22 +117,52 @@ func TestConfigMarshalJSON(t *testing.T) {
 }
 
 // TestStoredConfigInSeconds checks the config as the format stores it at the
-// start of a debate, and as Resume reads it back.
+// start of a debate, and as Resume reads it back: whole, over whatever
+// Config the Format held, keeping its hooks.
 func TestStoredConfigInSeconds(t *testing.T) {
-	in := format{Config: DefaultConfig()}
+	in, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
 	in.Config.TokenBudget = 0
-	b, err := json.Marshal(&in)
+	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := `"roundTimeout":120,`; !strings.Contains(string(b), want) {
 		t.Errorf("%s lacks %s", b, want)
 	}
-	var out format
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		cfg  func(*Config) // of the Format decoded into
+	}{
+		{"defaults", func(*Config) {}},
+		{"other perspectives and debaters", func(c *Config) {
+			c.Perspectives = []duelogic.Framework{perf, simp}
+			c.Debaters = 2
+			c.MaxRounds = 9
+		}},
 	}
-	if diff := cmp.Diff(in.Config, out.Config); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cp := CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, nil })
+			out, err := New(DefaultConfig(), WithCheckpointer(cp))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.cfg(&out.Config)
+			// engine.Resume zeroes a Format's exported fields before it
+			// decodes the stored configuration into it.
+			out.Config = Config{}
+			if err := json.Unmarshal(b, out); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(in.Config, out.Config); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+			if out.checkpointer == nil {
+				t.Errorf("decoding dropped the checkpointer")
+			}
+		})
 	}
 }

@@ -5,10 +5,27 @@
 // is reached — with an optional human checkpoint after every round — and
 // writes a synthesis document with a recommendation.
 //
-//	res, err := moderated.Run(ctx, client, moderated.DefaultConfig(),
-//		duelogic.Debate{Proposition: "Should we use Redis or PostgreSQL for caching?"},
-//		moderated.Hooks{Checkpointer: myCheckpointer},
-//		duelogic.WithStore(st))
+// It is a format of package [engine]: [New] makes the [Format], and
+// [engine.Run] and [engine.Resume] play it, with the engine's options
+// (store, sink, clock, logger, prompt hook, argument map). The format's own
+// behaviour — the human checkpoint, the follow-up — is set by options of New:
+//
+//	f, err := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(myCheckpointer))
+//	...
+//	res, err := engine.Run(ctx, client, f,
+//		engine.Debate{Proposition: "Should we use Redis or PostgreSQL for caching?"},
+//		engine.WithStore(st))
+//	// res.Transcript: everything said; res.Detail: the *Outcome (rounds, synthesis)
+//
+// A debate that stops — paused at a checkpoint ([ErrPaused]), timed out,
+// failed, cancelled — stays stored, and engine.Resume with a Format made
+// with the same options continues it:
+//
+//	f, _ := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(myCheckpointer))
+//	res, err := engine.Resume(ctx, client, f, debateID, engine.WithStore(st))
+//
+// The configuration a resumed debate plays with is the one stored when it
+// started, whatever Config the Format given to Resume holds.
 //
 // # Analysis and perspectives
 //
@@ -33,6 +50,9 @@
 //
 // # Rounds
 //
+// The debaters' Speaker is their perspective's ID; the moderator's is
+// [SpeakerModerator], which is [engine.SpeakerArbiter].
+//
 // Each round the moderator opens (the question in round 1, then its summary
 // of the last round, the human's guidance, and its redirections); every
 // debater argues at once (Session.Call on its own goroutine, each reply
@@ -56,13 +76,16 @@
 // # Checkpoints, pauses and listing
 //
 // After every round that does not end the debate, the host's
-// [Checkpointer] decides: [Continue], [Guide] (the guidance is given,
-// fenced as data, to the next round's debaters and moderator, and recorded
-// as the human's utterance) or [End] (synthesize now). The decision is
-// stored, so a resumed debate replays it. A checkpoint not answered within
-// Config.CheckpointTimeout (default 30 minutes), or answered with
-// [ErrPaused], pauses the debate: the pause is stored and Run returns an
-// error wrapping ErrPaused; [Resume] asks that checkpoint again. [List]
+// [Checkpointer] ([WithCheckpointer]) decides: [Continue], [Guide] (the
+// guidance is given, fenced as data, to the next round's debaters and
+// moderator, and recorded as the human's utterance, Speaker [SpeakerHuman])
+// or [End] (synthesize now). Without a Checkpointer every round continues
+// and the debate runs to its end without pausing. The decision is stored
+// ([CheckpointOutcome]), so a resumed debate replays it. A checkpoint not
+// answered within Config.CheckpointTimeout (default 30 minutes), or
+// answered with [ErrPaused], pauses the debate: the pause is stored and
+// engine.Run returns an error wrapping ErrPaused; engine.Resume with a
+// Format carrying a Checkpointer asks that checkpoint again. [List]
 // reports every moderated debate of a store with its [Status]: analyzing,
 // in_round, checkpoint, synthesizing, complete or paused.
 //
@@ -81,9 +104,10 @@
 // wrapping [ErrRoundTimeout] (and context.DeadlineExceeded) that names the
 // round and the turn; what the round stored stays stored and Resume
 // retries only the missing turns, with a fresh round timeout.
-// Config.TotalTimeout (default 30 minutes) bounds the time one Run or
-// Resume call spends on the debate, checkpoint waits excluded; running out
-// stops it with [ErrTotalTimeout].
+// Config.TotalTimeout (default 30 minutes) bounds the time one engine.Run
+// or engine.Resume call spends on the debate, checkpoint waits excluded;
+// what is spent is read on the session's clock ([engine.WithClock]), and
+// running out stops the debate with [ErrTotalTimeout].
 //
 // Rate limits: the format adds no retries of its own, so that retries live
 // in one layer: the client's (package llm/openai's client retries 429 and 5xx, honouring
@@ -106,10 +130,28 @@
 // Agreement; Key Tensions; Recommendation with Confidence and Caveats;
 // Dissenting View); it is also the moderator's last utterance. A synthesis
 // that cannot be read after Config.MaxAttempts calls stops the debate with
-// [ErrInvalidSynthesis]. Then Hooks.FollowUp, when set, receives the
-// synthesis — the seed's "create a workflow from this decision" — once: its
-// success is stored, its failure stops the debate and Resume calls it
-// again.
+// [ErrInvalidSynthesis]. Then the host's follow-up ([WithFollowUp]), when
+// set, receives the synthesis — the seed's "create a workflow from this
+// decision" — once: its success is stored, its failure stops the debate and
+// Resume calls it again.
+//
+// # Events and outcome
+//
+// Beside the engine's events (debate and segments started and ended, every
+// utterance, argument moves when mapped), a debate announces the
+// moderator's analysis ([EventAnalysis], Data an [Analysis]), the seats
+// ([EventAssignment], a []Perspective), each round's judgment
+// ([EventJudgment], a [Judgment]), each checkpoint ([EventCheckpoint], a
+// [CheckpointOutcome]), the synthesis ([EventSynthesis], a [Synthesis]) and
+// the follow-up ([EventFollowUp], a bool); read Data with [engine.DataAs].
+// The result's Detail is an [*Outcome]: the configuration, analysis,
+// perspectives, rounds, end reason and synthesis.
+//
+// # Argument mapping
+//
+// With [engine.WithArgumentMap], every utterance but the moderator's is
+// mapped — the debaters' turns and the human's guidance — by the
+// moderator's model; [Format] names the speakers ([engine.Cast]).
 //
 // # Determinism and resume
 //
@@ -117,6 +159,9 @@
 // under a key naming its round and perspective, and the utterances are
 // recorded on the debate's own goroutine in a fixed order, so a debate
 // stopped anywhere — an error, a timeout, a pause, a cancelled context, a
-// failing store — is finished by Resume with the transcript it would have
-// had. Debater turns are recorded whole, not streamed token by token.
+// failing store — is finished by engine.Resume with the transcript it would
+// have had; the format passes package enginetest. Debater turns are
+// recorded whole, not streamed token by token. The offline stub model
+// ([llm.NewStub]) answers this package's prompts (registered with
+// [llm.RegisterStub] in this package) from the seed and the request alone.
 package moderated

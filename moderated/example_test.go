@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
@@ -14,7 +14,7 @@ import (
 
 // A moderated debate on the offline stub model, with a human checkpoint
 // that guides the second round, and the decision handed to the host.
-func ExampleRun() {
+func Example() {
 	cfg := moderated.DefaultConfig()
 	cfg.MaxRounds = 3
 	checkpoint := moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
@@ -23,29 +23,32 @@ func ExampleRun() {
 		}
 		return moderated.Decision{Action: moderated.Continue}, nil
 	})
-	hooks := moderated.Hooks{
-		Checkpointer: checkpoint,
-		FollowUp: func(ctx context.Context, s moderated.Synthesis) error {
-			fmt.Printf("follow-up: %q (%s confidence)\n", s.Title, s.Confidence)
-			return nil
-		},
+	followUp := func(ctx context.Context, s moderated.Synthesis) error {
+		fmt.Printf("follow-up: %q (%s confidence)\n", s.Title, s.Confidence)
+		return nil
 	}
-	q := duelogic.Debate{ID: "DEB-cache", Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast."}
-	// The clock is pinned so the example prints the same on any day.
-	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
-	res, err := moderated.Run(context.Background(), llm.NewStub(3), cfg, q, hooks, duelogic.WithClock(at))
+	f, err := moderated.New(cfg, moderated.WithCheckpointer(checkpoint), moderated.WithFollowUp(followUp))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, p := range res.Perspectives {
+	q := engine.Debate{ID: "DEB-cache", Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast."}
+	// The clock is pinned so the example prints the same on any day.
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
+	res, err := engine.Run(context.Background(), llm.NewStub(3), f, q, engine.WithClock(at))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := res.Detail
+	for _, p := range out.Perspectives {
 		fmt.Println("perspective:", p.Name)
 	}
-	for _, r := range res.Rounds {
+	for _, r := range out.Rounds {
 		fmt.Printf("round %d: %d arguments, %d rebuttals, guidance %q\n", r.Number, len(r.Arguments), len(r.Rebuttals), r.Guidance)
 	}
-	fmt.Println("ended:", res.EndReason)
-	for _, line := range strings.Split(res.Synthesis.Markdown(), "\n") {
+	fmt.Println("ended:", out.EndReason)
+	for _, line := range strings.Split(out.Synthesis.Markdown(), "\n") {
 		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") || strings.HasPrefix(line, "**Date") {
 			fmt.Println(line)
 		}
@@ -69,17 +72,23 @@ func ExampleRun() {
 }
 
 // Nobody answers the checkpoint, so the debate pauses; List shows it, and
-// Resume continues it with a decision.
-func ExampleResume() {
+// engine.Resume continues it with a Format whose checkpoint decides.
+func ExampleWithCheckpointer() {
 	ctx := context.Background()
 	st := store.NewMemory()
+	at := engine.WithClock(func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) })
 	cfg := moderated.DefaultConfig()
 	cfg.MaxRounds = 2
 	away := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
 		return moderated.Decision{}, moderated.ErrPaused // as when the checkpoint times out
 	})
-	q := duelogic.Debate{ID: "DEB-auth", Proposition: "Should sign-in use passkeys or passwords?"}
-	_, err := moderated.Run(ctx, llm.NewStub(3), cfg, q, moderated.Hooks{Checkpointer: away}, duelogic.WithStore(st))
+	f, err := moderated.New(cfg, moderated.WithCheckpointer(away))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	q := engine.Debate{ID: "DEB-auth", Proposition: "Should sign-in use passkeys or passwords?"}
+	_, err = engine.Run(ctx, llm.NewStub(3), f, q, engine.WithStore(st), at)
 	fmt.Println(err)
 
 	list, _ := moderated.List(ctx, st)
@@ -90,18 +99,20 @@ func ExampleResume() {
 	end := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
 		return moderated.Decision{Action: moderated.End}, nil
 	})
-	res, err := moderated.Resume(ctx, llm.NewStub(3), "DEB-auth", moderated.Hooks{Checkpointer: end}, duelogic.WithStore(st))
+	// The configuration is the stored one; the checkpoint is this one.
+	g, _ := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(end))
+	res, err := engine.Resume(ctx, llm.NewStub(3), g, "DEB-auth", engine.WithStore(st), at)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(len(res.Rounds), "round, ended by", res.EndReason)
+	fmt.Println(len(res.Detail.Rounds), "round of at most", res.Detail.Config.MaxRounds, "ended by", res.Detail.EndReason)
 	list, _ = moderated.List(ctx, st)
 	fmt.Println(list[0].Status)
 	// Output:
 	// moderated: debate DEB-auth, round 1 checkpoint: moderated: debate paused
 	// DEB-auth paused after round 1
-	// 1 round, ended by human
+	// 1 round of at most 2 ended by human
 	// complete
 }
 

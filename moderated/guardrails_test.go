@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
@@ -40,7 +41,7 @@ func TestTokenBudget(t *testing.T) {
 			f.OnPurpose(PurposeRebuttal).Respond(llm.Response{Content: long[1], Usage: llm.Usage{PromptTokens: 500, CompletionTokens: 200}})
 			cfg := testConfig()
 			cfg.TokenBudget = tt.budget
-			res := mustRun(t, f, cfg, cachingQuestion, Hooks{})
+			res := mustRun(t, f, cfg, cachingQuestion, nil)
 			for _, r := range requests(f, PurposeArgument) {
 				if r.MaxTokens != tt.argCap {
 					t.Errorf("argument MaxTokens %d, want %d", r.MaxTokens, tt.argCap)
@@ -112,11 +113,11 @@ func TestRoundTimeout(t *testing.T) {
 		f := llmtest.New()
 		f.OnPurpose(PurposeRebuttal).Delay(3 * time.Minute).Reply(texts("late", 1)...)
 		addRules(f, []string{analysisTwo}, texts("argument", 50))
-		_, err := Run(t.Context(), f, testConfig(), cachingQuestion, Hooks{}, duelogic.WithStore(st))
+		_, err := run(t.Context(), f, testConfig(), cachingQuestion, nil, engine.WithStore(st))
 		if !errors.Is(err, ErrRoundTimeout) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "round 1") {
 			t.Fatalf("err = %v, want ErrRoundTimeout in round 1", err)
 		}
-		var te *duelogic.TurnError
+		var te *engine.TurnError
 		if !errors.As(err, &te) || te.Purpose != PurposeRebuttal {
 			t.Errorf("err %v names no rebuttal turn", err)
 		}
@@ -126,7 +127,7 @@ func TestRoundTimeout(t *testing.T) {
 		}
 		// Resume finishes it; what was stored is not asked again.
 		g := newFakeArgs(texts("resumed", 50), judgeAgree)
-		res, err := Resume(t.Context(), g, cachingQuestion.ID, Hooks{}, duelogic.WithStore(st))
+		res, err := resume(t.Context(), g, cachingQuestion.ID, nil, engine.WithStore(st))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,13 +148,13 @@ func TestTotalTimeout(t *testing.T) {
 		cfg.MaxRounds = 5
 		cfg.TotalTimeout = 200 * time.Second // a round takes 80 s: 20 + 2×20 + 20
 		st := store.NewMemory()
-		_, err := Run(t.Context(), f, cfg, cachingQuestion, Hooks{}, duelogic.WithStore(st))
+		_, err := run(t.Context(), f, cfg, cachingQuestion, nil, engine.WithStore(st))
 		if !errors.Is(err, ErrTotalTimeout) || errors.Is(err, ErrRoundTimeout) || !strings.Contains(err.Error(), "round 3") {
 			t.Fatalf("err = %v, want ErrTotalTimeout in round 3", err)
 		}
 		// A resumed call has its own total time: the debate goes on.
 		g := newFakeArgs(texts("resumed", 50), judgeAgree)
-		res, err := Resume(t.Context(), g, cachingQuestion.ID, Hooks{}, duelogic.WithStore(st))
+		res, err := resume(t.Context(), g, cachingQuestion.ID, nil, engine.WithStore(st))
 		if err != nil || len(res.Rounds) != 3 {
 			t.Fatalf("resume: %v", err)
 		}
@@ -171,8 +172,8 @@ func TestOneRetryLayer(t *testing.T) {
 		g := llmtest.New()
 		g.OnPurpose(PurposeJudgment).Fail(limited).Times(2)
 		addRules(g, []string{analysisTwo}, texts("argument", 50), judgeAgree)
-		_, err := Run(t.Context(), g, testConfig(), cachingQuestion, Hooks{})
-		var te *duelogic.TurnError
+		_, err := run(t.Context(), g, testConfig(), cachingQuestion, nil)
+		var te *engine.TurnError
 		if !errors.As(err, &te) || !errors.Is(err, limited) || te.Purpose != PurposeJudgment {
 			t.Errorf("without a retrying client: %v", err)
 		}
@@ -184,7 +185,7 @@ func TestOneRetryLayer(t *testing.T) {
 		f.OnPurpose(PurposeJudgment).Fail(limited).Times(2)
 		addRules(f, []string{analysisTwo}, texts("argument", 50), judgeAgree)
 		start := time.Now()
-		res, err := Run(t.Context(), llm.Retry(f, llm.RetryPolicy{}), testConfig(), cachingQuestion, Hooks{})
+		res, err := run(t.Context(), llm.Retry(f, llm.RetryPolicy{}), testConfig(), cachingQuestion, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +206,7 @@ func TestOffTopicRedirectAndMute(t *testing.T) {
 		texts("argument", 50), offSec, offSec, judgeOn)
 	cfg := testConfig()
 	cfg.MaxRounds = 3
-	res := mustRun(t, f, cfg, cachingQuestion, Hooks{})
+	res := mustRun(t, f, cfg, cachingQuestion, nil)
 	if diff := cmp.Diff([]duelogic.Framework{sec, ux, perf}, idsOf(res.Perspectives)); diff != "" {
 		t.Fatalf("perspectives (-want +got):\n%s", diff)
 	}
@@ -234,7 +235,7 @@ func TestOffTopicRedirectAndMute(t *testing.T) {
 
 	// With two debaters, nobody is muted.
 	g := newFake(`{"offTopic":["Performance Advocate"],"summary":"Off."}`)
-	res = mustRun(t, g, cfg, cachingQuestion, Hooks{})
+	res = mustRun(t, g, cfg, cachingQuestion, nil)
 	for _, r := range res.Rounds {
 		if len(r.Muted) != 0 || len(r.Arguments) != 2 {
 			t.Errorf("round %d: muted %v, %d arguments", r.Number, r.Muted, len(r.Arguments))
@@ -246,7 +247,7 @@ func TestUnreadableModerator(t *testing.T) {
 	// Judgments that never parse: the debate goes on, on the measured
 	// signals alone, to the round cap.
 	f := newFake("The round was fine.")
-	res := mustRun(t, f, testConfig(), cachingQuestion, Hooks{})
+	res := mustRun(t, f, testConfig(), cachingQuestion, nil)
 	if len(res.Rounds) != 3 || !res.Rounds[0].Judgment.Fallback || res.EndReason != EndMaxRounds {
 		t.Errorf("%d rounds, judgment %+v, end %s", len(res.Rounds), res.Rounds[0].Judgment, res.EndReason)
 	}
@@ -263,7 +264,7 @@ func TestUnreadableModerator(t *testing.T) {
 	g := llmtest.New()
 	g.OnPurpose(PurposeSynthesis).Reply(`{"recommendation":""}`)
 	addRules(g, []string{analysisTwo}, texts("argument", 50), judgeAgree)
-	_, err := Run(t.Context(), g, testConfig(), cachingQuestion, Hooks{}, duelogic.WithStore(st))
+	_, err := run(t.Context(), g, testConfig(), cachingQuestion, nil, engine.WithStore(st))
 	if !errors.Is(err, ErrInvalidSynthesis) || g.Calls(PurposeSynthesis) != 3 {
 		t.Fatalf("err = %v after %d calls", err, g.Calls(PurposeSynthesis))
 	}
@@ -272,7 +273,7 @@ func TestUnreadableModerator(t *testing.T) {
 		t.Errorf("status %s", list[0].Status)
 	}
 	h := newFake()
-	res, err = Resume(t.Context(), h, cachingQuestion.ID, Hooks{}, duelogic.WithStore(st))
+	res, err = resume(t.Context(), h, cachingQuestion.ID, nil, engine.WithStore(st))
 	if err != nil || len(h.Requests()) != 1 || res.Synthesis.Recommendation == "" {
 		t.Errorf("resume: %v, %d requests", err, len(h.Requests()))
 	}

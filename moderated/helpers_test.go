@@ -8,12 +8,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 )
 
-var cachingQuestion = duelogic.Debate{
+var cachingQuestion = engine.Debate{
 	ID:          "deb-cache",
 	Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast.",
 	Context:     "A team of four runs one PostgreSQL database today.",
@@ -87,7 +87,7 @@ func requests(f *llmtest.Fake, purpose string) []llm.Request {
 func lastUser(r llm.Request) string { return r.Messages[len(r.Messages)-1].Content }
 
 // shape is who said what kind of thing in which round.
-func shape(us []duelogic.Utterance) []string {
+func shape(us []engine.Utterance) []string {
 	var out []string
 	for _, u := range us {
 		out = append(out, fmt.Sprintf("%d %s %s", u.Exchange, u.Speaker, u.Kind))
@@ -97,13 +97,13 @@ func shape(us []duelogic.Utterance) []string {
 
 // roundShape is the transcript of a round of the given speakers.
 func roundShape(n int, speakers ...string) []string {
-	out := []string{fmt.Sprintf("%d moderator opening", n)}
+	out := []string{fmt.Sprintf("%d %s opening", n, SpeakerModerator)}
 	for _, kind := range []string{"argument", "rebuttal"} {
 		for _, s := range speakers {
 			out = append(out, fmt.Sprintf("%d %s %s", n, s, kind))
 		}
 	}
-	return append(out, fmt.Sprintf("%d moderator judgment", n))
+	return append(out, fmt.Sprintf("%d %s judgment", n, SpeakerModerator))
 }
 
 // decisions is a Checkpointer answering from a list, one per checkpoint,
@@ -134,9 +134,41 @@ func testConfig() Config {
 	return cfg
 }
 
-func mustRun(t *testing.T, client llm.Client, cfg Config, d duelogic.Debate, h Hooks, opts ...duelogic.Option) *Result {
+// result is a finished debate as the tests read it: the engine's result
+// and the format's outcome side by side.
+type result struct {
+	*engine.Result[*Outcome]
+	*Outcome
+}
+
+// run plays a debate of a Format made by New(cfg, opts...).
+func run(ctx context.Context, client llm.Client, cfg Config, d engine.Debate, opts []Option, eopts ...engine.Option) (*result, error) {
+	f, err := New(cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(engine.Run(ctx, client, f, d, eopts...))
+}
+
+// resume continues debate id with a Format carrying opts.
+func resume(ctx context.Context, client llm.Client, id string, opts []Option, eopts ...engine.Option) (*result, error) {
+	f, err := New(DefaultConfig(), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(engine.Resume(ctx, client, f, id, eopts...))
+}
+
+func wrap(res *engine.Result[*Outcome], err error) (*result, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &result{res, res.Detail}, nil
+}
+
+func mustRun(t *testing.T, client llm.Client, cfg Config, d engine.Debate, opts []Option, eopts ...engine.Option) *result {
 	t.Helper()
-	res, err := Run(t.Context(), client, cfg, d, h, opts...)
+	res, err := run(t.Context(), client, cfg, d, opts, eopts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -53,29 +53,36 @@ func List(ctx context.Context, st store.Store) ([]Summary, error) {
 	return out, nil
 }
 
+// head is what List reads of a debate's first record, whose Data is
+// {"key":"debate","value":{"version":...,"format":...,"debate":{...},"spec":{...}}}.
+type head struct {
+	Value struct {
+		Format string        `json:"format"`
+		Debate engine.Debate `json:"debate"`
+		Spec   struct {
+			Config Config `json:"config"`
+		} `json:"spec"`
+	} `json:"value"`
+}
+
 // summarize reads a debate's records; ok is false for a debate of another
-// format.
+// format, or one whose first record cannot be read.
 func summarize(recs []store.Record) (Summary, bool) {
-	head, err := duelogic.Summarize(recs)
-	if err != nil || head.Format != FormatName {
+	if len(recs) == 0 || recs[0].Type != engine.RecordDebate {
 		return Summary{}, false
 	}
-	var spec struct {
-		Config Config `json:"config"`
-	}
-	if json.Unmarshal(head.Spec, &spec) != nil {
+	var h head
+	if json.Unmarshal(recs[0].Data, &h) != nil || h.Value.Format != FormatName {
 		return Summary{}, false
 	}
 	sum := Summary{
-		DebateID: head.ID, Question: head.Debate.Proposition, Status: StatusAnalyzing,
-		MaxRounds: spec.Config.MaxRounds, Started: head.Started, Updated: head.Updated,
+		DebateID: recs[0].DebateID, Question: h.Value.Debate.Proposition, Status: StatusAnalyzing,
+		MaxRounds: h.Value.Spec.Config.MaxRounds, Started: recs[0].Time, Updated: recs[len(recs)-1].Time,
 	}
 	for _, rec := range recs[1:] {
 		var data struct {
-			Key     string          `json:"key"`
-			Side    bool            `json:"side"`
-			Segment string          `json:"segment"`
-			Value   json.RawMessage `json:"value"`
+			Key   string          `json:"key"`
+			Value json.RawMessage `json:"value"`
 		}
 		if json.Unmarshal(rec.Data, &data) != nil {
 			continue
@@ -102,7 +109,7 @@ func summarize(recs []store.Record) (Summary, bool) {
 				sum.Status = StatusSynthesizing
 			}
 		case RecordCheckpoint:
-			var c checkpointRecord
+			var c CheckpointOutcome
 			_ = json.Unmarshal(data.Value, &c)
 			switch {
 			case c.Paused:
@@ -112,13 +119,14 @@ func summarize(recs []store.Record) (Summary, bool) {
 			default:
 				sum.Status, sum.Round = StatusInRound, n+1
 			}
-		case duelogic.RecordSegmentStarted:
-			if data.Segment == string(SegmentSynthesis) {
+		case engine.RecordSegmentStarted:
+			var seg engine.Segment
+			if json.Unmarshal(data.Value, &seg) == nil && seg == SegmentSynthesis {
 				sum.Status = StatusSynthesizing
 			}
-		case duelogic.RecordDebateEnded:
+		case engine.RecordDebateEnded:
 			sum.Status = StatusComplete
-		case duelogic.RecordUtterance, RecordTurn:
+		case engine.RecordUtterance, RecordTurn:
 			if n > sum.Round || n > 0 && n == sum.Round && sum.Status == StatusInRound {
 				sum.Status, sum.Round = StatusInRound, n
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
@@ -18,30 +18,30 @@ import (
 func TestList(t *testing.T) {
 	ctx := t.Context()
 	st := store.NewMemory()
-	run := func(id string, client llm.Client, h Hooks) {
+	play := func(id string, client llm.Client, opts ...Option) {
 		d := cachingQuestion
 		d.ID = id
-		_, _ = Run(ctx, client, testConfig(), d, h, duelogic.WithStore(st))
+		_, _ = run(ctx, client, testConfig(), d, opts, engine.WithStore(st))
 	}
 	boom := errors.New("provider down")
 
-	run("a-complete", newFake(judgeAgree), Hooks{})
+	play("a-complete", newFake(judgeAgree))
 	failAnalysis := llmtest.New()
 	failAnalysis.OnPurpose(PurposeAnalysis).Fail(boom)
-	run("b-analyzing", failAnalysis, Hooks{})
+	play("b-analyzing", failAnalysis)
 	failRound2 := llmtest.New()
 	failRound2.On(func(r llm.Request) bool {
 		return r.Purpose == PurposeRebuttal && len(r.Messages) > 1 && strings.Contains(r.Messages[1].Content, "Round: 2 of")
 	}).Fail(boom)
 	addRules(failRound2, []string{analysisTwo}, texts("argument", 50))
-	run("c-in-round", failRound2, Hooks{})
-	run("d-paused", newFake(), Hooks{Checkpointer: CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, ErrPaused })})
-	run("e-checkpoint", newFake(), Hooks{Checkpointer: CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, boom })})
+	play("c-in-round", failRound2)
+	play("d-paused", newFake(), WithCheckpointer(CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, ErrPaused })))
+	play("e-checkpoint", newFake(), WithCheckpointer(CheckpointFunc(func(context.Context, State) (Decision, error) { return Decision{}, boom })))
 	failSynthesis := llmtest.New()
 	failSynthesis.OnPurpose(PurposeSynthesis).Fail(boom)
 	addRules(failSynthesis, []string{analysisTwo}, texts("argument", 50), judgeAgree)
-	run("f-synthesizing", failSynthesis, Hooks{})
-	if _, err := duelogic.RunFormat(ctx, llm.NewStub(1), &otherFormat{}, duelogic.Debate{ID: "g-other", Proposition: "p"}, duelogic.WithStore(st)); err != nil {
+	play("f-synthesizing", failSynthesis)
+	if _, err := engine.Run(ctx, llm.NewStub(1), &otherFormat{}, engine.Debate{ID: "g-other", Proposition: "p"}, engine.WithStore(st)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -69,13 +69,13 @@ func TestList(t *testing.T) {
 	}
 
 	// A paused debate resumed past its checkpoint is in a round again.
-	if _, err := Resume(ctx, newFakeArgs(texts("resumed", 50), judgeOn), "d-paused", Hooks{Checkpointer: CheckpointFunc(
+	if _, err := resume(ctx, newFakeArgs(texts("resumed", 50), judgeOn), "d-paused", []Option{WithCheckpointer(CheckpointFunc(
 		func(_ context.Context, st State) (Decision, error) {
 			if st.Round == 2 {
 				return Decision{}, ErrPaused
 			}
 			return Decision{Action: Continue}, nil
-		})}, duelogic.WithStore(st)); !errors.Is(err, ErrPaused) {
+		}))}, engine.WithStore(st)); !errors.Is(err, ErrPaused) {
 		t.Fatalf("resume: %v", err)
 	}
 	got, _ = List(ctx, st)

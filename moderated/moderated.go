@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
-	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // FormatName names the moderated format in a debate's first record.
@@ -26,53 +26,81 @@ const (
 
 // Speakers other than the debaters, whose Speaker is their perspective's ID.
 const (
-	SpeakerModerator = "moderator"
+	// SpeakerModerator is the moderator: the engine's host speaker, whose
+	// turns argument mapping leaves out.
+	SpeakerModerator = engine.SpeakerArbiter
 	// SpeakerHuman speaks the guidance given at a checkpoint.
-	SpeakerHuman = "human"
+	SpeakerHuman = engine.SpeakerHuman
 )
 
 // The segments of a moderated debate, in order.
 const (
-	SegmentAnalysis  duelogic.Segment = "analysis"
-	SegmentRounds    duelogic.Segment = "rounds"
-	SegmentSynthesis duelogic.Segment = "synthesis"
+	SegmentAnalysis  engine.Segment = "analysis"
+	SegmentRounds    engine.Segment = "rounds"
+	SegmentSynthesis engine.Segment = "synthesis"
 )
 
 // The kinds of a moderated debate's utterances.
 const (
 	// KindAssignment: the moderator announces the perspectives.
-	KindAssignment duelogic.UtteranceKind = "assignment"
+	KindAssignment engine.UtteranceKind = "assignment"
 	// KindOpening: the moderator opens a round (the question, or a summary
 	// of the last round with guidance and redirections).
-	KindOpening  duelogic.UtteranceKind = "opening"
-	KindArgument duelogic.UtteranceKind = "argument"
-	KindRebuttal duelogic.UtteranceKind = "rebuttal"
+	KindOpening engine.UtteranceKind = engine.KindOpening
+	// KindArgument: a debater's argument of a round.
+	KindArgument engine.UtteranceKind = "argument"
+	// KindRebuttal: a debater's response to the round's arguments.
+	KindRebuttal engine.UtteranceKind = "rebuttal"
 	// KindJudgment: the moderator's assessment of a round.
-	KindJudgment duelogic.UtteranceKind = "judgment"
+	KindJudgment engine.UtteranceKind = "judgment"
 	// KindGuidance: the human's guidance at a checkpoint.
-	KindGuidance  duelogic.UtteranceKind = "guidance"
-	KindSynthesis duelogic.UtteranceKind = "synthesis"
+	KindGuidance engine.UtteranceKind = "guidance"
+	// KindSynthesis: the synthesis document ([Synthesis.Markdown]).
+	KindSynthesis engine.UtteranceKind = "synthesis"
 )
 
-// Record types this format writes; each is announced by an event of the same
-// name whose Data is the record's value.
+// The events of a moderated debate besides the engine's own (debate and
+// segment start and end, utterances, argument moves). Each announces the
+// stored record of the same type; decode its Data with [engine.DataAs].
 const (
-	RecordAnalysis   = "moderated_analysis"   // Data: Analysis
-	RecordAssignment = "moderated_assignment" // Data: []Perspective
-	RecordTurn       = "moderated_turn"       // a debater's reply; not announced (its utterance is)
-	RecordJudgment   = "moderated_judgment"   // Data: Judgment
-	RecordCheckpoint = "moderated_checkpoint" // Data: Decision
-	RecordSynthesis  = "moderated_synthesis"  // Data: Synthesis
-	RecordFollowUp   = "moderated_followup"   // Data: bool, whether the host's FollowUp ran
+	// EventAnalysis announces the moderator's analysis of the question;
+	// Data is an [Analysis].
+	EventAnalysis engine.EventType = "moderated_analysis"
+	// EventAssignment announces the perspectives seated; Data is a
+	// []Perspective, in seat order.
+	EventAssignment engine.EventType = "moderated_assignment"
+	// EventJudgment announces the moderator's judgment of a round; Data is
+	// a [Judgment].
+	EventJudgment engine.EventType = "moderated_judgment"
+	// EventCheckpoint announces what a checkpoint came to, a decision or a
+	// pause; Data is a [CheckpointOutcome].
+	EventCheckpoint engine.EventType = "moderated_checkpoint"
+	// EventSynthesis announces the synthesis; Data is a [Synthesis].
+	EventSynthesis engine.EventType = "moderated_synthesis"
+	// EventFollowUp announces that the follow-up step is done; Data is a
+	// bool, whether the host's follow-up ([WithFollowUp]) ran.
+	EventFollowUp engine.EventType = "moderated_followup"
 )
 
-// Sentinel errors callers branch on.
+// Record types this format writes, beside the engine's. Each but RecordTurn
+// is announced by the event of the same name, whose Data is the record's
+// value.
+const (
+	RecordAnalysis   = string(EventAnalysis)   // value: Analysis
+	RecordAssignment = string(EventAssignment) // value: []Perspective
+	RecordTurn       = "moderated_turn"        // a debater's reply; not announced (its utterance is)
+	RecordJudgment   = string(EventJudgment)   // value: Judgment
+	RecordCheckpoint = string(EventCheckpoint) // value: CheckpointOutcome
+	RecordSynthesis  = string(EventSynthesis)  // value: Synthesis
+	RecordFollowUp   = string(EventFollowUp)   // value: bool
+)
+
+// Sentinel errors callers branch on. A configuration error matches
+// [engine.ErrInvalidConfig].
 var (
-	// ErrInvalidConfig is matched by every configuration error.
-	ErrInvalidConfig = errors.New("moderated: invalid config")
 	// ErrPaused: the debate paused at a checkpoint (no decision within
 	// Config.CheckpointTimeout, or the Checkpointer returned ErrPaused).
-	// [Resume] asks the checkpoint again.
+	// [engine.Resume] asks the checkpoint again.
 	ErrPaused = errors.New("moderated: debate paused")
 	// ErrRoundTimeout: a round did not finish within Config.RoundTimeout.
 	ErrRoundTimeout = errors.New("moderated: round timed out")
@@ -84,11 +112,12 @@ var (
 )
 
 // Config configures a moderated debate. The question is the
-// [duelogic.Debate]'s Proposition; its Context is optional background.
+// [engine.Debate]'s Proposition; its Context is optional background.
 //
-// Start from [DefaultConfig]. Zero durations and counts take its defaults,
-// except TokenBudget, where 0 means unlimited. Run stores the completed
-// configuration, so a resumed debate runs with the values it started with.
+// Start from [DefaultConfig]. [New] gives zero durations and counts their
+// defaults, except TokenBudget, where 0 means unlimited; [engine.Run] stores
+// the completed configuration, so a resumed debate runs with the values it
+// started with.
 //
 // In JSON the durations are seconds: {"roundTimeout": 120} is two minutes,
 // and a string of [time.ParseDuration] ("2m") is read too; tokenBudget may
@@ -128,8 +157,9 @@ type Config struct {
 	// CheckpointTimeout is how long a checkpoint waits for a decision
 	// before the debate pauses; default 30 minutes.
 	CheckpointTimeout time.Duration `json:"checkpointTimeout"`
-	// TotalTimeout bounds the time one Run or Resume call spends on the
-	// debate, not counting checkpoint waits; default 30 minutes.
+	// TotalTimeout bounds the time one engine.Run or engine.Resume call
+	// spends on the debate, not counting checkpoint waits; default 30
+	// minutes.
 	TotalTimeout time.Duration `json:"totalTimeout"`
 	// MaxAttempts bounds the calls made for one JSON reply of the
 	// moderator (analysis, judgment, synthesis) when a reply is unusable;
@@ -184,88 +214,154 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Validate returns nil or an error wrapping [ErrInvalidConfig] naming every
-// problem: an empty model ID, debaters outside 2..4, perspectives that are
-// not 2..4 distinct perspectives of the catalog or are all on one side of
-// the trade-offs, an invalid custom perspective or opposite pair, rounds
-// outside 1..20, a negative budget, non-positive timeouts or attempts.
-// Validate checks c as given; [Run] validates it after filling in the
-// defaults.
+// Validate returns nil or an [*engine.ValidationError] (matching
+// [engine.ErrInvalidConfig]) naming every problem by its JSON field path:
+// an empty model ID, debaters outside 2..4, perspectives that are not 2..4
+// distinct perspectives of the catalog or are all on one side of the
+// trade-offs, an invalid custom perspective or opposite pair, rounds outside
+// 1..20, a negative budget, non-positive timeouts or attempts. Validate
+// checks c as given; [New] validates it after filling in the defaults.
 func (c Config) Validate() error {
-	var probs []string
-	bad := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
+	v := &engine.ValidationError{Format: FormatName}
 	if strings.TrimSpace(c.ModeratorModel) == "" {
-		bad("moderatorModel is empty")
+		v.Add("moderatorModel", "is empty")
 	}
 	if len(c.DebaterModels) == 0 {
-		bad("debaterModels is empty")
+		v.Add("debaterModels", "is empty")
 	}
 	for i, m := range c.DebaterModels {
 		if strings.TrimSpace(m) == "" {
-			bad("debaterModels[%d] is empty", i)
+			v.Add(fmt.Sprintf("debaterModels[%d]", i), "is empty")
 		}
 	}
 	if c.Debaters != 0 && (c.Debaters < 2 || c.Debaters > 4) {
-		bad("debaters %d: want 2..4 (or 0 for the moderator's choice)", c.Debaters)
+		v.Add("debaters", "%d: want 2..4 (or 0 for the moderator's choice)", c.Debaters)
 	}
-	if ps, err := newPerspectives(c); err != nil {
-		bad("%s", strings.TrimPrefix(err.Error(), ErrInvalidConfig.Error()+": "))
-	} else if len(c.Perspectives) > 0 {
+	ps := buildPerspectives(c, v)
+	if len(c.Perspectives) > 0 {
 		switch n := len(c.Perspectives); {
 		case n < 2 || n > 4:
-			bad("perspectives: %d given; want 2..4", n)
+			v.Add("perspectives", "%d given; want 2..4", n)
 		case c.Debaters != 0 && c.Debaters != n:
-			bad("perspectives: %d given but debaters is %d", n, c.Debaters)
+			v.Add("perspectives", "%d given but debaters is %d", n, c.Debaters)
 		}
 		for i, id := range c.Perspectives {
+			field := fmt.Sprintf("perspectives[%d]", i)
 			if _, ok := ps.byID[id]; !ok {
-				bad("perspectives[%d]: %q is not a perspective of the catalog", i, id)
+				v.Add(field, "%q is not a perspective of the catalog", id)
 			} else if slices.Index(c.Perspectives, id) != i {
-				bad("perspectives[%d]: %q repeats", i, id)
+				v.Add(field, "%q repeats", id)
 			}
 		}
 		if !ps.balanced(c.Perspectives) {
-			bad("perspectives: %v are all on one side of the trade-offs; seat an opposite pair", c.Perspectives)
+			v.Add("perspectives", "%v are all on one side of the trade-offs; seat an opposite pair", c.Perspectives)
 		}
 	}
 	if c.MaxRounds < 1 || c.MaxRounds > 20 {
-		bad("maxRounds %d: want 1..20", c.MaxRounds)
+		v.Add("maxRounds", "%d: want 1..20", c.MaxRounds)
 	}
 	if c.TokenBudget < 0 {
-		bad("tokenBudget %d is negative (0 means unlimited)", c.TokenBudget)
+		v.Add("tokenBudget", "%d is negative (0 means unlimited)", c.TokenBudget)
 	}
 	for _, d := range []struct {
 		name string
 		d    time.Duration
 	}{{"roundTimeout", c.RoundTimeout}, {"checkpointTimeout", c.CheckpointTimeout}, {"totalTimeout", c.TotalTimeout}} {
 		if d.d <= 0 {
-			bad("%s %v: want more than 0", d.name, d.d)
+			v.Add(d.name, "%v: want more than 0", d.d)
 		}
 	}
 	if c.MaxAttempts < 1 {
-		bad("maxAttempts %d: want at least 1", c.MaxAttempts)
+		v.Add("maxAttempts", "%d: want at least 1", c.MaxAttempts)
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidConfig, strings.Join(probs, "; "))
-	}
-	return nil
+	return v.Err()
 }
 
-// Hooks connect a debate to its host while it runs. They are not stored:
-// give the same hooks to [Run] and to [Resume].
-type Hooks struct {
-	// Checkpointer is consulted after each round that does not end the
-	// debate; nil continues every round.
-	Checkpointer Checkpointer
-	// FollowUp, when set, is called after the synthesis is stored, to hand
-	// the decision to the host (the seed's "create a workflow from this
-	// decision"). If it fails, the debate returns its error and Resume
-	// calls it again; once its success is stored, it is never called again
-	// for this debate. A crash or store failure between its success and
-	// that record makes Resume call it once more: it is at-least-once, so
-	// make it idempotent (the synthesis carries the debate ID as a key).
-	FollowUp func(ctx context.Context, s Synthesis) error
+// Format is the moderated debate as an [engine.Format]: give it to
+// [engine.Run] to start a debate and to [engine.Resume] to continue one.
+// Make it with [New]. Its one exported field is its configuration, which
+// the engine stores with the debate and, on Resume, decodes back over
+// whatever Config the Format held. Its hooks (the [Checkpointer] and the
+// follow-up) are not stored: give the Format of a Resume the same options.
+// A Format holds no state of a debate, so one may play several debates, one
+// after another or at once.
+type Format struct {
+	Config Config `json:"config"`
+
+	checkpointer Checkpointer
+	followUp     func(context.Context, Synthesis) error
 }
+
+// Option adds host behaviour to a [Format].
+type Option func(*Format)
+
+// WithCheckpointer makes c the human in the loop, consulted after each
+// round that does not end the debate (see [Checkpointer]). Without one
+// every round continues, and the debate runs to its end without pausing.
+func WithCheckpointer(c Checkpointer) Option { return func(f *Format) { f.checkpointer = c } }
+
+// WithFollowUp sets fn to receive the synthesis once it is stored, to hand
+// the decision to the host (the seed's "create a workflow from this
+// decision"). If fn fails, the debate stops with its error and Resume calls
+// it again; once its success is stored, it is never called again for this
+// debate. A crash or store failure between its success and that record
+// makes Resume call it once more: it is at-least-once, so make it
+// idempotent (the synthesis carries the debate ID as a key).
+func WithFollowUp(fn func(ctx context.Context, s Synthesis) error) Option {
+	return func(f *Format) { f.followUp = fn }
+}
+
+// New returns the moderated format with cfg, its zero fields given
+// [DefaultConfig]'s values (except TokenBudget, where 0 is unlimited), and
+// the options' hooks. It fails with an [*engine.ValidationError] when the
+// completed configuration is invalid.
+func New(cfg Config, opts ...Option) (*Format, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Format{Config: cfg}
+	for _, opt := range opts {
+		opt(f)
+	}
+	return f, nil
+}
+
+// Name is [FormatName].
+func (f *Format) Name() string { return FormatName }
+
+// Validate validates f's configuration ([Config.Validate]); the engine calls
+// it before a debate starts or resumes.
+func (f *Format) Validate() error { return f.Config.Validate() }
+
+// Participants is nil: the moderator's analysis seats the debaters during
+// the debate, so an argument map ([engine.WithArgumentMap]) names them in
+// the order they first argue. The debaters' turns are mapped; the
+// moderator's and the human's guidance are not.
+func (f *Format) Participants() []string { return nil }
+
+// Label names a speaker for argument mapping: a perspective of the
+// configuration's catalog by its name, the human and the moderator as such.
+func (f *Format) Label(speaker string) string {
+	switch speaker {
+	case SpeakerHuman:
+		return "Human guidance (from the people who asked the question)"
+	case SpeakerModerator:
+		return "Moderator"
+	}
+	cat, err := duelogic.DefaultCatalog().With(f.Config.CustomPerspectives...)
+	if err != nil {
+		cat = duelogic.DefaultCatalog()
+	}
+	if info, ok := cat.Lookup(duelogic.Framework(speaker)); ok {
+		return info.Name + " perspective"
+	}
+	return speaker
+}
+
+// JudgeModel is the moderator's model, which extracts the arguments when
+// the debate is mapped.
+func (f *Format) JudgeModel() string { return f.Config.ModeratorModel }
 
 // Checkpointer is the human in the loop: after each round it decides
 // whether the debate continues, continues with guidance, or ends.
@@ -274,11 +370,13 @@ type Hooks struct {
 // debate so far, and ctx carrying the checkpoint timeout
 // (Config.CheckpointTimeout). It must return promptly once ctx is done;
 // when ctx's deadline passes before a decision, or when Checkpoint returns
-// an error wrapping [ErrPaused], the debate pauses: Run returns an error
-// wrapping ErrPaused, and [Resume] consults the checkpoint again. Any other
-// error stops the debate with that error. The decision is stored, so a
-// resumed debate does not ask again for a decision already made. st is
-// shared with the debate: Checkpoint may keep it but must not modify it.
+// an error wrapping [ErrPaused], the debate pauses: the pause is stored,
+// [engine.Run] (or Resume) returns an error wrapping ErrPaused, and
+// [engine.Resume] with a Format carrying a Checkpointer consults the
+// checkpoint again. Any other error stops the debate with that error. The
+// decision is stored, so a resumed debate does not ask again for a decision
+// already made. st is shared with the debate: Checkpoint may keep it but
+// must not modify it.
 type Checkpointer interface {
 	Checkpoint(ctx context.Context, st State) (Decision, error)
 }
@@ -312,6 +410,17 @@ type Decision struct {
 	Guidance string `json:"guidance,omitempty"`
 	// Auto marks a decision made without a Checkpointer.
 	Auto bool `json:"auto,omitempty"`
+}
+
+// CheckpointOutcome is what the checkpoint after round Round came to: a
+// Decision, or a pause. It is stored, and is the Data of [EventCheckpoint].
+// A resumed debate replays a stored decision, and asks again at a stored
+// pause.
+type CheckpointOutcome struct {
+	Round int `json:"round"`
+	Decision
+	// Paused: no decision was made; the debate stopped with [ErrPaused].
+	Paused bool `json:"paused,omitempty"`
 }
 
 // MaxGuidanceRunes bounds a checkpoint's guidance; longer guidance is cut.
@@ -365,9 +474,9 @@ const (
 
 // Argument is a debater's argument or rebuttal in a round.
 type Argument struct {
-	Perspective duelogic.Framework     `json:"perspective"`
-	Kind        duelogic.UtteranceKind `json:"kind"` // KindArgument or KindRebuttal
-	Content     string                 `json:"content"`
+	Perspective duelogic.Framework   `json:"perspective"`
+	Kind        engine.UtteranceKind `json:"kind"` // KindArgument or KindRebuttal
+	Content     string               `json:"content"`
 	// RespondingTo are the perspectives a rebuttal answers.
 	RespondingTo []duelogic.Framework `json:"respondingTo,omitempty"`
 	Model        string               `json:"model"`
@@ -400,65 +509,29 @@ type Round struct {
 	Muted []duelogic.Framework `json:"muted,omitempty"`
 }
 
-// Result is a finished moderated debate: the engine's result (debate ID,
-// transcript, usage) with the analysis, perspectives, rounds and synthesis.
-type Result struct {
-	*duelogic.Result
+// Outcome is what a moderated debate came to: the Detail of its
+// [engine.Result], beside the debate ID, transcript and usage the engine
+// reports. It is stored, as JSON, with the debate's end.
+type Outcome struct {
+	// Config is the configuration the debate ran with.
 	Config       Config        `json:"config"`
 	Analysis     Analysis      `json:"analysis"`
 	Perspectives []Perspective `json:"perspectives"`
 	Rounds       []Round       `json:"rounds"`
 	EndReason    EndReason     `json:"endReason"`
 	Synthesis    Synthesis     `json:"synthesis"`
-	// FollowedUp reports whether Hooks.FollowUp ran.
+	// FollowedUp reports whether the host's follow-up ([WithFollowUp])
+	// ran.
 	FollowedUp bool `json:"followedUp"`
 }
 
 // Guidance returns the guidance given at the checkpoints, in order.
-func (r *Result) Guidance() []string {
+func (o *Outcome) Guidance() []string {
 	var out []string
-	for _, rd := range r.Rounds {
+	for _, rd := range o.Rounds {
 		if rd.Checkpoint != nil && rd.Checkpoint.Action == Guide {
 			out = append(out, rd.Checkpoint.Guidance)
 		}
 	}
 	return out
-}
-
-// Run plays a moderated debate of the question d with cfg (its zero fields
-// defaulted) and h, and returns the rounds and the synthesis. It fails
-// before any model call when cfg or d is invalid. opts set the engine's
-// store, sink, clock, logger and prompt hook. A debate that stops — paused
-// at a checkpoint ([ErrPaused]), timed out, failed, cancelled — stays
-// stored, and [Resume] continues it.
-func Run(ctx context.Context, client llm.Client, cfg Config, d duelogic.Debate, h Hooks, opts ...duelogic.Option) (*Result, error) {
-	if client == nil {
-		return nil, errors.New("moderated: nil llm.Client")
-	}
-	cfg = cfg.withDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	f := &format{Config: cfg, hooks: h}
-	res, err := duelogic.RunFormat(ctx, client, f, d, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.result(res), nil
-}
-
-// Resume continues the moderated debate debateID from its records, with the
-// configuration it started with and the hooks h: a paused debate consults
-// its checkpoint again; a finished one returns its result without calling a
-// model or a hook.
-func Resume(ctx context.Context, client llm.Client, debateID string, h Hooks, opts ...duelogic.Option) (*Result, error) {
-	if client == nil {
-		return nil, errors.New("moderated: nil llm.Client")
-	}
-	f := &format{hooks: h}
-	res, err := duelogic.ResumeFormat(ctx, client, f, debateID, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.result(res), nil
 }

@@ -76,6 +76,8 @@ func defaultDebaters(question string) int {
 // Judgment is the moderator's assessment of a round, with what the format
 // measured itself.
 type Judgment struct {
+	// Round is the round judged.
+	Round int `json:"round"`
 	// Converging: the perspectives now agree on a recommendation.
 	Converging bool `json:"converging"`
 	// Stagnating: the round repeated earlier points without new

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // Perspective is a debater's assigned viewpoint: a perspective of the
@@ -57,11 +58,26 @@ type perspectives struct {
 }
 
 // newPerspectives builds the catalog of cfg: the built-in perspectives and
-// the host's, with the opposite pairs of both.
+// the host's, with the opposite pairs of both. An invalid custom
+// perspective or opposite pair is an [*engine.ValidationError].
 func newPerspectives(cfg Config) (*perspectives, error) {
-	cat, err := duelogic.DefaultCatalog().With(cfg.CustomPerspectives...)
-	if err != nil {
-		return nil, fmt.Errorf("%w: customPerspectives: %v", ErrInvalidConfig, err)
+	v := &engine.ValidationError{Format: FormatName}
+	ps := buildPerspectives(cfg, v)
+	return ps, v.Err()
+}
+
+// buildPerspectives builds the catalog of cfg, leaving out the custom
+// perspectives and opposite pairs that are invalid, each of which it adds
+// to v by its field path.
+func buildPerspectives(cfg Config, v *engine.ValidationError) *perspectives {
+	cat := duelogic.DefaultCatalog()
+	for i, e := range cfg.CustomPerspectives {
+		next, err := cat.With(e)
+		if err != nil {
+			v.Add(fmt.Sprintf("customPerspectives[%d]", i), "%v", err)
+			continue
+		}
+		cat = next
 	}
 	ps := &perspectives{
 		byID:      map[duelogic.Framework]duelogic.FrameworkInfo{},
@@ -87,12 +103,16 @@ func newPerspectives(cfg Config) (*perspectives, error) {
 			}
 		}
 	}
-	for _, pair := range slices.Concat(builtinOpposites, cfg.Opposites) {
+	for i, pair := range slices.Concat(builtinOpposites, cfg.Opposites) {
 		a, b := pair[0], pair[1]
 		_, okA := ps.byID[a]
 		_, okB := ps.byID[b]
-		if !okA || !okB || a == b {
-			return nil, fmt.Errorf("%w: opposites %s/%s: both must be different perspectives of the catalog", ErrInvalidConfig, a, b)
+		switch {
+		case (!okA || !okB) && i < len(builtinOpposites):
+			continue // a host entry replaced a built-in perspective
+		case !okA || !okB || a == b:
+			v.Add(fmt.Sprintf("opposites[%d]", i-len(builtinOpposites)), "%s/%s: both must be different perspectives of the catalog", a, b)
+			continue
 		}
 		if !slices.Contains(ps.opposites[a], b) {
 			ps.opposites[a] = append(ps.opposites[a], b)
@@ -100,7 +120,7 @@ func newPerspectives(cfg Config) (*perspectives, error) {
 			ps.pairs = append(ps.pairs, pair)
 		}
 	}
-	return ps, nil
+	return ps
 }
 
 // resolve finds a perspective by ID or name ("Performance Advocate",

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
 const (
@@ -195,7 +196,7 @@ func TestAssignment(t *testing.T) {
 			if tt.cfg != nil {
 				tt.cfg(&cfg)
 			}
-			res := mustRun(t, f, cfg, duelogic.Debate{Proposition: tt.question}, Hooks{})
+			res := mustRun(t, f, cfg, engine.Debate{Proposition: tt.question}, nil)
 			if diff := cmp.Diff(tt.want, idsOf(res.Perspectives)); diff != "" {
 				t.Errorf("perspectives (-want +got):\n%s", diff)
 			}

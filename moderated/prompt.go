@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -29,7 +30,7 @@ func request(model, purpose string, json bool, system, user string) llm.Request 
 }
 
 // question is the fenced question and context every prompt carries.
-func question(d duelogic.Debate) string {
+func question(d engine.Debate) string {
 	s := "The question:\n" + fence("proposition", d.Proposition)
 	if strings.TrimSpace(d.Context) != "" {
 		s += "\n\nBackground:\n" + fence("context", d.Context)
@@ -46,7 +47,7 @@ func catalogLines(ps *perspectives) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func analysisRequest(cfg Config, d duelogic.Debate, ps *perspectives) llm.Request {
+func analysisRequest(cfg Config, d engine.Debate, ps *perspectives) llm.Request {
 	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
 		"Before the debate, analyse the question:\n" +
 		"- domain: the decision's domain (architecture, data, security, ux, operations, product or general);\n" +
@@ -92,23 +93,23 @@ func entries(args []Argument, name func(duelogic.Framework) string) string {
 func roundLine(n, max int) string { return fmt.Sprintf("Round: %d of at most %d", n, max) }
 
 // argumentRequest asks p for its argument of round n.
-func (f *format) argumentRequest(d duelogic.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
+func (g *game) argumentRequest(d engine.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
 	var b strings.Builder
-	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
 	b.WriteString("The moderator opens the round:\n" + fence("summary", r.Opening) + "\n\n")
 	if r.Guidance != "" {
 		b.WriteString("Guidance from the people who asked the question, for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
 	}
-	if prev := f.last(); prev != nil {
+	if prev := g.last(); prev != nil {
 		for _, a := range prev.Arguments {
 			if a.Perspective == p.ID {
 				b.WriteString("Your argument in the previous round:\n" + fence("previous", a.Content) + "\n\n")
 			}
 		}
 		if others := slicesWithout(append(append([]Argument(nil), prev.Arguments...), prev.Rebuttals...), p.ID); len(others) > 0 {
-			b.WriteString("What the others said in the previous round:\n" + fence("transcript", entries(others, f.name)) + "\n\n")
+			b.WriteString("What the others said in the previous round:\n" + fence("transcript", entries(others, g.name)) + "\n\n")
 		}
-		for _, note := range f.notesFor(prev, p.ID) {
+		for _, note := range g.notesFor(prev, p.ID) {
 			b.WriteString("The moderator asks you: " + note + "\n\n")
 		}
 	}
@@ -118,22 +119,22 @@ func (f *format) argumentRequest(d duelogic.Debate, p Perspective, others []Pers
 
 // rebuttalRequest asks p to respond to the round's arguments and the
 // rebuttals made before its turn.
-func (f *format) rebuttalRequest(d duelogic.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
+func (g *game) rebuttalRequest(d engine.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
 	var b strings.Builder
-	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
 	if r.Guidance != "" {
 		b.WriteString("Guidance for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
 	}
-	b.WriteString("This round's arguments:\n" + fence("transcript", entries(r.Arguments, f.name)) + "\n\n")
+	b.WriteString("This round's arguments:\n" + fence("transcript", entries(r.Arguments, g.name)) + "\n\n")
 	if len(r.Rebuttals) > 0 {
-		b.WriteString("The responses so far:\n" + fence("transcript", entries(r.Rebuttals, f.name)) + "\n\n")
+		b.WriteString("The responses so far:\n" + fence("transcript", entries(r.Rebuttals, g.name)) + "\n\n")
 	}
 	b.WriteString("Respond to the others' points, naming the perspective you answer: say where you agree, where you " +
 		"disagree and why, and whether anything said changes your recommendation.")
 	return request(p.Model, PurposeRebuttal, false, debaterSystem(p, others), b.String())
 }
 
-func (f *format) judgmentRequest(d duelogic.Debate, active []Perspective, n int, r *Round) llm.Request {
+func (g *game) judgmentRequest(d engine.Debate, active []Perspective, n int, r *Round) llm.Request {
 	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
 		"Assess the round that just ended:\n" +
 		"- converging: true when the perspectives now agree on a recommendation, or their remaining differences are settled;\n" +
@@ -145,7 +146,7 @@ func (f *format) judgmentRequest(d duelogic.Debate, active []Perspective, n int,
 		"Reply with only a JSON object:\n" +
 		`{"converging": false, "stagnating": false, "newGround": true, "clearWinner": "", "offTopic": [], "summary": "..."}`
 	var b strings.Builder
-	b.WriteString(roundLine(n, f.Config.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
 	b.WriteString("Perspectives: " + oneLine(names(active)) + "\n")
 	if n > 1 {
 		b.WriteString("Repetition of each argument (share of its word sequences already used in the previous round):\n")
@@ -154,18 +155,18 @@ func (f *format) judgmentRequest(d duelogic.Debate, active []Perspective, n int,
 			if a.Repetition > RepetitionThreshold {
 				mark = " (repeats)"
 			}
-			fmt.Fprintf(&b, "- %s: %.0f%%%s\n", f.name(a.Perspective), 100*a.Repetition, mark)
+			fmt.Fprintf(&b, "- %s: %.0f%%%s\n", g.name(a.Perspective), 100*a.Repetition, mark)
 		}
 	}
 	if r.Guidance != "" {
 		b.WriteString("\nGuidance given for this round:\n" + fence("guidance", r.Guidance) + "\n")
 	}
-	b.WriteString("\nThe round:\n" + fence("transcript", entries(append(append([]Argument(nil), r.Arguments...), r.Rebuttals...), f.name)))
+	b.WriteString("\nThe round:\n" + fence("transcript", entries(append(append([]Argument(nil), r.Arguments...), r.Rebuttals...), g.name)))
 	b.WriteString("\n\nAssess the round.")
-	return request(f.Config.ModeratorModel, PurposeJudgment, true, system, b.String())
+	return request(g.cfg.ModeratorModel, PurposeJudgment, true, system, b.String())
 }
 
-func (f *format) synthesisRequest(d duelogic.Debate) llm.Request {
+func (g *game) synthesisRequest(d engine.Debate) llm.Request {
 	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
 		"Write the synthesis: each perspective's key arguments and the trade-offs it accepts, the points all perspectives " +
 		"agreed on, the tensions that remain, your recommendation, your confidence in it (High, Medium or Low) with the " +
@@ -176,21 +177,21 @@ func (f *format) synthesisRequest(d duelogic.Debate) llm.Request {
 		`"caveats": ["..."], "dissent": "<or empty>"}`
 	var b strings.Builder
 	b.WriteString(question(d) + "\n\n")
-	b.WriteString("Perspectives: " + oneLine(names(f.seats)) + "\n")
-	fmt.Fprintf(&b, "Rounds: %d\nEnded: %s\n\n", len(f.rounds), f.end)
-	if len(f.guidance) > 0 {
-		b.WriteString("Guidance given during the debate:\n" + fence("guidance", strings.Join(f.guidance, "\n")) + "\n\n")
+	b.WriteString("Perspectives: " + oneLine(names(g.seats)) + "\n")
+	fmt.Fprintf(&b, "Rounds: %d\nEnded: %s\n\n", len(g.rounds), g.end)
+	if len(g.guidance) > 0 {
+		b.WriteString("Guidance given during the debate:\n" + fence("guidance", strings.Join(g.guidance, "\n")) + "\n\n")
 	}
 	var sums []string
-	for _, r := range f.rounds {
+	for _, r := range g.rounds {
 		sums = append(sums, fmt.Sprintf("Round %d: %s", r.Number, oneLine(r.Judgment.Summary)))
 	}
 	b.WriteString("The moderator's round summaries:\n" + fence("summary", strings.Join(sums, "\n")) + "\n\n")
-	if last := f.last(); last != nil {
-		b.WriteString("The last round:\n" + fence("transcript", entries(append(append([]Argument(nil), last.Arguments...), last.Rebuttals...), f.name)) + "\n\n")
+	if last := g.last(); last != nil {
+		b.WriteString("The last round:\n" + fence("transcript", entries(append(append([]Argument(nil), last.Arguments...), last.Rebuttals...), g.name)) + "\n\n")
 	}
 	b.WriteString("Write the synthesis.")
-	return request(f.Config.ModeratorModel, PurposeSynthesis, true, system, b.String())
+	return request(g.cfg.ModeratorModel, PurposeSynthesis, true, system, b.String())
 }
 
 func slicesWithout(args []Argument, id duelogic.Framework) []Argument {

@@ -164,7 +164,7 @@ func TestConvergenceSignals(t *testing.T) {
 			f := newFakeArgs(args, tt.judgments...)
 			cfg := testConfig()
 			cfg.MaxRounds = 4
-			res := mustRun(t, f, cfg, cachingQuestion, Hooks{})
+			res := mustRun(t, f, cfg, cachingQuestion, nil)
 			if len(res.Rounds) != tt.rounds || res.EndReason != tt.end {
 				t.Fatalf("%d rounds ending in %q, want %d ending in %q", len(res.Rounds), res.EndReason, tt.rounds, tt.end)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -23,7 +24,7 @@ func stubAnswer(t *testing.T, seed int64, req llm.Request) string {
 func TestStubReadsTheDebaterPrompt(t *testing.T) {
 	me := Perspective{ID: duelogic.PerformanceAdvocate, Name: "Performance Advocate", Priorities: []string{"latency"}, TradeOffs: "complexity for speed"}
 	other := Perspective{ID: duelogic.SimplicityAdvocate, Name: "Simplicity Advocate", Priorities: []string{"readability"}, TradeOffs: "speed for clarity"}
-	d := duelogic.Debate{Proposition: "Should we cache sessions in Redis?"}
+	d := engine.Debate{Proposition: "Should we cache sessions in Redis?"}
 	for _, round := range []int{1, 2} {
 		user := roundLine(round, 4) + "\n" + question(d) + "\n\nGive your argument for this round."
 		req := request("m", PurposeArgument, false, debaterSystem(me, []Perspective{other}), user)
@@ -48,7 +49,7 @@ func TestStubReadsTheAnalysisPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := analysisRequest(testConfig(), duelogic.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, ps)
+	req := analysisRequest(testConfig(), engine.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, ps)
 	prose := 0
 	for seed := range int64(40) {
 		text := stubAnswer(t, seed, req)

@@ -1,18 +1,42 @@
-// Package persuasion runs the persuasion debate of seed 002: a proponent
-// (PRO) and an opponent (OPP) argue a technical decision in Prakken's
-// persuasion dialogue, every move a speech act checked against the
-// protocol, and a moderator (MOD) judges the bipolar argumentation framework
-// the moves imply. The result is the seed's output document.
+// Package persuasion is the persuasion debate of seed 002 as an
+// [engine.Format]: a proponent (PRO) and an opponent (OPP) argue a
+// technical decision in Prakken's persuasion dialogue, every move a speech
+// act checked against the protocol, and a moderator (MOD) judges the
+// bipolar argumentation framework the moves imply. The outcome is the
+// seed's output document.
+//
+// # Playing a debate
+//
+// [New] checks a [Config] (its zero fields take [DefaultConfig]'s values)
+// and returns a [*Format]; the engine plays it and returns an
+// [engine.Result] whose Detail is an [*Outcome]:
+//
+//	f, err := persuasion.New(persuasion.DefaultConfig())
+//	...
+//	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Should we rewrite billing in Go?"},
+//		engine.WithStore(st), engine.WithSink(sink))
+//	fmt.Println(res.Detail.Verdict.Winner, res.Detail.Markdown)
+//
+// A debate stopped by a model error, an unusable turn, a store error or
+// cancellation stays stored and engine.Resume(ctx, client, &persuasion.Format{}, id, ...)
+// finishes it with the configuration stored with it, replaying the stored
+// turns into the dialogue and asking only for what was not stored; a
+// finished debate resumes without a model call. [Option]s of New
+// ([WithMarkdownFile]) are not stored: give them to the Format of a Resume
+// too. Model calls are not retried here: wrap the client with [llm.Retry]
+// for that.
 //
 // # Participants
 //
 // The three personas of the seed, with their biases stated to everyone, are
 // [Config]'s defaults: a pragmatic engineer for PRO, a cautious architect for
 // OPP, a senior staff engineer moderating. Hosts replace them and give each
-// its own model. The topic is the [duelogic.Debate]'s Proposition; its
+// its own model. The topic is the [engine.Debate]'s Proposition; its
 // Context and Config.Facts make up the shared context K, and
 // Config.Perspective, when set, is a viewpoint every participant focuses on.
-// All of it is fenced as data in the prompts.
+// All of it is fenced as data in the prompts. PRO and OPP speak as
+// [SidePro] and [SideOpp]; the moderator speaks as [engine.SpeakerArbiter]
+// (and is MOD in moves, prompts and the report).
 //
 // # Rounds
 //
@@ -34,8 +58,9 @@
 // and the rule — and asked for again, at most Config.MaxReasks times
 // (default 2); then the debate stops with an error wrapping [ErrInvalidTurn]
 // and the last problem (e.g. [argumentation.ErrIllegalMove]). Such a debate
-// is stored up to the failed turn and [Resume] asks for that turn again.
-// The replies asked for again are kept in the accepted [Turn]'s Rejected.
+// is stored up to the failed turn and engine.Resume asks for that turn
+// again. The replies asked for again are kept in the accepted [Turn]'s
+// Rejected.
 //
 // # Judgment
 //
@@ -49,21 +74,37 @@
 // ([ParseModeration]); an incomplete reply is asked for again like a turn,
 // and then fails with [ErrInvalidModeration].
 //
-// The [Result] holds the turns, the computed [argumentation.Verdict], the
+// The [Outcome] holds the turns, the computed [argumentation.Verdict] (with
+// the final commitment stores), every argument with its score, the
 // moderator's text, the [argumentation.Report] (whose WriteDOT draws the
-// graph) and the seed's Markdown document, which Config.MarkdownPath also
+// graph) and the seed's Markdown document, which [WithMarkdownFile] also
 // writes to a file.
 //
-// # Storage, events and resume
+// # Storage and events
 //
-// Every turn is a stored step (its moves and text, record type [RecordTurn],
-// announced by an [EventTurn]) followed by an utterance holding its text, so
-// transcripts and front ends show the debate like any other; the
-// moderator's text is a step ([RecordModeration], announced by an
-// [EventVerdict] carrying the computed winner and scores) followed by the
-// moderator's utterance. The segments are opening, argumentation, closing
-// and judgment. A debate stopped by a model error, an unusable turn, a store
-// error or cancellation is finished by [Resume], which replays the stored
-// turns into the dialogue and asks only for what was not stored. Model calls
-// are not retried here: wrap the client with [llm.Retry] for that.
+// The segments are opening, argumentation, closing and judgment. Every turn
+// is a stored step (its moves and text, record type [RecordTurn], announced
+// by an [EventTurn] whose Data is the [Turn]) followed by an utterance
+// holding its text, so transcripts and front ends show the debate like any
+// other; the moderator's text is a step ([RecordModeration], announced by
+// an [EventVerdict] whose Data is a [Judgment]: the computed winner and
+// scores with the moderator's text) followed by the moderator's utterance.
+// Every event comes from a stored record, so [engine.Replay] gives back
+// exactly the events emitted live, each as itself.
+//
+// # Argument mapping
+//
+// The debate is itself an argument map, but [engine.WithArgumentMap] works
+// on it as on any format: [Format] implements [engine.Cast], so the engine
+// maps the turns of PRO and OPP (labelled by their personas) with the
+// moderator's model, and never the verdict, into [engine.Result].Arguments,
+// beside the format's own verdict.
+//
+// # Offline
+//
+// The package registers the offline stub model's answers to its prompts
+// ([llm.RegisterStub]): with llm.NewStub(seed) a debate runs without a
+// network, legal moves most of the time and an illegal one or an incomplete
+// judgment now and then (so that asking again is exercised), the same for
+// the same seed on any day.
 package persuasion

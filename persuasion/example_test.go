@@ -6,44 +6,49 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/persuasion"
 )
 
 // A persuasion debate on the offline stub model, with the seed's personas,
-// two argumentation rounds and a shared fact. The winner and scores are
-// computed from the argumentation framework; the moderator's model only
-// explains them.
-func ExampleRun() {
-	cfg := persuasion.Config{
+// two argumentation rounds and a shared fact, played by the engine with a
+// pinned clock. The winner and scores are computed from the argumentation
+// framework; the moderator's model only explains them.
+func Example() {
+	f, err := persuasion.New(persuasion.Config{
 		Facts:       []string{"The billing service is 40k lines of Python 2"},
 		Perspective: "on-call load",
-	}
-	d := duelogic.Debate{ID: "billing-in-go", Proposition: "Should we rewrite the billing service in Go?"}
-	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
-	res, err := persuasion.Run(context.Background(), llm.NewStub(1), cfg, d, duelogic.WithClock(at))
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	d := engine.Debate{ID: "billing-in-go", Proposition: "Should we rewrite the billing service in Go?"}
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
+	res, err := engine.Run(context.Background(), llm.NewStub(1), f, d, engine.WithClock(at))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := res.Detail
 	moves, asked := 0, 0
-	for _, t := range res.Turns {
+	for _, t := range out.Turns {
 		moves += len(t.Moves)
 		asked += len(t.Rejected)
 	}
-	fmt.Printf("%d turns, %d moves, %d replies asked for again\n", len(res.Turns), moves, asked)
-	for _, s := range res.Verdict.Sides {
+	fmt.Printf("%d turns, %d moves, %d replies asked for again, %d utterances\n", len(out.Turns), moves, asked, len(res.Transcript))
+	for _, s := range out.Verdict.Sides {
 		fmt.Printf("%s %.2f (%d of %d arguments survive)\n", s.Side, s.Score, s.Surviving, s.Arguments)
 	}
-	fmt.Println("winner:", res.Verdict.Winner)
-	for _, line := range strings.Split(res.Markdown, "\n") {
+	fmt.Println("winner:", out.Verdict.Winner)
+	for _, line := range strings.Split(out.Markdown, "\n") {
 		if strings.HasPrefix(line, "### Round") || strings.HasPrefix(line, "### Winner") {
 			fmt.Println(line)
 		}
 	}
 	// Output:
-	// 12 turns, 18 moves, 3 replies asked for again
+	// 12 turns, 18 moves, 3 replies asked for again, 13 utterances
 	// OPP 3.40 (4 of 7 arguments survive)
 	// PRO 2.36 (4 of 9 arguments survive)
 	// winner: OPP

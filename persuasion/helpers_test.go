@@ -3,7 +3,6 @@ package persuasion
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 )
@@ -39,10 +38,24 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-var testDebate = duelogic.Debate{
+var testDebate = engine.Debate{
 	ID:          "go-rewrite",
 	Proposition: "Should we rewrite the billing service in Go?",
 	Context:     "The billing service is 40k lines of Python 2 maintained by five engineers.",
+}
+
+// run plays d with New(cfg) on client.
+func run(ctx context.Context, client llm.Client, cfg Config, d engine.Debate, opts ...engine.Option) (*engine.Result[*Outcome], error) {
+	f, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Run(ctx, client, f, d, opts...)
+}
+
+// resume finishes debate id with the configuration stored with it.
+func resume(ctx context.Context, client llm.Client, id string, opts ...engine.Option) (*engine.Result[*Outcome], error) {
+	return engine.Resume(ctx, client, &Format{}, id, opts...)
 }
 
 // Model IDs of the scripted tests' participants.
@@ -164,8 +177,6 @@ func requests(f *llmtest.Fake, purpose, model string) []llm.Request {
 	}
 	return out
 }
-
-var errDisk = errors.New("disk full")
 
 // countingClient counts the calls of each purpose.
 type countingClient struct {

@@ -1,18 +1,15 @@
 package persuasion
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
-	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // FormatName names the persuasion format in a debate's first record.
@@ -28,8 +25,11 @@ const (
 	PurposeVerdict = "persuasion_verdict"
 )
 
-// The participants: their side labels in moves, and the Speaker of their
-// utterances.
+// The participants' side labels in moves, prompts and the report. SidePro
+// and SideOpp are also the Speaker of the debaters' utterances; the
+// moderator speaks as [engine.SpeakerArbiter], the host of every format,
+// so that argument mapping ([engine.WithArgumentMap]) maps the debaters'
+// turns and not the verdict.
 const (
 	SidePro = "PRO"
 	SideOpp = "OPP"
@@ -38,18 +38,18 @@ const (
 
 // The segments of a persuasion debate, in order.
 const (
-	SegmentOpening       duelogic.Segment = "opening"
-	SegmentArgumentation duelogic.Segment = "argumentation"
-	SegmentClosing       duelogic.Segment = "closing"
-	SegmentJudgment      duelogic.Segment = "judgment"
+	SegmentOpening       engine.Segment = "opening"
+	SegmentArgumentation engine.Segment = "argumentation"
+	SegmentClosing       engine.Segment = "closing"
+	SegmentJudgment      engine.Segment = "judgment"
 )
 
 // The kinds of a persuasion debate's utterances.
 const (
-	KindOpening  duelogic.UtteranceKind = "opening"
-	KindArgument duelogic.UtteranceKind = "argument"
-	KindClosing  duelogic.UtteranceKind = "closing"
-	KindVerdict  duelogic.UtteranceKind = "verdict"
+	KindOpening  engine.UtteranceKind = "opening"
+	KindArgument engine.UtteranceKind = "argument"
+	KindClosing  engine.UtteranceKind = "closing"
+	KindVerdict  engine.UtteranceKind = "verdict"
 )
 
 // Phase is the part of the debate a turn belongs to.
@@ -63,21 +63,36 @@ const (
 	PhaseClosing       Phase = "closing"
 )
 
-// Record types this format writes, and the event types announcing them.
+// Record types this format writes for its own steps (beside the engine's
+// segment and utterance records).
 const (
-	RecordTurn       = "persuasion_turn"
+	// RecordTurn holds a debater's accepted [Turn].
+	RecordTurn = "persuasion_turn"
+	// RecordModeration holds the moderator's [Moderation] of the computed
+	// verdict.
 	RecordModeration = "persuasion_moderation"
-
-	// EventTurn announces a debater's stored turn; Data is a [Turn].
-	EventTurn duelogic.EventType = "persuasion_turn"
-	// EventVerdict announces the stored judgment; Data is a [Judgment].
-	EventVerdict duelogic.EventType = "persuasion_verdict"
 )
 
-// Sentinel errors callers branch on.
+// The event types of this format's own events, each announcing one of its
+// records; [engine.Replay] gives each back as itself. Besides them a
+// debate emits the engine's: debate, segment and utterance events (an
+// utterance per turn and one for the verdict), tokens never (turns are
+// JSON, not streamed), and, with [engine.WithArgumentMap],
+// [engine.EventArgumentMap].
+const (
+	// EventTurn announces a debater's stored turn (a [RecordTurn]); Data is
+	// a [Turn] (decode it with engine.DataAs[persuasion.Turn]), whose Seq
+	// is 0: the utterance holding its text is stored right after it.
+	EventTurn engine.EventType = "persuasion_turn"
+	// EventVerdict announces the stored moderation (a [RecordModeration]);
+	// Data is a [Judgment]: the computed winner and side scores with the
+	// moderator's text.
+	EventVerdict engine.EventType = "persuasion_verdict"
+)
+
+// Sentinel errors callers branch on. A configuration error is an
+// [*engine.ValidationError] (errors.Is(err, engine.ErrInvalidConfig)).
 var (
-	// ErrInvalidConfig is matched by every configuration error of [Run].
-	ErrInvalidConfig = errors.New("persuasion: invalid config")
 	// ErrInvalidTurn: a debater gave no usable turn (parseable moves, all
 	// legal, with text) within 1 + Config.MaxReasks attempts. The error
 	// also wraps the last problem: [argumentation.ErrIllegalMove] for a
@@ -157,11 +172,12 @@ const (
 )
 
 // Config configures a persuasion debate. The topic is the
-// [duelogic.Debate]'s Proposition, and its Context, when given, is the first
+// [engine.Debate]'s Proposition, and its Context, when given, is the first
 // item of the shared context K.
 //
-// Zero fields take the defaults of [DefaultConfig]; Run stores the completed
-// configuration, so a resumed debate runs with the values it started with.
+// Zero fields take the defaults of [DefaultConfig] in [New]; the engine
+// stores the completed configuration with the debate, so a resumed debate
+// runs with the values it started with.
 type Config struct {
 	// Pro argues for the proposition, Opp against it, Mod judges. A
 	// persona left entirely empty is the seed's; an empty Model alone
@@ -202,10 +218,6 @@ type Config struct {
 	MaxReasks int `json:"maxReasks"`
 	// MaxMoves bounds the moves of one turn; default 5.
 	MaxMoves int `json:"maxMoves"`
-
-	// MarkdownPath, when set, is a file Run and Resume write the seed's
-	// output document to when the debate is finished.
-	MarkdownPath string `json:"markdownPath,omitempty"`
 }
 
 // DefaultConfig returns the defaults: the seed's personas (Claude Sonnet 4
@@ -257,80 +269,80 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Validate returns nil or an error wrapping [ErrInvalidConfig] that names
-// every problem: a persona without description or model or with a
-// description or bias that is too long, rounds,
-// exchanges, re-asks or moves out of range, an unknown semantics, a draw
-// margin that is not finite, a perspective that is too long or not one line,
-// blank or too many facts, or facts longer together than
-// [duelogic.MaxContextRunes]. Validate checks c as given; [Run] validates it
-// after filling in the defaults.
+// Validate returns nil or a [*engine.ValidationError] (Format
+// [FormatName]; errors.Is(err, engine.ErrInvalidConfig) holds) that names,
+// by its JSON field path, every problem: a persona without description or
+// model ("pro.description", "opp.model") or with a description or bias
+// that is too long or not UTF-8, rounds, exchanges, re-asks or moves out of
+// range, an unknown semantics, a draw margin that is not finite, a
+// perspective that is too long or not one line, blank or too many facts
+// ("facts[2]"), or facts longer together than [engine.MaxContextRunes].
+// Validate checks c as given; [New] validates it after filling in the
+// defaults.
 func (c Config) Validate() error {
-	var probs []string
-	bad := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
+	v := &engine.ValidationError{Format: FormatName}
 	for _, p := range []struct {
 		name string
 		p    Persona
 	}{{"pro", c.Pro}, {"opp", c.Opp}, {"mod", c.Mod}} {
 		if strings.TrimSpace(p.p.Description) == "" {
-			bad("%s.description is empty", p.name)
+			v.Add(p.name+".description", "is empty")
 		}
 		if strings.TrimSpace(p.p.Model) == "" {
-			bad("%s.model is empty", p.name)
+			v.Add(p.name+".model", "is empty")
 		}
-		switch {
-		case !utf8.ValidString(p.p.Description) || !utf8.ValidString(p.p.Bias):
-			bad("%s: persona is not valid UTF-8", p.name)
-		case utf8.RuneCountInString(p.p.Description) > MaxPersonaLen || utf8.RuneCountInString(p.p.Bias) > MaxPersonaLen:
-			bad("%s: description and bias may have at most %d characters each", p.name, MaxPersonaLen)
+		for _, f := range []struct{ name, text string }{{"description", p.p.Description}, {"bias", p.p.Bias}} {
+			switch n := utf8.RuneCountInString(f.text); {
+			case !utf8.ValidString(f.text):
+				v.Add(p.name+"."+f.name, "is not valid UTF-8")
+			case n > MaxPersonaLen:
+				v.Add(p.name+"."+f.name, "has %d characters; at most %d", n, MaxPersonaLen)
+			}
 		}
 	}
 	if c.Rounds < 1 || c.Rounds > MaxRounds {
-		bad("rounds %d: want 1..%d", c.Rounds, MaxRounds)
+		v.Add("rounds", "%d is outside 1..%d", c.Rounds, MaxRounds)
 	}
 	if c.Exchanges < 1 || c.Exchanges > MaxExchanges {
-		bad("exchanges %d: want 1..%d", c.Exchanges, MaxExchanges)
+		v.Add("exchanges", "%d is outside 1..%d", c.Exchanges, MaxExchanges)
 	}
 	if c.MaxReasks < -1 || c.MaxReasks > MaxReasksLimit {
-		bad("maxReasks %d: want -1..%d", c.MaxReasks, MaxReasksLimit)
+		v.Add("maxReasks", "%d is outside -1..%d", c.MaxReasks, MaxReasksLimit)
 	}
 	if c.MaxMoves < 1 || c.MaxMoves > MaxMovesLimit {
-		bad("maxMoves %d: want 1..%d", c.MaxMoves, MaxMovesLimit)
+		v.Add("maxMoves", "%d is outside 1..%d", c.MaxMoves, MaxMovesLimit)
 	}
 	if _, err := argumentation.ParseSemantics(c.Semantics); err != nil {
-		bad("semantics %q: want additive, dfquad, quadratic-energy, euler, euler-top or h-categorizer", c.Semantics)
+		v.Add("semantics", "%q is unknown; want additive, dfquad, quadratic-energy, euler, euler-top or h-categorizer", c.Semantics)
 	}
 	if math.IsNaN(c.DrawMargin) || math.IsInf(c.DrawMargin, 0) {
-		bad("drawMargin %v is not finite", c.DrawMargin)
+		v.Add("drawMargin", "%v is not finite", c.DrawMargin)
 	}
 	switch p := c.Perspective; {
 	case !utf8.ValidString(p):
-		bad("perspective is not valid UTF-8")
+		v.Add("perspective", "is not valid UTF-8")
 	case utf8.RuneCountInString(p) > MaxPerspectiveLen:
-		bad("perspective has %d characters; at most %d", utf8.RuneCountInString(p), MaxPerspectiveLen)
+		v.Add("perspective", "has %d characters; at most %d", utf8.RuneCountInString(p), MaxPerspectiveLen)
 	case strings.ContainsAny(p, "\r\n"):
-		bad("perspective must be one line")
+		v.Add("perspective", "must be one line")
 	}
 	if len(c.Facts) > MaxFacts {
-		bad("%d facts; at most %d", len(c.Facts), MaxFacts)
+		v.Add("facts", "%d facts; at most %d", len(c.Facts), MaxFacts)
 	}
 	total := 0
 	for i, f := range c.Facts {
 		switch {
 		case !utf8.ValidString(f):
-			bad("facts[%d] is not valid UTF-8", i)
+			v.Add(fmt.Sprintf("facts[%d]", i), "is not valid UTF-8")
 		case strings.TrimSpace(f) == "":
-			bad("facts[%d] is empty", i)
+			v.Add(fmt.Sprintf("facts[%d]", i), "is empty")
 		}
 		total += utf8.RuneCountInString(f)
 	}
-	if total > duelogic.MaxContextRunes {
-		bad("facts have %d characters together; at most %d", total, duelogic.MaxContextRunes)
+	if total > engine.MaxContextRunes {
+		v.Add("facts", "have %d characters together; at most %d", total, engine.MaxContextRunes)
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidConfig, strings.Join(probs, "; "))
-	}
-	return nil
+	return v.Err()
 }
 
 // semantics returns the configured semantics; c must be valid.
@@ -353,13 +365,16 @@ func (c Config) persona(side string) Persona {
 // (IDs P1, P2, … for PRO and O1, O2, … for OPP; targets by ID;
 // propositions normalised), and the text that makes them.
 type Turn struct {
-	Round int    `json:"round"`
-	Phase Phase  `json:"phase"`
-	Side  string `json:"side"`
+	// Round is the turn's round: 0 the opening, 1..Rounds the
+	// argumentation, Rounds+1 the closing; Phase names it.
+	Round int   `json:"round"`
+	Phase Phase `json:"phase"`
+	// Side is SidePro or SideOpp.
+	Side string `json:"side"`
 	// Moves are the turn's moves; each carries its part of the text, if
 	// the model gave one.
 	Moves []argumentation.Move `json:"moves"`
-	// Text is the turn as said.
+	// Text is the turn as said; Model the model that said it.
 	Text  string `json:"text"`
 	Model string `json:"model,omitempty"`
 	// Rejected are the replies asked for again before this one was
@@ -371,7 +386,9 @@ type Turn struct {
 
 // Rejection is an unusable reply and why it was asked for again.
 type Rejection struct {
-	Reply   string `json:"reply"`
+	// Reply is the reply as given (cut to 4000 characters).
+	Reply string `json:"reply"`
+	// Problem is why it could not be used.
 	Problem string `json:"problem"`
 }
 
@@ -379,96 +396,26 @@ type Rejection struct {
 // verdict. The winner and scores are never the model's: they come from
 // the argumentation framework.
 type Moderation struct {
-	Rationale  string   `json:"rationale"`
-	Consensus  string   `json:"consensus"`
+	// Rationale explains why the computed winner's arguments were
+	// stronger.
+	Rationale string `json:"rationale"`
+	// Consensus is the consensus solution: a recommendation that keeps the
+	// losing side's valid points.
+	Consensus string `json:"consensus"`
+	// Conditions are the conditions for revisiting the decision.
 	Conditions []string `json:"conditions"`
-	Model      string   `json:"model,omitempty"`
+	// Model is the model that wrote it.
+	Model string `json:"model,omitempty"`
 }
 
 // Judgment is the Data of an [EventVerdict]: the computed winner and side
 // scores with the moderator's text.
 type Judgment struct {
-	Winner     string                    `json:"winner"` // "" on a draw
-	Draw       bool                      `json:"draw"`
-	Sides      []argumentation.SideScore `json:"sides"`
-	Moderation Moderation                `json:"moderation"`
-}
-
-// Result is a finished persuasion debate: the engine's result (debate ID,
-// transcript, usage) with the turns, the computed verdict, the moderator's
-// text and the seed's output document.
-type Result struct {
-	*duelogic.Result
-	Config Config `json:"config"`
-	// Turns are the debaters' turns in order.
-	Turns []Turn `json:"turns"`
-	// Verdict is the computed verdict (winner, side scores, surviving
-	// arguments, commitments, metrics).
-	Verdict argumentation.Verdict `json:"verdict"`
-	// Arguments are every argument of the final graph with its score, by
-	// ID.
-	Arguments  []argumentation.ScoredArgument `json:"arguments"`
-	Moderation Moderation                     `json:"moderation"`
-	// Report holds the dialogue, graph and scores behind the verdict, with
-	// the topic, personas, context and moderator's text filled in; its
-	// WriteMarkdown wrote Markdown and its WriteDOT draws the graph.
-	Report argumentation.Report `json:"-"`
-	// Markdown is the seed's output document.
-	Markdown string `json:"markdown"`
-}
-
-// Run plays a persuasion debate of d with cfg (its zero fields defaulted)
-// and returns the turns, the computed verdict and the seed's document. It
-// fails before any model call when cfg or d is invalid. opts set the
-// engine's store, sink, clock, logger and prompt hook. A debate stopped by
-// a model error, an unusable turn, a store error or cancellation stays
-// stored and [Resume] finishes it. When Config.MarkdownPath is set and
-// writing it fails, the result is returned with the error.
-func Run(ctx context.Context, client llm.Client, cfg Config, d duelogic.Debate, opts ...duelogic.Option) (*Result, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	f := &format{Config: cfg}
-	res, err := duelogic.RunFormat(ctx, client, f, d, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.finish(res)
-}
-
-// Resume finishes the persuasion debate debateID from its records, with the
-// configuration it started with; a finished debate's result is returned
-// without calling a model.
-func Resume(ctx context.Context, client llm.Client, debateID string, opts ...duelogic.Option) (*Result, error) {
-	f := &format{}
-	res, err := duelogic.ResumeFormat(ctx, client, f, debateID, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.finish(res)
-}
-
-// finish builds the Result and writes the Markdown file, if configured.
-func (f *format) finish(res *duelogic.Result) (*Result, error) {
-	r := &Result{
-		Result:     res,
-		Config:     f.Config,
-		Turns:      f.turns,
-		Verdict:    f.report.Verdict,
-		Moderation: f.moderation,
-		Report:     f.report,
-		Markdown:   f.markdown,
-	}
-	if g := f.report.Graph; g != nil {
-		for _, a := range g.Arguments() {
-			r.Arguments = append(r.Arguments, argumentation.ScoredArgument{Argument: a, Score: f.report.Scores.Strength[a.ID]})
-		}
-	}
-	if p := f.Config.MarkdownPath; p != "" {
-		if err := os.WriteFile(p, []byte(r.Markdown), 0o644); err != nil {
-			return r, fmt.Errorf("persuasion: write the report: %w", err)
-		}
-	}
-	return r, nil
+	// Winner is the computed winner, "" on a draw (Draw).
+	Winner string `json:"winner"`
+	Draw   bool   `json:"draw"`
+	// Sides are the side scores, best first.
+	Sides []argumentation.SideScore `json:"sides"`
+	// Moderation is the moderator's text about them.
+	Moderation Moderation `json:"moderation"`
 }

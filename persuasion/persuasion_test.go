@@ -1,20 +1,21 @@
 package persuasion
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
-	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // wantSchedule is who moves in which phase and round with the defaults.
@@ -38,13 +39,13 @@ func TestStubDebates(t *testing.T) {
 	for seed := int64(1); seed <= 8; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			client := &countingClient{Client: llm.NewStub(seed)}
-			res, err := Run(t.Context(), client, Config{}, testDebate)
+			res, err := run(t.Context(), client, Config{}, testDebate)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var sched []string
 			var all []argumentation.Move
-			for _, tu := range res.Turns {
+			for _, tu := range res.Detail.Turns {
 				sched = append(sched, fmt.Sprintf("%d %s %s", tu.Round, tu.Phase, tu.Side))
 				if len(tu.Moves) == 0 || strings.TrimSpace(tu.Text) == "" {
 					t.Errorf("turn %d %s: %d moves, text %q", tu.Round, tu.Side, len(tu.Moves), tu.Text)
@@ -61,7 +62,7 @@ func TestStubDebates(t *testing.T) {
 				t.Fatalf("schedule (-want +got):\n%s", diff)
 			}
 			// The opening follows the seed: PRO claims φ, OPP claims ¬φ or asks why.
-			p1, o1 := res.Turns[0].Moves[0], res.Turns[1].Moves[0]
+			p1, o1 := res.Detail.Turns[0].Moves[0], res.Detail.Turns[1].Moves[0]
 			if p1.Act != argumentation.Claim || p1.Target != "" ||
 				o1.Target != p1.ID || !(o1.Act == argumentation.Why || o1.Proposition == argumentation.Negate(p1.Proposition)) {
 				t.Errorf("opening %s, %s", p1, o1)
@@ -75,23 +76,23 @@ func TestStubDebates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(report.Verdict, res.Verdict); diff != "" {
+			if diff := cmp.Diff(report.Verdict, res.Detail.Verdict); diff != "" {
 				t.Errorf("verdict (-recomputed +got):\n%s", diff)
 			}
-			winners[res.Verdict.Winner] = true
-			if m := res.Moderation; m.Rationale == "" || m.Consensus == "" || len(m.Conditions) == 0 {
+			winners[res.Detail.Verdict.Winner] = true
+			if m := res.Detail.Moderation; m.Rationale == "" || m.Consensus == "" || len(m.Conditions) == 0 {
 				t.Errorf("moderation %+v", m)
 			}
-			if res.Verdict.Winner != "" && !strings.Contains(res.Moderation.Rationale, res.Verdict.Winner+" prevails") {
-				t.Errorf("the stub's rationale does not explain the computed winner %s: %q", res.Verdict.Winner, res.Moderation.Rationale)
+			if res.Detail.Verdict.Winner != "" && !strings.Contains(res.Detail.Moderation.Rationale, res.Detail.Verdict.Winner+" prevails") {
+				t.Errorf("the stub's rationale does not explain the computed winner %s: %q", res.Detail.Verdict.Winner, res.Detail.Moderation.Rationale)
 			}
 			reasked += client.count(PurposeVerdict) - 1
-			if len(res.Transcript) != len(res.Turns)+1 {
-				t.Errorf("%d utterances for %d turns", len(res.Transcript), len(res.Turns))
+			if len(res.Transcript) != len(res.Detail.Turns)+1 {
+				t.Errorf("%d utterances for %d turns", len(res.Transcript), len(res.Detail.Turns))
 			}
 			for _, want := range []string{"### Round 0: Opening", "### Round 1: Argumentation", "### Round 2: Argumentation",
 				"### Round 3: Closing", "## Commitment Stores (Final State)", "### Consensus Solution"} {
-				if !strings.Contains(res.Markdown, want) {
+				if !strings.Contains(res.Detail.Markdown, want) {
 					t.Errorf("markdown lacks %q", want)
 				}
 			}
@@ -108,17 +109,17 @@ func TestStubDebates(t *testing.T) {
 func TestStubDebateGolden(t *testing.T) {
 	cfg := Config{Facts: []string{"The billing service handles 2M invoices a month", "Two of five engineers have written Go in production"},
 		Perspective: "on-call load"}
-	res, err := Run(t.Context(), llm.NewStub(1), cfg, testDebate)
+	res, err := run(t.Context(), llm.NewStub(1), cfg, testDebate)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "stub.md.golden", res.Markdown)
+	golden(t, "stub.md.golden", res.Detail.Markdown)
 }
 
 func TestRunIsDeterministic(t *testing.T) {
-	var first *Result
+	var first *engine.Result[*Outcome]
 	for range 3 {
-		res, err := Run(t.Context(), llm.NewStub(3), Config{}, testDebate)
+		res, err := run(t.Context(), llm.NewStub(3), Config{}, testDebate)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,75 +127,30 @@ func TestRunIsDeterministic(t *testing.T) {
 			first = res
 			continue
 		}
-		if diff := cmp.Diff(first.Turns, res.Turns); diff != "" {
+		if diff := cmp.Diff(first.Detail.Turns, res.Detail.Turns); diff != "" {
 			t.Fatalf("turns differ between runs (-first +again):\n%s", diff)
 		}
-		if first.Markdown != res.Markdown {
+		if first.Detail.Markdown != res.Detail.Markdown {
 			t.Fatal("markdown differs between runs")
 		}
 	}
 }
 
-func TestResumeAtEveryRecord(t *testing.T) {
-	ctx := t.Context()
-	const seed = 7 // its debate asks for turns again
-	ref := store.NewMemory()
-	want, err := Run(ctx, llm.NewStub(seed), Config{}, testDebate, duelogic.WithStore(ref))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rejected := 0
-	for _, tu := range want.Turns {
-		rejected += len(tu.Rejected)
-	}
-	if rejected == 0 {
-		t.Fatal("the reference debate asks for no turn again")
-	}
-	recs, err := ref.Records(ctx, testDebate.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ignoreSeq := cmp.Options{cmpopts.IgnoreFields(duelogic.Utterance{}, "Seq"), cmpopts.IgnoreFields(Turn{}, "Seq")}
-	for n := 1; n < len(recs); n++ {
-		mem := store.NewMemory()
-		if _, err := Run(ctx, llm.NewStub(seed), Config{}, testDebate, duelogic.WithStore(storetest.FailAfter(mem, n, errDisk))); !errors.Is(err, errDisk) {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		got, err := Resume(ctx, llm.NewStub(seed), testDebate.ID, duelogic.WithStore(mem))
-		if err != nil {
-			t.Fatalf("n=%d: resume: %v", n, err)
-		}
-		if diff := cmp.Diff(want.Transcript, got.Transcript, ignoreSeq); diff != "" {
-			t.Fatalf("n=%d: transcript (-want +got):\n%s", n, diff)
-		}
-		if diff := cmp.Diff(want.Turns, got.Turns, ignoreSeq); diff != "" {
-			t.Fatalf("n=%d: turns (-want +got):\n%s", n, diff)
-		}
-		if diff := cmp.Diff(want.Verdict, got.Verdict); diff != "" {
-			t.Fatalf("n=%d: verdict (-want +got):\n%s", n, diff)
-		}
-		if diff := cmp.Diff(want.Moderation, got.Moderation); diff != "" {
-			t.Fatalf("n=%d: moderation (-want +got):\n%s", n, diff)
-		}
-		if diff := cmp.Diff(want.Config, got.Config); diff != "" {
-			t.Fatalf("n=%d: config (-want +got):\n%s", n, diff)
-		}
-		if want.Markdown != got.Markdown {
-			t.Fatalf("n=%d: markdown differs", n)
-		}
-		stored, _ := mem.Records(ctx, testDebate.ID)
-		if len(stored) != len(recs) {
-			t.Fatalf("n=%d: %d records after resume, want %d", n, len(stored), len(recs))
-		}
-	}
-}
+// other is a format that is not persuasion.
+type other struct{}
+
+func (other) Name() string                                       { return "other" }
+func (other) Play(context.Context, *engine.Session) (int, error) { return 0, nil }
 
 func TestResumeOtherFormat(t *testing.T) {
 	st := store.NewMemory()
-	if _, err := Run(t.Context(), legalScript.fake(), shortConfig(), testDebate, duelogic.WithStore(st)); err != nil {
+	if _, err := engine.Run(t.Context(), llmtest.New(), other{}, testDebate, engine.WithStore(st)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resume(t.Context(), llmtest.New(), "nope", duelogic.WithStore(st)); !errors.Is(err, store.ErrNotFound) {
+	if _, err := resume(t.Context(), llmtest.New(), testDebate.ID, engine.WithStore(st)); !errors.Is(err, engine.ErrCorruptLog) {
+		t.Errorf("a debate of another format: %v", err)
+	}
+	if _, err := resume(t.Context(), llmtest.New(), "nope", engine.WithStore(st)); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown debate: %v", err)
 	}
 }
@@ -203,55 +159,84 @@ func TestConfigValidate(t *testing.T) {
 	tests := []struct {
 		name   string
 		modify func(*Config)
-		want   string // in the error; "" for none
+		want   string // the one violation, "field: problem"; "" for none
 	}{
 		{"defaults", func(*Config) {}, ""},
 		{"host personas", func(c *Config) { c.Pro = Persona{Description: "SRE", Model: "m"} }, ""},
 		{"no re-asks", func(c *Config) { c.MaxReasks = -1 }, ""},
 		{"every semantics", func(c *Config) { c.Semantics = "h-categorizer" }, ""},
-		{"empty model", func(c *Config) { c.Opp.Model = " " }, "opp.model is empty"},
-		{"empty persona", func(c *Config) { c.Mod.Description = "" }, "mod.description is empty"},
-		{"long bias", func(c *Config) { c.Pro.Bias = strings.Repeat("b", 501) }, "pro: description and bias may have at most 500"},
-		{"too many rounds", func(c *Config) { c.Rounds = 11 }, "rounds 11: want 1..10"},
-		{"negative rounds", func(c *Config) { c.Rounds = -1 }, "rounds -1"},
-		{"exchanges", func(c *Config) { c.Exchanges = 6 }, "exchanges 6: want 1..5"},
-		{"re-asks", func(c *Config) { c.MaxReasks = -2 }, "maxReasks -2"},
-		{"moves", func(c *Config) { c.MaxMoves = 21 }, "maxMoves 21"},
-		{"unknown semantics", func(c *Config) { c.Semantics = "majority" }, `semantics "majority"`},
-		{"perspective lines", func(c *Config) { c.Perspective = "a\nb" }, "perspective must be one line"},
-		{"perspective length", func(c *Config) { c.Perspective = strings.Repeat("x", 201) }, "perspective has 201 characters"},
-		{"blank fact", func(c *Config) { c.Facts = []string{"ok", " "} }, "facts[1] is empty"},
-		{"long facts", func(c *Config) { c.Facts = []string{strings.Repeat("x", duelogic.MaxContextRunes+1)} }, "facts have 20001 characters"},
-		{"invalid UTF-8", func(c *Config) { c.Facts = []string{"\xff"} }, "facts[0] is not valid UTF-8"},
+		{"empty model", func(c *Config) { c.Opp.Model = " " }, "opp.model: is empty"},
+		{"empty persona", func(c *Config) { c.Mod.Description = "" }, "mod.description: is empty"},
+		{"long bias", func(c *Config) { c.Pro.Bias = strings.Repeat("b", 501) }, "pro.bias: has 501 characters; at most 500"},
+		{"persona not UTF-8", func(c *Config) { c.Opp.Description = "\xff" }, "opp.description: is not valid UTF-8"},
+		{"too many rounds", func(c *Config) { c.Rounds = 11 }, "rounds: 11 is outside 1..10"},
+		{"negative rounds", func(c *Config) { c.Rounds = -1 }, "rounds: -1 is outside 1..10"},
+		{"exchanges", func(c *Config) { c.Exchanges = 6 }, "exchanges: 6 is outside 1..5"},
+		{"re-asks", func(c *Config) { c.MaxReasks = -2 }, "maxReasks: -2 is outside -1..10"},
+		{"moves", func(c *Config) { c.MaxMoves = 21 }, "maxMoves: 21 is outside 1..20"},
+		{"unknown semantics", func(c *Config) { c.Semantics = "majority" },
+			`semantics: "majority" is unknown; want additive, dfquad, quadratic-energy, euler, euler-top or h-categorizer`},
+		{"draw margin", func(c *Config) { c.DrawMargin = math.Inf(1) }, "drawMargin: +Inf is not finite"},
+		{"perspective lines", func(c *Config) { c.Perspective = "a\nb" }, "perspective: must be one line"},
+		{"perspective length", func(c *Config) { c.Perspective = strings.Repeat("x", 201) }, "perspective: has 201 characters; at most 200"},
+		{"blank fact", func(c *Config) { c.Facts = []string{"ok", " "} }, "facts[1]: is empty"},
+		{"too many facts", func(c *Config) { c.Facts = slices.Repeat([]string{"f"}, 101) }, "facts: 101 facts; at most 100"},
+		{"long facts", func(c *Config) { c.Facts = []string{strings.Repeat("x", engine.MaxContextRunes+1)} },
+			"facts: have 20001 characters together; at most 20000"},
+		{"invalid UTF-8", func(c *Config) { c.Facts = []string{"\xff"} }, "facts[0]: is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := DefaultConfig()
 			tt.modify(&cfg)
 			err := cfg.Validate()
+			f, nerr := New(cfg)
 			if tt.want == "" {
-				if err != nil {
-					t.Fatal(err)
+				if err != nil || nerr != nil {
+					t.Fatalf("Validate: %v; New: %v", err, nerr)
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			var ve *engine.ValidationError
+			if !errors.Is(err, engine.ErrInvalidConfig) || !errors.As(err, &ve) || ve.Format != FormatName {
+				t.Fatalf("err = %v, want an *engine.ValidationError of %s", err, FormatName)
 			}
-			f := llmtest.New()
-			if _, err := Run(t.Context(), f, cfg, testDebate); !errors.Is(err, ErrInvalidConfig) || len(f.Requests()) != 0 {
-				t.Errorf("Run: %v after %d requests", err, len(f.Requests()))
+			var got []string
+			for _, v := range ve.Violations {
+				got = append(got, v.Field+": "+v.Problem)
+			}
+			if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+			if f != nil || !errors.Is(nerr, engine.ErrInvalidConfig) {
+				t.Errorf("New: %v, %v", f, nerr)
+			}
+			// The engine validates a Format before anything is stored or asked.
+			fake := llmtest.New()
+			st := store.NewMemory()
+			if _, err := engine.Run(t.Context(), fake, &Format{Config: cfg}, testDebate, engine.WithStore(st)); !errors.Is(err, engine.ErrInvalidConfig) || len(fake.Requests()) != 0 {
+				t.Errorf("engine.Run: %v after %d requests", err, len(fake.Requests()))
+			}
+			if _, err := st.Records(t.Context(), testDebate.ID); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("an invalid debate was stored: %v", err)
 			}
 		})
 	}
-	// Every problem is named at once.
-	err := Config{MaxMoves: -1}.Validate()
-	for _, want := range []string{"pro.description is empty", "rounds 0", "exchanges 0", "maxMoves -1", `semantics ""`} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("err = %v, want it to contain %q", err, want)
-		}
+	// Every problem is named at once, by its field path.
+	var ve *engine.ValidationError
+	if !errors.As(Config{MaxMoves: -1}.Validate(), &ve) {
+		t.Fatal("the zero Config is valid")
 	}
-	if _, err := Run(t.Context(), llmtest.New(), Config{}, duelogic.Debate{}); !errors.Is(err, duelogic.ErrInvalidDebate) {
+	var fields []string
+	for _, v := range ve.Violations {
+		fields = append(fields, v.Field)
+	}
+	want := []string{"pro.description", "pro.model", "opp.description", "opp.model", "mod.description", "mod.model",
+		"rounds", "exchanges", "maxMoves", "semantics"}
+	if diff := cmp.Diff(want, fields); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+	if _, err := run(t.Context(), llmtest.New(), Config{}, engine.Debate{}); !errors.Is(err, engine.ErrInvalidDebate) {
 		t.Errorf("empty topic: %v", err)
 	}
 }

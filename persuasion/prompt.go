@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -44,7 +44,7 @@ func sideRole(side string) string {
 
 // material is what every request shows: the proposition, the shared context
 // K and the focus perspective.
-func material(cfg Config, d duelogic.Debate) string {
+func material(cfg Config, d engine.Debate) string {
 	var b strings.Builder
 	b.WriteString("The proposition debated:\n" + fence("proposition", d.Proposition) + "\n\n")
 	if strings.TrimSpace(d.Context) != "" {
@@ -64,16 +64,6 @@ func material(cfg Config, d duelogic.Debate) string {
 // personas lists the three participants with their stated biases.
 func personas(cfg Config) string {
 	return fence("personas", fmt.Sprintf("- PRO: %s\n- OPP: %s\n- MOD: %s", cfg.Pro, cfg.Opp, cfg.Mod))
-}
-
-func bullets(items []string) string {
-	var b strings.Builder
-	for _, it := range items {
-		if it = oneLine(it); it != "" {
-			b.WriteString("- " + it + "\n")
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // moveLines lists moves one per line: "- P2 PRO since "φ" {"a"} -> O1".
@@ -127,7 +117,7 @@ func instruction(sl slot, prior []argumentation.Move) string {
 
 // turnRequest asks sl's debater for its turn after the moves prior;
 // lastOther is the other side's last turn (nil in the first turn).
-func turnRequest(cfg Config, d duelogic.Debate, sl slot, prior []argumentation.Move, commitments []string, lastOther *Turn) llm.Request {
+func turnRequest(cfg Config, d engine.Debate, sl slot, prior []argumentation.Move, commitments []string, lastOther *Turn) llm.Request {
 	p := cfg.persona(sl.side)
 	system := fmt.Sprintf("You are %s, in a persuasion dialogue that stress-tests a technical decision under Prakken's protocol. "+
 		"Your persona: %s. Your stated bias, which everyone knows: %s. Argue the strongest version of your side despite it. "+
@@ -220,7 +210,7 @@ func judgmentText(r argumentation.Report) string {
 
 // moderationRequest asks the moderator to explain the computed verdict of
 // report.
-func moderationRequest(cfg Config, d duelogic.Debate, report argumentation.Report) llm.Request {
+func moderationRequest(cfg Config, d engine.Debate, report argumentation.Report) llm.Request {
 	p := cfg.Mod
 	system := "You are MOD, the neutral moderator of a persuasion dialogue that stress-tested a technical decision. " +
 		fmt.Sprintf("Your persona: %s. Your stated bias: %s. ", oneLine(p.Description), biasText(p)) + dataNote + "\n\n" +

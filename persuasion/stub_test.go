@@ -5,15 +5,15 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
 // TestStubReadsTheTurnPrompt runs the stub on the openings' prompts, so
 // that a change to the prompt that the stub no longer reads fails here.
 func TestStubReadsTheTurnPrompt(t *testing.T) {
-	d := duelogic.Debate{Proposition: "Should we adopt Redis for sessions?"}
+	d := engine.Debate{Proposition: "Should we adopt Redis for sessions?"}
 	const thesis = "We should adopt Redis for sessions"
 	proOpening := argumentation.Move{ID: "P1", Speaker: SidePro, Act: argumentation.Claim, Proposition: thesis}
 	tests := []struct {

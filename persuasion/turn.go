@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // ParseTurn reads a debater's reply: a JSON object
@@ -75,7 +75,7 @@ type slot struct {
 func (sl slot) key() string { return strconv.Itoa(sl.round) + ":" + strconv.Itoa(sl.k) + ":" + sl.side }
 
 // segment returns the segment and utterance kind of sl's turn.
-func (sl slot) segment() (duelogic.Segment, duelogic.UtteranceKind) {
+func (sl slot) segment() (engine.Segment, engine.UtteranceKind) {
 	switch sl.phase {
 	case PhaseOpening:
 		return SegmentOpening, KindOpening

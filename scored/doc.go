@@ -1,15 +1,38 @@
-// Package scored runs the scored debate of seed 003: an idea that has been
-// evaluated category by category is debated one round per category, an
-// advocate defending it and a challenger (the red team) attacking it, and an
-// arbiter's verdict on each round adjusts that category's score.
+// Package scored is the scored debate of seed 003 as an [engine.Format]: an
+// idea that has been evaluated category by category is debated one round
+// per category, an advocate defending it and a challenger (the red team)
+// attacking it, and an arbiter's verdict on each round adjusts that
+// category's score.
+//
+// # Playing a debate
+//
+// Build the format with [New] and play it on the engine; the result's
+// Detail is the debate's [*Outcome]:
+//
+//	f, err := scored.New(cfg) // cfg's zero fields take DefaultConfig's values
+//	...
+//	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: idea}, engine.WithStore(st))
+//	fmt.Println(res.Detail.Scores.Total)
+//	os.WriteFile("debate.md", []byte(res.Detail.Markdown(res.Debate)), 0o644)
+//
+// [engine.Resume] finishes a debate stopped by a model error, a store error
+// or cancellation, with the configuration stored when it started, and
+// generates only what was not stored. [DefaultConfig] is valid and plays
+// offline on [github.com/duelogic/duelogic/llm.NewStub], whose answers to this
+// format's prompts are registered by this package. Every engine option
+// works as for any format: store, sink, clock, logger, prompt hook, and
+// argument mapping ([engine.WithArgumentMap]), which maps the advocate's and
+// the challenger's turns (not the arbiter's verdicts) with the arbiter's
+// model. Model calls are not retried here: wrap the client with
+// [github.com/duelogic/duelogic/llm.Retry] for that.
 //
 // # Rounds
 //
 // A round debates one [Category] (by default the seed's three:
 // Problem Validity, Solution Fit, Market Opportunity; hosts supply their
-// own). Both sides see the idea (the [duelogic.Debate]'s Proposition and
+// own). Both sides see the idea (the [engine.Debate]'s Proposition and
 // Context), the category's score and evidence ([Evaluation]) and the red-team
-// [Challenge]s bearing on it, all fenced as data in the prompts. Each side
+// challenges ([Challenge]) bearing on it, all fenced as data in the prompts. Each side
 // argues its position, then rebuts the other side's argument; the arbiter
 // then returns a [Verdict] as JSON:
 //
@@ -35,28 +58,29 @@
 //	delta = post − pre
 //
 // so no verdict moves a score by more than MaxAdjustment (default 1 on the
-// default 1..10 scale) and no score leaves the scale. The [Result] holds
+// default 1..10 scale) and no score leaves the scale. The [Outcome] holds
 // every [Round] with its pre and post score and delta, and a [ScoreCard]
 // with the scores before and after and the adjustments by category and in
-// total; [Result.Markdown] renders the seed's debate.md.
+// total; [Outcome.Markdown] renders the seed's debate.md.
 //
-// # Concurrency, order and resume
+// # Order, events and resume
 //
-// Rounds are independent; they run one after another, as the seed plays
-// them, unless Config.Parallel lets several run at once. Inside a round the two
+// Rounds run one after another, as the seed plays them, unless
+// Config.Parallel lets several be generated at once. Inside a round the two
 // arguments are written at once, then the two rebuttals, then the verdict.
-// Every reply is stored by a [duelogic.Session.SideStep] under a key naming
+// Every reply is stored by an [engine.Session.SideStep] under a key naming
 // its category, side and kind ("gen:market:challenger:rebuttal"), so a
 // resumed debate finds each by key whatever order they were written in.
-// Only when every round is done are the utterances recorded — on the
-// debate's own goroutine, round by round in category order: advocate's
-// argument, challenger's argument, advocate's rebuttal, challenger's
-// rebuttal, the arbiter's verdict — so the transcript's order never depends
-// on timing. The score card is stored last. Utterances of this format are
-// not streamed token by token; each round's verdict is announced by an
-// [EventVerdict] as soon as it is stored, the score card by an [EventScores].
+// As soon as a round and the rounds before it are generated, the round is
+// recorded on the debate's own goroutine: the advocate's argument, the
+// challenger's argument, the advocate's rebuttal, the challenger's
+// rebuttal, the arbiter's verdict (each an [engine.EventUtterance]), and
+// then the verdict's effect on the score (an [EventVerdict] with a
+// [RoundVerdict]). The score card comes last (an [EventScores] with a
+// [ScoreCard]). So the transcript and the events are in category order and
+// the same whatever Config.Parallel is and whichever round finished first.
+// Utterances of this format are not streamed token by token.
 //
-// A debate stopped by a model error, a store error or cancellation is
-// finished by [Resume], which generates only what was not stored. Model
-// calls are not retried here: wrap the client with [llm.Retry] for that.
+// Every event announces a stored record, so [engine.Replay] of a debate's
+// records gives back exactly the events its sink received.
 package scored

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/scored"
 )
 
 // A scored debate of an evaluated idea on the offline stub model: three
 // rounds, each judged, each verdict moving its category's score.
-func ExampleRun() {
+func Example() {
 	cfg := scored.Config{
 		Evaluations: map[string]scored.Evaluation{
 			"problem":  {Score: 6.5, Evidence: []string{"12 of 15 interviewed clinic managers spend over 5 hours a week on scheduling"}},
@@ -23,20 +23,25 @@ func ExampleRun() {
 			{Category: "market", Text: "Incumbent EHR vendors bundle scheduling for free", Severity: "high"},
 		},
 	}
-	idea := duelogic.Debate{
-		ID:          "clinic-scheduler",
-		Proposition: "A scheduling assistant for small clinics",
-	}
-	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
-	res, err := scored.Run(context.Background(), llm.NewStub(1), cfg, idea, duelogic.WithClock(at))
+	f, err := scored.New(cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range res.Rounds {
+	idea := engine.Debate{
+		ID:          "clinic-scheduler",
+		Proposition: "A scheduling assistant for small clinics",
+	}
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) } // the same output on any day
+	res, err := engine.Run(context.Background(), llm.NewStub(1), f, idea, engine.WithClock(at))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Detail.Rounds {
 		fmt.Printf("%-18s %-10s %.2f -> %.2f\n", r.Category.Name, r.Verdict.Winner, r.PreScore, r.PostScore)
 	}
-	fmt.Printf("total change %+.2f, %d utterances\n", res.Scores.Total, len(res.Transcript))
+	fmt.Printf("total change %+.2f, %d utterances\n", res.Detail.Scores.Total, len(res.Transcript))
 	// Output:
 	// Problem Validity   advocate   6.50 -> 7.30
 	// Solution Fit       challenger 5.00 -> 4.29

@@ -4,37 +4,37 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/mdtext"
 )
 
-// Markdown renders the debate as the seed's debate.md: a score table, then
-// each round's positions, arguments, rebuttals and verdict with its effect on
-// the score. Text from the host and the models is escaped so it cannot add
-// headings or table cells of its own.
-func (r *Result) Markdown() string {
+// Markdown renders the debate of idea d (a result's Debate, whose ID it
+// shows when set) as the seed's debate.md: a score table, then each round's
+// positions, arguments, rebuttals and verdict with its effect on the score.
+// Text from the host and the models is escaped so it cannot add headings or
+// table cells of its own.
+func (o *Outcome) Markdown(d engine.Debate) string {
 	var b strings.Builder
-	title := "the idea"
-	id := ""
-	if r.Result != nil {
-		title = firstLine(r.Debate.Proposition)
-		id = r.DebateID
+	title := firstLine(d.Proposition)
+	if title == "" {
+		title = "the idea"
 	}
 	fmt.Fprintf(&b, "# Scored debate: %s\n\n", inline(title))
-	if id != "" {
-		fmt.Fprintf(&b, "- **Debate ID:** %s\n", inline(id))
+	if d.ID != "" {
+		fmt.Fprintf(&b, "- **Debate ID:** %s\n", inline(d.ID))
 	}
-	fmt.Fprintf(&b, "- **Rounds:** %d\n", len(r.Rounds))
-	fmt.Fprintf(&b, "- **Total score change:** %s\n\n", signed(r.Scores.Total))
+	fmt.Fprintf(&b, "- **Rounds:** %d\n", len(o.Rounds))
+	fmt.Fprintf(&b, "- **Total score change:** %s\n\n", signed(o.Scores.Total))
 
 	b.WriteString("## Scores\n\n")
 	b.WriteString("| Category | Before | Change | After | Winner | Confidence |\n")
 	b.WriteString("|---|---:|---:|---:|---|---:|\n")
-	for _, rd := range r.Rounds {
+	for _, rd := range o.Rounds {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.2f |\n", cell(rd.Category.Name), score(rd.PreScore),
 			signed(rd.Delta), score(rd.PostScore), rd.Verdict.Winner, rd.Verdict.Confidence)
 	}
 
-	for _, rd := range r.Rounds {
+	for _, rd := range o.Rounds {
 		fmt.Fprintf(&b, "\n## Round %d: %s\n\n", rd.Number, inline(rd.Category.Name))
 		fmt.Fprintf(&b, "**Advocate's position:** %s  \n", inline(rd.Category.AdvocatePosition))
 		fmt.Fprintf(&b, "**Challenger's position:** %s\n", inline(rd.Category.ChallengerPosition))

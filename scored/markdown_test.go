@@ -6,13 +6,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
 )
 
 func TestMarkdown(t *testing.T) {
 	cat := Category{ID: "problem", Name: "Problem | Validity", AdvocatePosition: "Real\n# problem", ChallengerPosition: "Niche"}
-	res := &Result{
-		Result: &duelogic.Result{DebateID: "idea-1", Debate: duelogic.Debate{Proposition: "A clinic scheduler\nwith more lines"}},
+	d := engine.Debate{ID: "idea-1", Proposition: "A clinic scheduler\nwith more lines"}
+	out := &Outcome{
 		Rounds: []Round{{
 			Number: 1, Category: cat,
 			Advocate: []Argument{
@@ -77,17 +78,17 @@ Better grounded.
 
 **Score:** 6.5 → 7.22 (+0.72)
 `
-	if diff := cmp.Diff(want, res.Markdown()); diff != "" {
+	if diff := cmp.Diff(want, out.Markdown(d)); diff != "" {
 		t.Errorf("markdown (-want +got):\n%s", diff)
 	}
 }
 
 func TestMarkdownOfStubDebate(t *testing.T) {
-	res, err := Run(t.Context(), newStub(), testConfig(), testIdea)
+	res, err := run(t, llm.NewStub(1), testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := res.Markdown()
+	md := res.Detail.Markdown(res.Debate)
 	for _, want := range []string{
 		"# Scored debate: A scheduling assistant for small clinics",
 		"## Round 1: Problem Validity", "## Round 2: Solution Fit", "## Round 3: Market Opportunity",

@@ -7,21 +7,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
-
-// format is the scored debate as a [duelogic.Format]: Config is stored at
-// start; the rest is the result of Play.
-type format struct {
-	Config Config `json:"config"`
-
-	rounds []Round
-	scores ScoreCard
-}
-
-// Name is [FormatName].
-func (f *format) Name() string { return FormatName }
 
 // turn is a debater's reply as stored by its side step.
 type turn struct {
@@ -36,61 +24,104 @@ type judged struct {
 }
 
 // roundGen is what one round's side steps produced: the advocate's and the
-// challenger's arguments, then their rebuttals, then the verdict.
+// challenger's arguments, then their rebuttals, then the verdict; err is
+// why they could not (set before the round is marked done).
 type roundGen struct {
 	turns   [4]turn
 	verdict judged
+	err     error
 }
 
 // The order of roundGen.turns.
 var turnOrder = [4]struct {
 	side Side
-	kind duelogic.UtteranceKind
+	kind engine.UtteranceKind
 }{
 	{Advocate, KindArgument}, {Challenger, KindArgument}, {Advocate, KindRebuttal}, {Challenger, KindRebuttal},
 }
 
-// Play runs every round in its own goroutine, each storing its turns and
-// verdict in side steps keyed by category, then records the utterances in
-// category order on this goroutine, so the transcript's order does not
-// depend on which round finished first, and stores the score card.
-func (f *format) Play(ctx context.Context, s *duelogic.Session) error {
-	cfg := f.Config
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	f.rounds, f.scores = nil, ScoreCard{}
-	return s.Segment(ctx, SegmentRounds, func(ctx context.Context) error {
-		gens := make([]roundGen, len(cfg.Categories))
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(max(1, cfg.Parallel))
-		for i, cat := range cfg.Categories {
-			g.Go(func() error { return f.generate(gctx, s, cat, &gens[i]) })
-		}
-		if err := g.Wait(); err != nil {
+// Play plays the rounds (see the package documentation) and stores the
+// score card.
+func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
+	out := &Outcome{Config: f.Config}
+	err := s.Segment(ctx, SegmentRounds, func(ctx context.Context) error {
+		rounds, err := f.playRounds(ctx, s)
+		if err != nil {
 			return err
 		}
-		for i, cat := range cfg.Categories {
-			r, err := f.record(ctx, s, i, cat, &gens[i])
-			if err != nil {
-				return err
-			}
-			f.rounds = append(f.rounds, r)
-		}
-		card := scoreCard(f.rounds)
-		_, err := s.Step(ctx, "scores", RecordScores, duelogic.SpeakerArbiter, &f.scores,
+		out.Rounds = rounds
+		card := scoreCard(rounds)
+		_, err = s.Step(ctx, "scores", RecordScores, engine.SpeakerArbiter, &out.Scores,
 			func(context.Context) (any, llm.Usage, error) { return card, llm.Usage{}, nil },
-			func(int64) *duelogic.Event {
-				return &duelogic.Event{Type: EventScores, Segment: SegmentRounds, Data: f.scores}
+			func(int64) *engine.Announcement {
+				return &engine.Announcement{Type: EventScores, Segment: SegmentRounds, Data: out.Scores}
 			})
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// playRounds generates the rounds beside the main flow, in category order
+// and Config.Parallel at a time, each storing its replies in side steps
+// keyed by category; and, on Play's goroutine, records each round as soon as
+// it and the rounds before it are generated, so the transcript's order never
+// depends on which round finished first. It returns once every generating
+// goroutine has ended.
+func (f *Format) playRounds(ctx context.Context, s *engine.Session) ([]Round, error) {
+	cats := f.Config.Categories
+	gens := make([]roundGen, len(cats))
+	done := make([]chan struct{}, len(cats))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	generated := make(chan error, 1) // the first error of the rounds, once all have ended
+	go func() {
+		g, gctx := errgroup.WithContext(gctx)
+		g.SetLimit(max(1, f.Config.Parallel))
+		for i, cat := range cats {
+			if err := gctx.Err(); err != nil {
+				gens[i].err = err
+				close(done[i])
+				continue
+			}
+			g.Go(func() error {
+				defer close(done[i])
+				gens[i].err = f.generate(gctx, s, cat, &gens[i])
+				return gens[i].err
+			})
+		}
+		generated <- g.Wait()
+	}()
+	rounds := make([]Round, 0, len(cats))
+	for i, cat := range cats {
+		<-done[i]
+		if gens[i].err != nil {
+			err := <-generated
+			if err == nil { // the round was never started: ctx was cancelled
+				err = gens[i].err
+			}
+			return nil, err
+		}
+		r, err := f.record(ctx, s, i, cat, &gens[i])
+		if err != nil {
+			cancel()
+			<-generated
+			return nil, err
+		}
+		rounds = append(rounds, r)
+	}
+	return rounds, <-generated
 }
 
 // generate plays one round's model calls: both arguments at once, then both
 // rebuttals at once (each answering the other side's argument), then the
 // verdict.
-func (f *format) generate(ctx context.Context, s *duelogic.Session, cat Category, g *roundGen) error {
+func (f *Format) generate(ctx context.Context, s *engine.Session, cat Category, g *roundGen) error {
 	for _, phase := range [][2]int{{0, 1}, {2, 3}} {
 		eg, ectx := errgroup.WithContext(ctx)
 		for _, i := range phase {
@@ -98,7 +129,7 @@ func (f *format) generate(ctx context.Context, s *duelogic.Session, cat Category
 			if i >= 2 {
 				answering = &g.turns[1-(i-2)] // the other side's argument
 			}
-			eg.Go(func() error { return f.argue(ectx, s, s.Debate(), cat, turnOrder[i].side, answering, &g.turns[i]) })
+			eg.Go(func() error { return f.argue(ectx, s, cat, turnOrder[i].side, answering, &g.turns[i]) })
 		}
 		if err := eg.Wait(); err != nil {
 			return err
@@ -109,7 +140,7 @@ func (f *format) generate(ctx context.Context, s *duelogic.Session, cat Category
 
 // argue stores side's argument (or rebuttal of answering) in out, asking
 // again while the reply is shorter than MinArgumentWords.
-func (f *format) argue(ctx context.Context, s *duelogic.Session, d duelogic.Debate, cat Category, side Side, answering *turn, out *turn) error {
+func (f *Format) argue(ctx context.Context, s *engine.Session, cat Category, side Side, answering *turn, out *turn) error {
 	cfg := f.Config
 	kind := "argument"
 	if answering != nil {
@@ -117,7 +148,7 @@ func (f *format) argue(ctx context.Context, s *duelogic.Session, d duelogic.Deba
 	}
 	_, err := s.SideStep(ctx, "gen:"+cat.ID+":"+string(side)+":"+kind, RecordTurn, string(side), out,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			req := argumentRequest(cfg, d, cat, side, answering)
+			req := argumentRequest(cfg, s.Debate(), cat, side, answering)
 			var usage llm.Usage
 			var words int
 			for range cfg.MaxAttempts {
@@ -140,16 +171,15 @@ func (f *format) argue(ctx context.Context, s *duelogic.Session, d duelogic.Deba
 
 // judge stores the arbiter's verdict on round g, asking again while the
 // reply is not a valid verdict.
-func (f *format) judge(ctx context.Context, s *duelogic.Session, cat Category, g *roundGen) error {
+func (f *Format) judge(ctx context.Context, s *engine.Session, cat Category, g *roundGen) error {
 	cfg := f.Config
-	d := s.Debate()
-	_, err := s.SideStep(ctx, "gen:"+cat.ID+":verdict", RecordVerdict, duelogic.SpeakerArbiter, &g.verdict,
+	_, err := s.SideStep(ctx, "gen:"+cat.ID+":verdict", RecordVerdict, engine.SpeakerArbiter, &g.verdict,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			req := verdictRequest(cfg, d, cat, g)
+			req := verdictRequest(cfg, s.Debate(), cat, g)
 			var usage llm.Usage
 			var perr error
 			for range cfg.MaxAttempts {
-				resp, err := s.Call(ctx, req, SegmentRounds, duelogic.SpeakerArbiter)
+				resp, err := s.Call(ctx, req, SegmentRounds, engine.SpeakerArbiter)
 				if err != nil {
 					return nil, usage, err
 				}
@@ -162,11 +192,7 @@ func (f *format) judge(ctx context.Context, s *duelogic.Session, cat Category, g
 				req = retryMessages(req, resp.Content, strings.TrimPrefix(err.Error(), ErrInvalidVerdict.Error()+": "))
 			}
 			return nil, usage, fmt.Errorf("round %s: no valid verdict after %d attempts: %w", cat.ID, cfg.MaxAttempts, perr)
-		},
-		func(int64) *duelogic.Event {
-			return &duelogic.Event{Type: EventVerdict, Segment: SegmentRounds, Speaker: duelogic.SpeakerArbiter,
-				Data: RoundVerdict{Category: cat.ID, Verdict: g.verdict.Verdict}}
-		})
+		}, nil)
 	return err
 }
 
@@ -177,13 +203,14 @@ func modelOf(resp llm.Response, req llm.Request) string {
 	return req.Model
 }
 
-// record stores round i's utterances in their fixed order and applies its
-// verdict to the category's score.
-func (f *format) record(ctx context.Context, s *duelogic.Session, i int, cat Category, g *roundGen) (Round, error) {
+// record stores round i's utterances in their fixed order, applies its
+// verdict to the category's score and stores that, announced by an
+// [EventVerdict].
+func (f *Format) record(ctx context.Context, s *engine.Session, i int, cat Category, g *roundGen) (Round, error) {
 	r := Round{Number: i + 1, Category: cat}
 	for j, t := range g.turns {
 		side, kind := turnOrder[j].side, turnOrder[j].kind
-		u, err := s.Record(ctx, cat.ID+":"+string(side)+":"+string(kind), duelogic.Utterance{
+		u, err := s.Record(ctx, cat.ID+":"+string(side)+":"+string(kind), engine.Utterance{
 			Speaker: string(side), Segment: SegmentRounds, Kind: kind, Exchange: r.Number, Content: t.Content, Model: t.Model,
 		})
 		if err != nil {
@@ -199,10 +226,18 @@ func (f *format) record(ctx context.Context, s *duelogic.Session, i int, cat Cat
 	r.Verdict = g.verdict.Verdict
 	r.PreScore = f.Config.Evaluations[cat.ID].Score
 	r.PostScore, r.Delta = Adjust(r.PreScore, r.Verdict, f.Config.MaxAdjustment, f.Config.Scale)
-	_, err := s.Record(ctx, cat.ID+":verdict", duelogic.Utterance{
-		Speaker: duelogic.SpeakerArbiter, Segment: SegmentRounds, Kind: KindVerdict, Exchange: r.Number,
+	if _, err := s.Record(ctx, cat.ID+":verdict", engine.Utterance{
+		Speaker: engine.SpeakerArbiter, Segment: SegmentRounds, Kind: KindVerdict, Exchange: r.Number,
 		Content: verdictText(cat, r.Verdict, r.PreScore, r.PostScore, r.Delta), Model: g.verdict.Model,
-	})
+	}); err != nil {
+		return r, err
+	}
+	rv := RoundVerdict{Round: r.Number, Category: cat.ID, Verdict: r.Verdict, PreScore: r.PreScore, PostScore: r.PostScore, Delta: r.Delta}
+	_, err := s.Step(ctx, cat.ID+":score", RecordRound, engine.SpeakerArbiter, nil,
+		func(context.Context) (any, llm.Usage, error) { return rv, llm.Usage{}, nil },
+		func(int64) *engine.Announcement {
+			return &engine.Announcement{Type: EventVerdict, Segment: SegmentRounds, Speaker: engine.SpeakerArbiter, Data: rv}
+		})
 	return r, err
 }
 
@@ -215,8 +250,4 @@ func scoreCard(rounds []Round) ScoreCard {
 		c.Total += r.Delta
 	}
 	return c
-}
-
-func (f *format) result(res *duelogic.Result) *Result {
-	return &Result{Result: res, Config: f.Config, Rounds: f.rounds, Scores: f.scores}
 }

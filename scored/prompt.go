@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -22,16 +22,6 @@ func signed(f float64) string {
 		return "±0.00"
 	}
 	return fmt.Sprintf("%+.2f", f)
-}
-
-func bullets(items []string) string {
-	var b strings.Builder
-	for _, it := range items {
-		if it = oneLine(it); it != "" {
-			b.WriteString("- " + it + "\n")
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // challengesFor lists the red-team challenges bearing on cat.
@@ -52,7 +42,7 @@ func challengesFor(cfg Config, cat Category) []string {
 
 // material is what every request of a round shows: the category, the
 // positions, the score, the idea, the evidence and the challenges.
-func material(cfg Config, d duelogic.Debate, cat Category) string {
+func material(cfg Config, d engine.Debate, cat Category) string {
 	var b strings.Builder
 	ev := cfg.Evaluations[cat.ID]
 	fmt.Fprintf(&b, "Category: %s\n", oneLine(cat.Name))
@@ -106,7 +96,7 @@ func other(s Side) Side {
 
 // argumentRequest asks side for its argument in cat, or, when answering is
 // not nil, for its rebuttal of the other side's argument.
-func argumentRequest(cfg Config, d duelogic.Debate, cat Category, side Side, answering *turn) llm.Request {
+func argumentRequest(cfg Config, d engine.Debate, cat Category, side Side, answering *turn) llm.Request {
 	var role string
 	if side == Advocate {
 		role = "Defend the idea's strengths in this category."
@@ -137,7 +127,7 @@ func argumentRequest(cfg Config, d duelogic.Debate, cat Category, side Side, ans
 }
 
 // verdictRequest asks the arbiter to judge round g of cat.
-func verdictRequest(cfg Config, d duelogic.Debate, cat Category, g *roundGen) llm.Request {
+func verdictRequest(cfg Config, d engine.Debate, cat Category, g *roundGen) llm.Request {
 	system := "You are the Arbiter of a scored debate that tests an idea's evaluation one category at a time. " + dataNote + "\n\n" +
 		"Judge this round fairly. Weigh how well each side's claims rest on the evidence, how directly each answered the other, " +
 		"and which arguments were strongest. Rhetoric without evidence counts for little; invented facts count against the side that used them. " +

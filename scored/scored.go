@@ -1,7 +1,6 @@
 package scored
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,8 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/duelogic/duelogic"
-	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/engine"
 )
 
 // FormatName names the scored format in a debate's first record.
@@ -25,38 +23,53 @@ const (
 )
 
 // Speakers of a scored debate's utterances. The arbiter is
-// [duelogic.SpeakerArbiter].
+// [engine.SpeakerArbiter].
 const (
 	SpeakerAdvocate   = "advocate"
 	SpeakerChallenger = "challenger"
 )
 
 // SegmentRounds is the one segment of a scored debate.
-const SegmentRounds duelogic.Segment = "rounds"
+const SegmentRounds engine.Segment = "rounds"
 
 // The kinds of a scored debate's utterances.
 const (
-	KindArgument duelogic.UtteranceKind = "argument"
-	KindRebuttal duelogic.UtteranceKind = "rebuttal"
-	KindVerdict  duelogic.UtteranceKind = "verdict"
+	KindArgument engine.UtteranceKind = "argument"
+	KindRebuttal engine.UtteranceKind = "rebuttal"
+	KindVerdict  engine.UtteranceKind = "verdict"
 )
 
-// Record types this format writes, and the event types announcing them.
+// Record types this format writes beside the engine's ([engine.RecordDebate]
+// and the others).
 const (
-	RecordTurn    = "scored_turn"
+	// RecordTurn holds a debater's argument or rebuttal as generated (a
+	// side step, unannounced; the transcript's utterance follows it).
+	RecordTurn = "scored_turn"
+	// RecordVerdict holds the arbiter's verdict as generated (a side step,
+	// unannounced).
 	RecordVerdict = "scored_verdict"
-	RecordScores  = "scored_scores"
-
-	// EventVerdict announces a round's verdict; Data is a [RoundVerdict].
-	EventVerdict duelogic.EventType = "scored_verdict"
-	// EventScores announces the score card; Data is a [ScoreCard].
-	EventScores duelogic.EventType = "scored_scores"
+	// RecordRound holds a round's verdict applied to its category's score,
+	// announced by [EventVerdict].
+	RecordRound = "scored_round"
+	// RecordScores holds the score card, announced by [EventScores].
+	RecordScores = "scored_scores"
 )
 
-// Sentinel errors callers branch on.
+// The event types of this format, beside the engine's (debate and segment
+// started and ended, and an [engine.EventUtterance] for each utterance).
+const (
+	// EventVerdict announces a round's verdict and its effect on the
+	// category's score, right after the round's utterances; Data is a
+	// [RoundVerdict].
+	EventVerdict engine.EventType = "scored_verdict"
+	// EventScores announces the score card after the last round; Data is
+	// a [ScoreCard].
+	EventScores engine.EventType = "scored_scores"
+)
+
+// Sentinel errors callers branch on. A configuration error is an
+// [*engine.ValidationError], matched by [engine.ErrInvalidConfig].
 var (
-	// ErrInvalidConfig is matched by every configuration error of [Run].
-	ErrInvalidConfig = errors.New("scored: invalid config")
 	// ErrInvalidVerdict: the arbiter gave no valid verdict within
 	// Config.MaxAttempts attempts.
 	ErrInvalidVerdict = errors.New("scored: invalid verdict")
@@ -116,12 +129,12 @@ type Scale struct {
 }
 
 // Config configures a scored debate. The idea itself is the
-// [duelogic.Debate]: its Proposition states the idea and its Context is the
+// [engine.Debate]: its Proposition states the idea and its Context is the
 // idea's background (the seed's IdeaContext).
 //
-// Zero fields take the defaults of [DefaultConfig], except Evaluations and
-// Challenges; Run stores the completed configuration, so a resumed debate
-// runs with the values it started with.
+// [New] fills zero fields with the defaults of [DefaultConfig], except
+// Evaluations and Challenges, and the debate stores the completed
+// configuration, so a resumed debate runs with the values it started with.
 type Config struct {
 	// Categories are the rounds, in order; default [DefaultCategories].
 	Categories []Category `json:"categories"`
@@ -147,9 +160,10 @@ type Config struct {
 	// MinArgumentWords is the least an argument or rebuttal must have to be
 	// accepted; default 40.
 	MinArgumentWords int `json:"minArgumentWords"`
-	// Parallel is how many rounds run at once; 0 or 1 plays them one after
-	// another, as the seed does. More rounds at once finish sooner but put
-	// more calls in flight, which a store failure can waste.
+	// Parallel is how many rounds are generated at once; 0 or 1 plays them
+	// one after another, as the seed does. More rounds at once finish
+	// sooner but put more calls in flight, which a store failure can
+	// waste. The transcript and the events are the same either way.
 	Parallel int `json:"parallel,omitempty"`
 }
 
@@ -157,8 +171,10 @@ type Config struct {
 // a neutral evaluation (the middle of the scale, no evidence: see
 // [NeutralEvaluations]), Claude Sonnet 4 advocating, Grok 3 challenging,
 // GPT-4o as arbiter, scores on a 1..10 scale moved by at most 1 per verdict,
-// 3 attempts per reply, and arguments of at least 40 words. It is valid and
-// runs offline as it is; a host with real evidence replaces Evaluations.
+// 3 attempts per reply, arguments of at least 40 words, and one round at a
+// time. It is valid and runs offline (on
+// [github.com/duelogic/duelogic/llm.NewStub]) as it is; a host with real
+// evidence replaces Evaluations.
 func DefaultConfig() Config {
 	cats := DefaultCategories()
 	scale := Scale{Min: 1, Max: 10}
@@ -187,7 +203,8 @@ func NeutralEvaluations(cats []Category, scale Scale) map[string]Evaluation {
 	return evs
 }
 
-// withDefaults fills the zero fields from DefaultConfig.
+// withDefaults fills the zero fields from DefaultConfig and copies the
+// slices and the map, so the caller's stay its own.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
 	if len(c.Categories) == 0 {
@@ -222,82 +239,84 @@ func (c Config) withDefaults() Config {
 
 var categoryID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 
-// Validate returns nil or an error wrapping [ErrInvalidConfig] that names
-// every problem: a malformed or repeated category ID, an empty name or
-// position, a category without an evaluation or with a score outside the
-// scale, a challenge naming an unknown category, an empty scale, a
-// MaxAdjustment outside (0, Max-Min], fewer than 1 attempt, a negative word
-// minimum or Parallel. Validate checks c as given; [Run] validates it after
-// filling in the defaults.
+// Validate returns nil or an [*engine.ValidationError] naming every
+// violation by its JSON field path: a malformed or repeated category ID
+// ("categories[1].id"), an empty name or position, a category without an
+// evaluation or with a score outside the scale (`evaluations["market"]`), an
+// evaluation or a challenge naming no category, an empty challenge, an empty
+// scale, a maxAdjustment outside (0, max-min], fewer than 1 attempt, a
+// negative word minimum or parallel, an empty model ID. Validate checks c as
+// given; [New] validates it after filling in the defaults.
 func (c Config) Validate() error {
-	var probs []string
-	bad := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
+	v := &engine.ValidationError{Format: FormatName}
 	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 	if !finite(c.Scale.Min) || !finite(c.Scale.Max) || c.Scale.Min >= c.Scale.Max {
-		bad("scale %v..%v is empty", c.Scale.Min, c.Scale.Max)
+		v.Add("scale", "%v..%v is empty", c.Scale.Min, c.Scale.Max)
 	}
 	if len(c.Categories) == 0 {
-		bad("no categories")
+		v.Add("categories", "none; at least one is needed")
 	}
 	seen := map[string]bool{}
 	for i, cat := range c.Categories {
+		p := fmt.Sprintf("categories[%d]", i)
 		switch {
 		case !categoryID.MatchString(cat.ID):
-			bad("categories[%d].id %q: use 1-32 of a-z, 0-9, '_' and '-'", i, cat.ID)
+			v.Add(p+".id", "%q: use 1-32 of a-z, 0-9, '_' and '-'", cat.ID)
 		case seen[cat.ID]:
-			bad("categories[%d].id %q repeats", i, cat.ID)
+			v.Add(p+".id", "%q repeats", cat.ID)
 		}
 		seen[cat.ID] = true
 		if strings.TrimSpace(cat.Name) == "" {
-			bad("categories[%d].name is empty", i)
+			v.Add(p+".name", "empty")
 		}
-		if strings.TrimSpace(cat.AdvocatePosition) == "" || strings.TrimSpace(cat.ChallengerPosition) == "" {
-			bad("categories[%d] (%s): both positions are required", i, cat.ID)
+		if strings.TrimSpace(cat.AdvocatePosition) == "" {
+			v.Add(p+".advocatePosition", "empty")
+		}
+		if strings.TrimSpace(cat.ChallengerPosition) == "" {
+			v.Add(p+".challengerPosition", "empty")
 		}
 		ev, ok := c.Evaluations[cat.ID]
-		switch {
+		switch field := fmt.Sprintf("evaluations[%q]", cat.ID); {
 		case !ok:
-			bad("evaluations[%q] is missing", cat.ID)
+			v.Add(field, "missing: every category needs an evaluation")
 		case !finite(ev.Score) || ev.Score < c.Scale.Min || ev.Score > c.Scale.Max:
-			bad("evaluations[%q].score %v is outside the scale %v..%v", cat.ID, ev.Score, c.Scale.Min, c.Scale.Max)
+			v.Add(field+".score", "%v is outside the scale %v..%v", ev.Score, c.Scale.Min, c.Scale.Max)
 		}
 	}
-	for id := range c.Evaluations {
+	for _, id := range slices.Sorted(maps.Keys(c.Evaluations)) {
 		if !seen[id] {
-			bad("evaluations[%q] names no category", id)
+			v.Add(fmt.Sprintf("evaluations[%q]", id), "names no category")
 		}
 	}
 	for i, ch := range c.Challenges {
+		p := fmt.Sprintf("challenges[%d]", i)
 		if ch.Category != "" && !seen[ch.Category] {
-			bad("challenges[%d].category %q names no category", i, ch.Category)
+			v.Add(p+".category", "%q names no category", ch.Category)
 		}
 		if strings.TrimSpace(ch.Text) == "" {
-			bad("challenges[%d].text is empty", i)
+			v.Add(p+".text", "empty")
 		}
 	}
-	if !finite(c.MaxAdjustment) || c.MaxAdjustment <= 0 || c.MaxAdjustment > c.Scale.Max-c.Scale.Min {
-		bad("maxAdjustment %v: want more than 0 and at most the scale's width", c.MaxAdjustment)
+	if m := c.MaxAdjustment; !finite(m) || m <= 0 || m > c.Scale.Max-c.Scale.Min {
+		v.Add("maxAdjustment", "%v: want more than 0 and at most the scale's width", m)
 	}
 	if c.MaxAttempts < 1 {
-		bad("maxAttempts %d: want at least 1", c.MaxAttempts)
+		v.Add("maxAttempts", "%d: want at least 1", c.MaxAttempts)
 	}
 	if c.MinArgumentWords < 0 {
-		bad("minArgumentWords %d is negative", c.MinArgumentWords)
+		v.Add("minArgumentWords", "%d is negative", c.MinArgumentWords)
 	}
 	if c.Parallel < 0 {
-		bad("parallel %d is negative", c.Parallel)
+		v.Add("parallel", "%d is negative", c.Parallel)
 	}
-	for _, m := range []struct{ name, id string }{
+	for _, m := range []struct{ field, id string }{
 		{"advocateModel", c.AdvocateModel}, {"challengerModel", c.ChallengerModel}, {"arbiterModel", c.ArbiterModel},
 	} {
 		if strings.TrimSpace(m.id) == "" {
-			bad("%s is empty", m.name)
+			v.Add(m.field, "empty")
 		}
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidConfig, strings.Join(probs, "; "))
-	}
-	return nil
+	return v.Err()
 }
 
 // Side is a debater's side of a round.
@@ -311,8 +330,8 @@ const (
 
 // Argument is one turn of a debater in a round.
 type Argument struct {
-	Side Side                   `json:"side"`
-	Kind duelogic.UtteranceKind `json:"kind"` // KindArgument or KindRebuttal
+	Side Side                 `json:"side"`
+	Kind engine.UtteranceKind `json:"kind"` // KindArgument or KindRebuttal
 	// Content is the text; Model the model that wrote it.
 	Content string `json:"content"`
 	Model   string `json:"model"`
@@ -336,14 +355,23 @@ type Round struct {
 	Delta     float64 `json:"delta"`
 }
 
-// RoundVerdict is the Data of an [EventVerdict].
+// RoundVerdict is the Data of an [EventVerdict]: a round's verdict and what
+// it did to its category's score.
 type RoundVerdict struct {
+	// Round is the round's number, from 1; Category its category's ID.
+	Round    int     `json:"round"`
 	Category string  `json:"category"`
 	Verdict  Verdict `json:"verdict"`
+	// PreScore and PostScore are the category's score before and after
+	// the verdict; Delta is the difference.
+	PreScore  float64 `json:"preScore"`
+	PostScore float64 `json:"postScore"`
+	Delta     float64 `json:"delta"`
 }
 
-// ScoreCard is the score integration of a debate: the scores per category
-// before and after, the adjustment each verdict made, and their sum.
+// ScoreCard is the score integration of a debate, and the Data of an
+// [EventScores]: the scores per category before and after, the adjustment
+// each verdict made, and their sum.
 type ScoreCard struct {
 	Pre         map[string]float64 `json:"pre"`
 	Post        map[string]float64 `json:"post"`
@@ -352,42 +380,11 @@ type ScoreCard struct {
 	Total float64 `json:"total"`
 }
 
-// Result is a finished scored debate: the engine's result (debate ID,
-// transcript, usage) with the rounds and the score card.
-type Result struct {
-	*duelogic.Result
+// Outcome is a scored debate's own result, the Detail of its
+// [engine.Result]: the configuration it ran with, its rounds and the score
+// card. Render it with [Outcome.Markdown].
+type Outcome struct {
 	Config Config    `json:"config"`
 	Rounds []Round   `json:"rounds"`
 	Scores ScoreCard `json:"scores"`
-}
-
-// Run plays a scored debate of idea d with cfg (its zero fields defaulted)
-// and returns the rounds, verdicts and score card. It fails before any model
-// call when cfg or d is invalid. opts set the engine's store, sink, clock,
-// logger and prompt hook. The rounds run concurrently; wrap client with
-// [llm.Retry] to ride out rate limits. A failed debate stays stored and
-// [Resume] finishes it.
-func Run(ctx context.Context, client llm.Client, cfg Config, d duelogic.Debate, opts ...duelogic.Option) (*Result, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	f := &format{Config: cfg}
-	res, err := duelogic.RunFormat(ctx, client, f, d, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.result(res), nil
-}
-
-// Resume finishes the scored debate debateID from its records, with the
-// configuration it started with; a finished debate's result is returned
-// without calling a model.
-func Resume(ctx context.Context, client llm.Client, debateID string, opts ...duelogic.Option) (*Result, error) {
-	f := &format{}
-	res, err := duelogic.ResumeFormat(ctx, client, f, debateID, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return f.result(res), nil
 }

@@ -15,6 +15,7 @@ const dataNote = "Text inside the tagged blocks (proposition, context, evidence,
 var (
 	fence      = llmtext.Fence
 	oneLine    = llmtext.OneLine
+	bullets    = llmtext.Bullets
 	cut        = llmtext.Truncate
 	jsonObject = llmtext.Object
 	lookup     = llmtext.Lookup

@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
+	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -61,9 +63,9 @@ const usageHead = `usage: debate [flags] "question"
        debate --list
        debate --resume ID
 
-Runs a debate between language models and prints it live. Formats: %s.
+Runs a debate between language models and prints it live.
 
-flags:
+formats (--format):
 `
 
 func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
@@ -95,7 +97,11 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 
 // printUsage writes the usage of the flags of fs to w.
 func printUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, usageHead, strings.Join(formatNames(), ", "))
+	fmt.Fprint(w, usageHead)
+	for _, f := range registry {
+		fmt.Fprintf(w, "  %-11s %s\n", f.name, f.about)
+	}
+	fmt.Fprint(w, "\nflags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
@@ -141,7 +147,7 @@ type env struct {
 	opt    *options
 	client llm.Client
 	store  store.Store
-	sink   duelogic.EventSink
+	sink   engine.EventSink
 	render *render.Renderer
 	shown  *shown
 	stdin  *lines
@@ -194,13 +200,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		defer stop()
 	}
 
-	var f *format
 	var id string
 	var res *outcome
 	if opt.resume != "" {
 		id = opt.resume
-		f, res, err = resume(ctx, e, id)
+		res, err = resume(ctx, e, id)
 	} else {
+		var f *format
 		f, err = lookupFormat(opt.format)
 		if err == nil {
 			err = f.check(opt)
@@ -208,14 +214,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return badUsage(err)
 		}
-		id = duelogic.NewDebateID()
-		res, err = f.run(ctx, e, duelogic.Debate{ID: id, Proposition: opt.question, Context: opt.context})
+		id = engine.NewDebateID()
+		res, err = f.play(ctx, e, engine.Debate{ID: id, Proposition: opt.question, Context: opt.context}, "")
 	}
 	r.Clear()
 	switch {
 	case errors.As(err, new(usageError)):
 		return badUsage(err)
-	case res != nil && res.paused:
+	case errors.Is(err, moderated.ErrPaused):
 		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", opt.storeDir, id)
 		return exitOK
 	case err != nil:
@@ -225,14 +231,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return exitFail
 	}
-	if res.result != nil && f.metrics {
-		r.Metrics(res.result)
-	}
-	if f.summary != nil {
-		r.Println(f.summary(res))
+	if res.summary != nil {
+		res.summary(r)
 	}
 	if opt.out != "" {
-		files, err := writeDocs(opt.out, f, res)
+		files, err := writeDocs(opt.out, id, res)
 		if err != nil {
 			fmt.Fprintln(stderr, "debate:", err)
 			return exitFail
@@ -244,35 +247,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitOK
 }
 
-// resume continues the stored debate id with its format.
-func resume(ctx context.Context, e *env, id string) (*format, *outcome, error) {
+// resume shows what the stored debate id said so far, then continues it
+// with its format.
+func resume(ctx context.Context, e *env, id string) (*outcome, error) {
 	recs, err := e.store.Records(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, e.opt.storeDir)
+		return nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, e.opt.storeDir)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sum, err := events.Summarize(recs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := lookupFormat(sum.Format)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if sum.Config != nil {
 		e.render.SetConfig(*sum.Config)
 	}
-	// Show what was said before, then continue live.
+	// Show what was said before, then continue live. The end of a finished
+	// debate is left to the format's summary, which its result gives.
 	for _, rec := range recs {
-		if ev, ok := events.FromRecord(rec); ok && ev.Type != duelogic.EventDebateEnded {
+		if ev, ok := events.FromRecord(rec); ok && ev.Type != engine.EventDebateEnded {
 			e.sink.Emit(ctx, ev)
 		}
 	}
 	e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
-	res, err := f.resume(ctx, e, id)
-	return f, res, err
+	return f.play(ctx, e, engine.Debate{}, id)
 }
 
 // shown counts the utterances shown, by kind, so that a checkpoint can wait
@@ -280,17 +284,17 @@ func resume(ctx context.Context, e *env, id string) (*format, *outcome, error) {
 // from its own goroutine, after it stores them, while the debate goes on.
 type shown struct {
 	mu      sync.Mutex
-	n       map[duelogic.UtteranceKind]int
+	n       map[engine.UtteranceKind]int
 	changed chan struct{} // closed at the next utterance
 }
 
 func newShown() *shown {
-	return &shown{n: map[duelogic.UtteranceKind]int{}, changed: make(chan struct{})}
+	return &shown{n: map[engine.UtteranceKind]int{}, changed: make(chan struct{})}
 }
 
-// Emit implements duelogic.EventSink.
-func (s *shown) Emit(_ context.Context, e duelogic.Event) {
-	if e.Type != duelogic.EventUtterance || e.Utterance == nil {
+// Emit implements engine.EventSink.
+func (s *shown) Emit(_ context.Context, e engine.Event) {
+	if e.Type != engine.EventUtterance || e.Utterance == nil {
 		return
 	}
 	s.mu.Lock()
@@ -302,7 +306,7 @@ func (s *shown) Emit(_ context.Context, e duelogic.Event) {
 
 // wait returns once n utterances of kind have been shown, or ctx is done, or
 // after at most limit (a format that did not announce them).
-func (s *shown) wait(ctx context.Context, kind duelogic.UtteranceKind, n int, limit time.Duration) {
+func (s *shown) wait(ctx context.Context, kind engine.UtteranceKind, n int, limit time.Duration) {
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	for {

@@ -8,39 +8,26 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 )
 
-// writeDocs writes the debate's documents to dir: <id>.md (the transcript),
-// <id>.json (the result) and the format's own, and returns their names.
-func writeDocs(dir string, f *format, o *outcome) ([]string, error) {
-	full := o.full
-	if full == nil {
-		full = o.result
-	}
-	if full == nil {
-		return nil, nil
+// writeDocs writes the documents of the finished debate id to dir, each as
+// <id>.<suffix> (an empty one is left out), and returns their names.
+func writeDocs(dir, id string, o *outcome) ([]string, error) {
+	docs, err := o.docs()
+	if err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write documents: %w", err)
 	}
-	js, err := json.MarshalIndent(full, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("write documents: %w", err)
-	}
-	files := map[string][]byte{o.id + ".json": append(js, '\n')}
-	if o.result != nil {
-		files[o.id+".md"] = []byte(transcript(f, o.result))
-	}
-	for suffix, text := range o.docs {
-		if text != "" {
-			files[o.id+"."+suffix] = []byte(text)
-		}
-	}
 	var names []string
-	for name, b := range files {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+	for suffix, text := range docs {
+		if text == "" {
+			continue
+		}
+		p := filepath.Join(dir, id+"."+suffix)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			return nil, fmt.Errorf("write documents: %w", err)
 		}
 		names = append(names, p)
@@ -49,22 +36,31 @@ func writeDocs(dir string, f *format, o *outcome) ([]string, error) {
 	return names, nil
 }
 
+// marshal is v as indented JSON, with a final newline.
+func marshal(v any) (string, error) {
+	js, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("write documents: %w", err)
+	}
+	return string(js) + "\n", nil
+}
+
 // transcript is the debate as Markdown: who said what, segment by segment,
-// with the arbiter's evaluations, and the metrics of a Duelogic debate.
-func transcript(f *format, res *duelogic.Result) string {
+// with the arbiter's evaluations, the speakers named by name, then tail.
+func transcript[R any](res *engine.Result[R], name func(speaker string) string, tail string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(res.Debate.Proposition))
-	fmt.Fprintf(&b, "Debate `%s`, format %s, %d utterances.\n", res.DebateID, f.name, len(res.Transcript))
+	fmt.Fprintf(&b, "Debate `%s`, format %s, %d utterances.\n", res.DebateID, res.Format, len(res.Transcript))
 	if res.Debate.Context != "" {
 		fmt.Fprintf(&b, "\n> %s\n", strings.ReplaceAll(strings.TrimSpace(res.Debate.Context), "\n", "\n> "))
 	}
-	var seg duelogic.Segment
+	var seg engine.Segment
 	for _, u := range res.Transcript {
 		if u.Segment != seg {
 			seg = u.Segment
 			fmt.Fprintf(&b, "\n## %s\n", title(string(seg)))
 		}
-		fmt.Fprintf(&b, "\n**%s**", speakerName(res.Config, u.Speaker))
+		fmt.Fprintf(&b, "\n**%s**", name(u.Speaker))
 		var notes []string
 		if u.Kind != "" {
 			notes = append(notes, strings.ReplaceAll(string(u.Kind), "_", " "))
@@ -73,13 +69,13 @@ func transcript(f *format, res *duelogic.Result) string {
 			notes = append(notes, fmt.Sprintf("round %d", u.Exchange))
 		}
 		if u.Violation != "" {
-			notes = append(notes, fmt.Sprintf("%s, to %s", u.Violation, speakerName(res.Config, u.Target)))
+			notes = append(notes, fmt.Sprintf("%s, to %s", u.Violation, name(u.Target)))
 		}
-		if u.Kind == duelogic.KindInterruption && u.Reason != "" {
+		if u.Kind == engine.KindInterruption && u.Reason != "" {
 			notes = append(notes, u.Reason)
 		}
 		if u.Interrupted {
-			notes = append(notes, "interrupted by "+speakerName(res.Config, u.InterruptedBy))
+			notes = append(notes, "interrupted by "+name(u.InterruptedBy))
 		}
 		if len(notes) > 0 {
 			fmt.Fprintf(&b, " — %s", strings.Join(notes, ", "))
@@ -90,35 +86,12 @@ func transcript(f *format, res *duelogic.Result) string {
 				ev.AdherenceScore, ev.SteelManning.Quality, ev.SelfCritique.Quality, ev.FrameworkConsistency.Consistent, ev.IntellectualHonesty.Score)
 		}
 	}
-	if f.metrics {
-		m := res.Metrics
-		fmt.Fprintf(&b, "\n## Metrics\n\n")
-		fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
-		fmt.Fprintf(&b, "| responses (evaluated) | %d (%d) |\n", m.Responses, m.Evaluated)
-		fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
-		fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
-		fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
-		fmt.Fprintf(&b, "| framework consistency | %.0f%% |\n", 100*m.FrameworkConsistency)
-		fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
-	}
+	b.WriteString(tail)
 	fmt.Fprintf(&b, "\nTokens: %d prompt + %d completion.\n", res.Usage.PromptTokens, res.Usage.CompletionTokens)
 	return b.String()
 }
 
-// speakerName is "Arbiter", a chair's "Model (Framework)", or the speaker.
-func speakerName(cfg duelogic.Config, speaker string) string {
-	if speaker == duelogic.SpeakerArbiter {
-		return "Arbiter"
-	}
-	for _, c := range cfg.Chairs {
-		if c.Position == speaker {
-			info, _ := duelogic.LookupFramework(c.Framework)
-			return fmt.Sprintf("%s (%s)", c.DisplayName(), info.ShortName())
-		}
-	}
-	return title(speaker)
-}
-
+// title is s with spaces for underscores and a capital first letter.
 func title(s string) string {
 	s = strings.ReplaceAll(s, "_", " ")
 	if s == "" {

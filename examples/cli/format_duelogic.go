@@ -1,45 +1,39 @@
 package main
 
 import (
-	"context"
+	"fmt"
 	"strings"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/render"
 )
 
-var duelogicFormat = &format{
-	name:    "duelogic",
-	about:   "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
-	flags:   []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
-	metrics: true,
-	run: func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error) {
+var duelogicFormat = define(adapter[*duelogic.Outcome]{
+	name:  "duelogic",
+	about: "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
+	flags: []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
+	format: func(e *env) (engine.Format[*duelogic.Outcome], error) {
 		cfg, err := duelogicConfig(e.opt)
 		if err != nil {
 			return nil, err
 		}
-		e.render.SetConfig(cfg)
-		o, err := duelogic.New(cfg, e.client, duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		if err != nil {
-			return nil, configError(err)
+		if e.opt.resume == "" {
+			// A resumed debate's chairs are the stored ones: resume
+			// shows those.
+			e.render.SetConfig(cfg)
 		}
-		res, err := o.Run(ctx, d)
-		if err != nil {
-			return nil, configError(err)
-		}
-		return &outcome{id: res.DebateID, result: res}, nil
+		return duelogic.NewPodcast(cfg)
 	},
-	resume: func(ctx context.Context, e *env, id string) (*outcome, error) {
-		o, err := duelogic.New(duelogic.DefaultConfig(), e.client, duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		if err != nil {
-			return nil, err
-		}
-		res, err := o.Resume(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		return &outcome{id: id, result: res}, nil
+	summary: func(r *render.Renderer, res *engine.Result[*duelogic.Outcome]) {
+		r.Metrics(duelogic.ResultOf(res))
 	},
-}
+	docs: func(res *engine.Result[*duelogic.Outcome]) (map[string]string, error) {
+		cfg := res.Detail.Config
+		name := func(speaker string) string { return chairName(cfg, speaker) }
+		return map[string]string{"md": transcript(res, name, metricsTable(res.Detail.Metrics))}, nil
+	},
+})
 
 // duelogicConfig is the default config changed by the flags.
 func duelogicConfig(o *options) (duelogic.Config, error) {
@@ -79,8 +73,33 @@ func duelogicConfig(o *options) (duelogic.Config, error) {
 		}
 		cfg.Arbiter.ModelID, cfg.Arbiter.ModelDisplayName = o.model, o.model
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, configError(err)
-	}
 	return cfg, nil
+}
+
+// chairName is "Arbiter", a chair's "Model (Framework)", or the speaker.
+func chairName(cfg duelogic.Config, speaker string) string {
+	if speaker == duelogic.SpeakerArbiter {
+		return "Arbiter"
+	}
+	for _, c := range cfg.Chairs {
+		if c.Position == speaker {
+			info, _ := duelogic.LookupFramework(c.Framework)
+			return fmt.Sprintf("%s (%s)", c.DisplayName(), info.ShortName())
+		}
+	}
+	return title(speaker)
+}
+
+// metricsTable is the Markdown section of a podcast's metrics.
+func metricsTable(m duelogic.Metrics) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## Metrics\n\n")
+	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
+	fmt.Fprintf(&b, "| responses (evaluated) | %d (%d) |\n", m.Responses, m.Evaluated)
+	fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
+	fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
+	fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
+	fmt.Fprintf(&b, "| framework consistency | %.0f%% |\n", 100*m.FrameworkConsistency)
+	fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
+	return b.String()
 }

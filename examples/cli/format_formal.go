@@ -1,18 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/formal"
 )
 
-var formalFormat = &format{
+var formalFormat = define(adapter[*formal.Outcome]{
 	name:  "formal",
 	about: "a formal debate: chair, promoter and detractor, sources verified, an audience verdict",
 	flags: []string{"max-rounds", "exchanges"},
-	run: func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error) {
+	format: func(e *env) (engine.Format[*formal.Outcome], error) {
 		cfg := formal.DefaultConfig()
 		if n := e.opt.rounds; n > 0 {
 			cfg.MaxRounds, cfg.MinRounds = n, min(cfg.MinRounds, n)
@@ -21,41 +21,25 @@ var formalFormat = &format{
 			cfg.ChairModel, cfg.PromoterModel, cfg.DetractorModel, cfg.VerifierModel = m, m, m, m
 			cfg.AudienceModel, cfg.ReporterModel, cfg.AssessorModel = m, m, m
 		}
-		res, err := formal.Run(ctx, e.client, cfg, d, formalOptions(e)...)
-		if err != nil {
-			return nil, configError(err)
+		// The cited pages are fetched only when a real model cites them:
+		// the stub's are made up.
+		var opts []formal.Option
+		if e.opt.baseURL != "" {
+			opts = append(opts, formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{})))
 		}
-		return formalOutcome(res), nil
+		return formal.New(cfg, opts...)
 	},
-	resume: func(ctx context.Context, e *env, id string) (*outcome, error) {
-		res, err := formal.Resume(ctx, e.client, id, formalOptions(e)...)
-		if err != nil {
-			return nil, err
-		}
-		return formalOutcome(res), nil
+	summary: func(r *render.Renderer, res *engine.Result[*formal.Outcome]) {
+		o := res.Detail
+		r.Println(fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %d rounds (%s)\n%s", o.Verdict, o.Rounds, o.EndedBy, o.Reason))
 	},
-	summary: func(o *outcome) string {
-		res := o.full.(*formal.Result)
-		return fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %d rounds (%s)\n%s", res.Outcome, res.Rounds, res.EndedBy, res.Reason)
+	docs: func(res *engine.Result[*formal.Outcome]) (map[string]string, error) {
+		d := res.Detail.Documents
+		return map[string]string{
+			"md":                 d.Transcript,
+			"summary.md":         d.Summary,
+			"blog-post.md":       d.BlogPost,
+			"assessor-report.md": d.AssessorReport,
+		}, nil
 	},
-}
-
-// formalOptions are the store and sink, and a verifier that fetches the
-// cited pages only when a real model is in use (the stub cites made-up
-// ones).
-func formalOptions(e *env) []formal.Option {
-	opts := []formal.Option{formal.WithStore(e.store), formal.WithSink(e.sink)}
-	if e.opt.baseURL == "" {
-		opts = append(opts, formal.WithVerifier(formal.JudgeOnly))
-	}
-	return opts
-}
-
-func formalOutcome(res *formal.Result) *outcome {
-	return &outcome{id: res.DebateID, full: res, docs: map[string]string{
-		"md":                 res.Documents.Transcript,
-		"summary.md":         res.Documents.Summary,
-		"blog-post.md":       res.Documents.BlogPost,
-		"assessor-report.md": res.Documents.AssessorReport,
-	}}
-}
+})

@@ -2,20 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/moderated"
 )
 
-var moderatedFormat = &format{
+var moderatedFormat = define(adapter[*moderated.Outcome]{
 	name:  "moderated",
 	about: "a moderated debate: engineering perspectives argue rounds, you steer at checkpoints, a moderator synthesizes",
 	flags: []string{"perspectives", "max-rounds", "exchanges"},
-	run: func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error) {
+	format: func(e *env) (engine.Format[*moderated.Outcome], error) {
 		cfg := moderated.DefaultConfig()
 		cfg.Debaters = e.opt.perspectives
 		if e.opt.rounds > 0 {
@@ -24,28 +24,24 @@ var moderatedFormat = &format{
 		if m := e.opt.model; m != "" {
 			cfg.ModeratorModel, cfg.DebaterModels = m, []string{m}
 		}
-		res, err := moderated.Run(ctx, e.client, cfg, d, moderatedHooks(e), duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		if errors.Is(err, moderated.ErrInvalidConfig) {
-			return nil, usageError{err.Error()}
+		var opts []moderated.Option
+		if !e.opt.noCheckpoints {
+			opts = append(opts, moderated.WithCheckpointer(checkpointer(e)))
 		}
-		return moderatedOutcome(d.ID, res, err)
+		return moderated.New(cfg, opts...)
 	},
-	resume: func(ctx context.Context, e *env, id string) (*outcome, error) {
-		res, err := moderated.Resume(ctx, e.client, id, moderatedHooks(e), duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		return moderatedOutcome(id, res, err)
+	summary: func(r *render.Renderer, res *engine.Result[*moderated.Outcome]) {
+		r.Println(fmt.Sprintf("\n══════ SYNTHESIS ══════\nended: %s after %d rounds", res.Detail.EndReason, len(res.Detail.Rounds)))
 	},
-	summary: func(o *outcome) string {
-		res := o.full.(*moderated.Result)
-		return fmt.Sprintf("\n══════ SYNTHESIS ══════\nended: %s after %d rounds", res.EndReason, len(res.Rounds))
+	docs: func(res *engine.Result[*moderated.Outcome]) (map[string]string, error) {
+		return map[string]string{"synthesis.md": res.Detail.Synthesis.Markdown()}, nil
 	},
-}
+})
 
-// moderatedHooks asks a person at each checkpoint, unless --no-checkpoints.
-func moderatedHooks(e *env) moderated.Hooks {
-	if e.opt.noCheckpoints {
-		return moderated.Hooks{}
-	}
-	return moderated.Hooks{Checkpointer: moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
+// checkpointer asks the person at the terminal after each round; the end
+// of input pauses the debate (moderated.ErrPaused).
+func checkpointer(e *env) moderated.Checkpointer {
+	return moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
 		// Show the round, down to the moderator's judgment, before asking.
 		e.shown.wait(ctx, moderated.KindJudgment, st.Round, 5*time.Second)
 		e.render.Clear()
@@ -63,15 +59,5 @@ func moderatedHooks(e *env) moderated.Hooks {
 			return moderated.Decision{}, fmt.Errorf("%w: no answer at the checkpoint", moderated.ErrPaused)
 		}
 		return moderated.Decision{Action: moderated.Continue}, nil
-	})}
-}
-
-func moderatedOutcome(id string, res *moderated.Result, err error) (*outcome, error) {
-	if errors.Is(err, moderated.ErrPaused) {
-		return &outcome{id: id, paused: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &outcome{id: res.DebateID, result: res.Result, full: res, docs: map[string]string{"synthesis.md": res.Synthesis.Markdown()}}, nil
+	})
 }

@@ -1,57 +1,36 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/scored"
 )
 
-var scoredFormat = &format{
+var scoredFormat = define(adapter[*scored.Outcome]{
 	name:  "scored",
 	about: "a scored debate: advocate and challenger argue each category, the arbiter's verdicts move its score",
-	run: func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error) {
+	// The CLI has no prior evaluation of the idea: the default config
+	// starts every category in the middle of the scale.
+	format: func(e *env) (engine.Format[*scored.Outcome], error) {
 		cfg := scored.DefaultConfig()
-		// The CLI has no prior evaluation of the idea: every category
-		// starts in the middle of the scale.
-		cfg.Evaluations = map[string]scored.Evaluation{}
-		for _, c := range cfg.Categories {
-			cfg.Evaluations[c.ID] = scored.Evaluation{Score: (cfg.Scale.Min + cfg.Scale.Max) / 2}
-		}
 		if m := e.opt.model; m != "" {
 			cfg.AdvocateModel, cfg.ChallengerModel, cfg.ArbiterModel = m, m, m
 		}
-		res, err := scored.Run(ctx, e.client, cfg, d, duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		if errors.Is(err, scored.ErrInvalidConfig) {
-			return nil, usageError{err.Error()}
-		}
-		if err != nil {
-			return nil, configError(err)
-		}
-		return scoredOutcome(res), nil
+		return scored.New(cfg)
 	},
-	resume: func(ctx context.Context, e *env, id string) (*outcome, error) {
-		res, err := scored.Resume(ctx, e.client, id, duelogic.WithStore(e.store), duelogic.WithSink(e.sink))
-		if err != nil {
-			return nil, err
-		}
-		return scoredOutcome(res), nil
-	},
-	summary: func(o *outcome) string {
-		res := o.full.(*scored.Result)
+	summary: func(r *render.Renderer, res *engine.Result[*scored.Outcome]) {
 		var b strings.Builder
 		b.WriteString("\n══════ SCORES ══════")
-		for _, r := range res.Rounds {
-			fmt.Fprintf(&b, "\n%-20s %4.1f → %4.1f (%+.1f)", r.Category.Name, r.PreScore, r.PostScore, r.Delta)
+		for _, rd := range res.Detail.Rounds {
+			fmt.Fprintf(&b, "\n%-20s %4.1f → %4.1f (%+.1f)", rd.Category.Name, rd.PreScore, rd.PostScore, rd.Delta)
 		}
-		fmt.Fprintf(&b, "\ntotal adjustment %+.1f", res.Scores.Total)
-		return b.String()
+		fmt.Fprintf(&b, "\ntotal adjustment %+.1f", res.Detail.Scores.Total)
+		r.Println(b.String())
 	},
-}
-
-func scoredOutcome(res *scored.Result) *outcome {
-	return &outcome{id: res.DebateID, result: res.Result, full: res, docs: map[string]string{"md": res.Markdown()}}
-}
+	docs: func(res *engine.Result[*scored.Outcome]) (map[string]string, error) {
+		return map[string]string{"md": res.Detail.Markdown(res.Debate)}, nil
+	},
+})

@@ -8,40 +8,95 @@ import (
 	"strings"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/render"
 )
 
-// format is an entry of the format registry: how the CLI starts and resumes
-// a debate of one format. Adding a format is one entry (usually in its own
-// file) whose run and resume call the format package.
+// format is an entry of the format registry. Make one with define, from
+// what differs between formats; the rest is common to every format.
 type format struct {
 	name  string
 	about string
 	// flags are the format-specific flags (of formatFlags) it reads.
 	flags []string
-	// metrics prints the Duelogic metrics at the end.
-	metrics bool
-	// summary, when set, is printed at the end: the outcome in a few lines.
-	summary func(o *outcome) string
-	// run starts debate d; resume continues debate id. Both nil: the
-	// format is not in this build.
-	run    func(ctx context.Context, e *env, d duelogic.Debate) (*outcome, error)
-	resume func(ctx context.Context, e *env, id string) (*outcome, error)
+	// play runs debate d or, when resumeID is set, continues the stored
+	// debate resumeID.
+	play func(ctx context.Context, e *env, d engine.Debate, resumeID string) (*outcome, error)
 }
 
-// outcome is what a format's run left.
+// adapter is what the CLI knows of a format whose outcome is R: its flags,
+// how they become the format, its summary and its documents. Adding a
+// format is one adapter (in its own file) and a line in registry.
+type adapter[R any] struct {
+	name  string
+	about string
+	flags []string
+	// format returns the format the flags configure, with its hooks. To
+	// resume a debate the stored configuration replaces the flags'.
+	format func(e *env) (engine.Format[R], error)
+	// summary, when set, prints the outcome at the end, in a few lines.
+	summary func(r *render.Renderer, res *engine.Result[R])
+	// docs, when set, returns the format's own documents by file name
+	// suffix ("summary.md" is written as <id>.summary.md); an "md" one
+	// replaces the transcript.
+	docs func(res *engine.Result[R]) (map[string]string, error)
+}
+
+// outcome is a finished debate as the CLI shows and writes it.
 type outcome struct {
-	// id is the debate's ID.
-	id string
-	// result is the engine's result, when the format returns it: its
-	// transcript is written as <id>.md unless docs has "md".
-	result *duelogic.Result
-	// paused: the debate stopped at a checkpoint on purpose.
-	paused bool
-	// docs are the format's own documents by file name suffix: "md" is
-	// written as <id>.md, "summary.md" as <id>.summary.md.
-	docs map[string]string
-	// full is the format's whole result, written as <id>.json; nil: result.
-	full any
+	summary func(r *render.Renderer)
+	// docs returns the documents by file name suffix: "json" the engine's
+	// result, "md" the transcript, and the format's own.
+	docs func() (map[string]string, error)
+}
+
+// define makes the registry entry of a.
+func define[R any](a adapter[R]) *format {
+	return &format{name: a.name, about: a.about, flags: a.flags,
+		play: func(ctx context.Context, e *env, d engine.Debate, resumeID string) (*outcome, error) {
+			f, err := a.format(e)
+			if err != nil {
+				return nil, configError(err)
+			}
+			if c, ok := any(f).(engine.Cast); ok && a.name != duelogic.FormatName {
+				e.render.SetLabels(c.Label)
+			}
+			res, err := play(ctx, e, f, d, resumeID)
+			if err != nil {
+				return nil, err
+			}
+			o := &outcome{docs: func() (map[string]string, error) {
+				docs := map[string]string{"md": transcript(res, title, "")}
+				if a.docs != nil {
+					own, err := a.docs(res)
+					if err != nil {
+						return nil, err
+					}
+					for suffix, text := range own {
+						docs[suffix] = text
+					}
+				}
+				js, err := marshal(res)
+				docs["json"] = js
+				return docs, err
+			}}
+			if a.summary != nil {
+				o.summary = func(r *render.Renderer) { a.summary(r, res) }
+			}
+			return o, nil
+		}}
+}
+
+// play runs debate d in format f, or resumes the stored debate resumeID,
+// on the env's client, store and sink. A configuration or debate the
+// format rejects is a usage error.
+func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debate, resumeID string) (*engine.Result[R], error) {
+	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
+	if resumeID != "" {
+		return engine.Resume(ctx, e.client, f, resumeID, opts...)
+	}
+	res, err := engine.Run(ctx, e.client, f, d, opts...)
+	return res, configError(err)
 }
 
 // formatFlags are the flags that only some formats read; giving one to
@@ -63,7 +118,7 @@ func formatNames() []string {
 
 func lookupFormat(name string) (*format, error) {
 	for _, f := range registry {
-		if f.name == name && f.run != nil {
+		if f.name == name {
 			return f, nil
 		}
 	}
@@ -85,9 +140,9 @@ func (f *format) check(o *options) error {
 }
 
 // configError turns a format's invalid configuration or debate into a usage
-// error naming every problem.
+// error naming every problem; it returns other errors as they are.
 func configError(err error) error {
-	var ve *duelogic.ValidationError
+	var ve *engine.ValidationError
 	switch {
 	case errors.As(err, &ve):
 		var b strings.Builder
@@ -96,7 +151,7 @@ func configError(err error) error {
 			fmt.Fprintf(&b, "\n  %s: %s", v.Field, v.Problem)
 		}
 		return usageError{b.String()}
-	case errors.Is(err, duelogic.ErrInvalidConfig), errors.Is(err, duelogic.ErrInvalidDebate):
+	case errors.Is(err, engine.ErrInvalidConfig), errors.Is(err, engine.ErrInvalidDebate):
 		return usageError{err.Error()}
 	}
 	return err

@@ -209,8 +209,9 @@ func TestUsageErrors(t *testing.T) {
 		{"format flag of another format", []string{"--perspective", "cost", "q"}, "--perspective: not used by the duelogic format"},
 		{"flags the format does not read", []string{"--format", "scored", "--max-rounds", "4", "--preset", "x", "q"}, "--max-rounds, --preset: not used by the scored format"},
 		{"unknown format", []string{"--format", "oxford", "q"}, `unknown format "oxford"`},
-		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "rounds 11: want 1..10"},
-		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "debaters 5: want 2..4"},
+		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "invalid configuration:\n  rounds: 11 is outside 1..10"},
+		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "invalid configuration:\n  debaters: 5: want 2..4"},
+		{"formal config", []string{"--format", "formal", "--max-rounds", "21", "q"}, "invalid configuration:\n  maxRounds: 21; must be at most 20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -241,7 +242,7 @@ func TestHelp(t *testing.T) {
 			if n := strings.Count(r.stderr, "usage: debate [flags]"); n != 1 {
 				t.Errorf("the usage %d times on stderr; want once:\n%s", n, r.stderr)
 			}
-			for _, want := range []string{"-max-rounds", "-no-checkpoints"} {
+			for _, want := range []string{"-max-rounds", "-no-checkpoints", "  scored      a scored debate: "} {
 				if !strings.Contains(r.stderr, want) {
 					t.Errorf("usage lacks %q:\n%s", want, r.stderr)
 				}
@@ -388,9 +389,12 @@ func TestModeratedCheckpointsFromStdin(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	// The round is shown before the checkpoint asks about it.
-	if i, j := strings.Index(r.stdout, "▶ MODERATOR"), strings.Index(r.stdout, "═══ Round 1 Complete"); i < 0 || j < i {
-		t.Error("the checkpoint came before the round")
+	// The round is shown, down to the moderator's judgment, before the
+	// checkpoint asks about it, quoting that judgment.
+	head, rest, _ := strings.Cut(r.stdout, "═══ Round 1 Complete ═══\nModerator: ")
+	judgment, _, _ := strings.Cut(rest, "\n")
+	if judgment == "" || !strings.Contains(head, judgment) {
+		t.Errorf("the checkpoint came before the round's judgment %q", judgment)
 	}
 	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
 	for _, name := range []string{id + ".md", id + ".json", id + ".synthesis.md"} {
@@ -436,12 +440,15 @@ func TestOtherFormats(t *testing.T) {
 		docs []string // suffixes written to --out
 	}{
 		{[]string{"--format", "moderated", "--no-checkpoints", "--perspectives", "3"},
-			[]string{"══════ ANALYSIS ══════", "▶ MODERATOR", "ended: "}, []string{".md", ".json", ".synthesis.md"}},
+			[]string{"══════ ANALYSIS ══════", "══════ ROUNDS ══════", "══════ SYNTHESIS ══════\nended: "},
+			[]string{".md", ".json", ".synthesis.md"}},
 		{[]string{"--format", "scored"},
 			[]string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
 		{[]string{"--format", "formal", "--max-rounds", "2"},
-			[]string{"▶ CHAIR (setup)", "▶ PROMOTER (opening statement)", "══════ OUTCOME ══════"},
+			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 2 rounds "},
 			[]string{".md", ".json", ".summary.md", ".assessor-report.md"}},
+		{[]string{"--format", "persuasion", "--rounds", "1", "--perspective", "cost"},
+			[]string{"▶ PRO", "▶ OPP", "══════ VERDICT ══════", "additive semantics)"}, []string{".md", ".json", ".dot"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[1], func(t *testing.T) {

@@ -143,10 +143,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		if err != nil {
 			return err
 		}
-		if sum.Config == nil {
+		stored, ok := duelogic.ConfigOf(sum)
+		if !ok {
 			return fmt.Errorf("%s is a %s debate, not a Duelogic one", *resume, sum.Format)
 		}
-		cfg = *sum.Config
+		cfg = stored
 	}
 	r := render.New(out, cfg, render.Options{})
 	o, err := duelogic.New(cfg, router, duelogic.WithStore(st), duelogic.WithSink(r))

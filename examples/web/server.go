@@ -17,6 +17,7 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
@@ -428,7 +429,15 @@ func replay(recs []store.Record) ([]duelogic.Utterance, *duelogic.Metrics, *llm.
 				utts[i].Interrupted, utts[i].InterruptedBy = true, e.Speaker
 			}
 		case duelogic.EventDebateEnded:
-			metrics, usage = &e.Result.Metrics, &e.Result.Usage
+			ended, err := engine.DataAs[engine.Ended](e)
+			if err != nil {
+				continue
+			}
+			var out duelogic.Outcome
+			if json.Unmarshal(ended.Detail, &out) == nil {
+				metrics = &out.Metrics
+			}
+			usage = &ended.Usage
 		}
 	}
 	return utts, metrics, usage

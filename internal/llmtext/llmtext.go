@@ -214,3 +214,15 @@ func Map(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
 }
+
+// Bullets renders items as a Markdown list, one line each ("- item"),
+// leaving out the blank ones.
+func Bullets(items []string) string {
+	var b strings.Builder
+	for _, it := range items {
+		if it = OneLine(it); it != "" {
+			b.WriteString("- " + it + "\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/formal"
 )
 
 // Options says how to render.
@@ -34,6 +36,7 @@ type Renderer struct {
 
 	mu         sync.Mutex
 	cfg        duelogic.Config
+	labels     func(string) string // a format's speaker names (SetLabels), nil for the podcast
 	debateID   string
 	speaking   string // the speaker whose tokens are being printed
 	segment    duelogic.Segment
@@ -57,6 +60,14 @@ func (r *Renderer) SetConfig(cfg duelogic.Config) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cfg = cfg
+}
+
+// SetLabels names the speakers of a format other than the podcast (its
+// engine.Cast Label); the podcast's chairs are named after the config.
+func (r *Renderer) SetLabels(label func(speaker string) string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.labels = label
 }
 
 // DebateID is the ID of the debate seen starting, or "".
@@ -106,14 +117,19 @@ func (r *Renderer) Label(speaker string) string {
 }
 
 func (r *Renderer) label(speaker string) string {
-	if speaker == duelogic.SpeakerArbiter {
-		return "ARBITER"
-	}
 	for _, c := range r.cfg.Chairs {
 		if c.Position == speaker {
 			info, _ := duelogic.LookupFramework(c.Framework)
 			return fmt.Sprintf("%s · %s", strings.ToUpper(c.DisplayName()), info.Name)
 		}
+	}
+	if r.labels != nil && speaker != engine.SpeakerHuman {
+		if l, _, _ := strings.Cut(r.labels(speaker), ":"); l != "" && l != speaker {
+			return strings.ToUpper(l)
+		}
+	}
+	if speaker == duelogic.SpeakerArbiter {
+		return "ARBITER"
 	}
 	// Another format's speaker: a perspective, or a role.
 	if info, ok := duelogic.LookupFramework(duelogic.Framework(speaker)); ok {
@@ -182,13 +198,17 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 		}
 	case duelogic.EventInterruption:
 		r.endLine()
-		c := e.Interrupt
+		c, err := engine.DataAs[duelogic.InterruptCandidate](e)
+		if err != nil {
+			break
+		}
 		fmt.Fprintf(r.w, "\n%s\n", r.style(fmt.Sprintf("  ↯ %s cuts in on %s — %s (urgency %.2f): %q",
 			r.label(c.InterruptingChair.Position), r.label(c.InterruptedChair.Position),
 			c.TriggerReason, c.Urgency, c.TriggerContent), yellow))
 	case duelogic.EventDebateEnded:
 		r.endLine()
-	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap:
+	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry:
+		// A formal log entry is said as the utterance right behind it.
 	default:
 		r.endLine()
 		// A format's own event: shown like an utterance when it carries a

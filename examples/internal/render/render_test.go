@@ -23,7 +23,7 @@ func script() []duelogic.Event {
 			AdherenceScore: 80, SteelManning: duelogic.MandateCheck{Quality: "strong"},
 			SelfCritique: duelogic.MandateCheck{Quality: "weak"}, IntellectualHonesty: duelogic.IntellectualHonesty{Score: "high"}}},
 		{Type: "verdict", Seq: 5, Speaker: "arbiter"},
-		{Type: "formal_entry", Seq: 6, Speaker: "promoter", Utterance: &duelogic.Utterance{Kind: "opening_statement", Content: "We affirm."}},
+		{Type: "formal_note", Seq: 6, Speaker: "promoter", Utterance: &duelogic.Utterance{Kind: "opening_statement", Content: "We affirm."}},
 		{Type: "round_scored", Seq: 7, Speaker: "performance_advocate"},
 	}
 }

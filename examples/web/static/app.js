@@ -321,8 +321,8 @@ function handle(e) {
     case 'debate_ended':
       state.es.close();
       setStatus('finished');
-      metrics(e.result);
-      showArguments(e.debateId, e.result && e.result.arguments);
+      metrics(e.data && e.data.detail && { metrics: e.data.detail.metrics, usage: e.data.usage });
+      showArguments(e.debateId, e.data && e.data.arguments);
       break;
   }
 }
@@ -407,7 +407,7 @@ function evaluate(card, ev) {
 }
 
 function interruption(e) {
-  const c = e.interrupt;
+  const c = e.data;
   const by = speaker(c.interruptingChair.position);
   const on = speaker(c.interruptedChair.position);
   $('timeline').append(el('div', { class: 'notice' },

@@ -1,15 +1,14 @@
-package duelogic
+package engine
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
@@ -48,7 +47,7 @@ func TestTokensDoNotWaitForTheStore(t *testing.T) {
 	r := newTestRecorder(st, sink)
 	ctx := context.Background()
 	r.start(ctx)
-	if _, err := r.append(ctx, "utterance", map[string]string{"key": "a"}); err != nil {
+	if _, err := r.appendEntry(ctx, "utterance", entry{Key: "a"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	<-st.entered // the writer is inside Append
@@ -79,10 +78,10 @@ func TestCallWaitsForTheStoreOneStepBehind(t *testing.T) {
 			return llm.Response{Content: "ok"}, nil
 		})
 		step := func(key string) error {
-			if _, err := r.call(ctx, client, llm.Request{Purpose: "p"}, SegmentExchange, "chair_1", false); err != nil {
+			if _, err := r.call(ctx, client, llm.Request{Purpose: "p"}, "exchange", "chair_1", false); err != nil {
 				return err
 			}
-			_, err := r.append(ctx, "utterance", map[string]string{"key": key})
+			_, err := r.appendEntry(ctx, "utterance", entry{Key: key}, nil)
 			return err
 		}
 		if err := step("1"); err != nil { // record 1 queued; the store holds it
@@ -113,16 +112,17 @@ type panicking struct{}
 
 func (panicking) Name() string { return "panicking" }
 
-func (panicking) Play(ctx context.Context, s *Session) error {
+func (panicking) Play(ctx context.Context, s *Session) (int, error) {
 	if _, err := s.Record(ctx, "hello", Utterance{Speaker: "host", Content: "hello"}); err != nil {
-		return err
+		return 0, err
 	}
 	panic("format bug")
 }
 
 // TestPanicInPlayLeaksNothing: when a format's Play panics, the panic
 // reaches the caller and no goroutine of the debate survives it (synctest
-// fails the test if one is left blocked in the bubble).
+// fails the test if one is left blocked in the bubble), and what Play
+// stored before it stays stored.
 func TestPanicInPlayLeaksNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := store.NewMemory()
@@ -132,7 +132,7 @@ func TestPanicInPlayLeaksNothing(t *testing.T) {
 					t.Errorf("recovered %v, want the format's panic", p)
 				}
 			}()
-			RunFormat(context.Background(), llm.NewStub(1), panicking{}, Debate{ID: "p", Proposition: "x"}, WithStore(st))
+			Run(context.Background(), llm.NewStub(1), Format[int](panicking{}), Debate{ID: "p", Proposition: "x"}, WithStore(st))
 		}()
 		recs, err := st.Records(context.Background(), "p")
 		if err != nil || len(recs) != 2 {
@@ -141,33 +141,65 @@ func TestPanicInPlayLeaksNothing(t *testing.T) {
 	})
 }
 
-// TestFormatsRefuseOptionsTheyCannotHonour: RunFormat and ResumeFormat fail
-// before any model call with an option only the podcast reads.
-func TestFormatsRefuseOptionsTheyCannotHonour(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		opt  Option
-	}{
-		{"WithCatalog", WithCatalog(DefaultCatalog())},
-		{"WithArgumentMap", WithArgumentMap(argumentation.Additive)},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			calls := 0
-			client := llm.ClientFunc(func(context.Context, llm.Request) (llm.Response, error) {
-				calls++
-				return llm.Response{Content: "x"}, nil
-			})
-			_, err := RunFormat(context.Background(), client, panicking{}, Debate{Proposition: "x"}, tt.opt)
-			if !errors.Is(err, ErrUnsupportedOption) || !strings.Contains(err.Error(), tt.name) {
-				t.Errorf("RunFormat: err %v, want ErrUnsupportedOption naming %s", err, tt.name)
-			}
-			_, err = ResumeFormat(context.Background(), client, panicking{}, "any", tt.opt)
-			if !errors.Is(err, ErrUnsupportedOption) {
-				t.Errorf("ResumeFormat: err %v, want ErrUnsupportedOption", err)
-			}
-			if calls != 0 {
-				t.Errorf("%d model calls", calls)
-			}
-		})
+// TestFormatOptionsAFormatCannotHonour: a format option that does not apply
+// to the format stops Run and Resume before any model call.
+func TestFormatOptionsAFormatCannotHonour(t *testing.T) {
+	calls := 0
+	client := llm.ClientFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		calls++
+		return llm.Response{Content: "x"}, nil
+	})
+	opt := ForFormat(func(f any) error {
+		if _, ok := f.(*toyOnly); !ok {
+			return fmt.Errorf("%w: WithToy", ErrUnsupportedOption)
+		}
+		return nil
+	})
+	st := store.NewMemory()
+	if _, err := Run(context.Background(), client, Format[int](panicking{}), Debate{ID: "x", Proposition: "x"}, opt, WithStore(st)); !errors.Is(err, ErrUnsupportedOption) {
+		t.Errorf("Run: err %v, want ErrUnsupportedOption", err)
+	}
+	if _, err := st.Records(context.Background(), "x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused debate was stored (err %v)", err)
+	}
+	if calls != 0 {
+		t.Errorf("%d model calls", calls)
+	}
+}
+
+type toyOnly struct{}
+
+// withMap is a format whose configuration has a map and a field left out
+// of its JSON when empty, as formats' configurations do.
+type withMap struct {
+	Weights map[string]int `json:"weights,omitempty"`
+	Rounds  int            `json:"rounds,omitempty"`
+	hook    func()
+}
+
+func (*withMap) Name() string { return "with_map" }
+
+func (*withMap) Play(ctx context.Context, s *Session) (int, error) { return 0, nil }
+
+// TestResumeDecodesTheStoredConfigAlone: Resume decodes the stored
+// configuration into zeroed exported fields, so nothing of the Format it is
+// given leaks in (a map entry, a field the stored JSON leaves out), while
+// its unexported hooks stay.
+func TestResumeDecodesTheStoredConfigAlone(t *testing.T) {
+	st := store.NewMemory()
+	ctx := context.Background()
+	if _, err := Run(ctx, llm.NewStub(1), Format[int](&withMap{Weights: map[string]int{"a": 1}}), Debate{ID: "w", Proposition: "x"}, WithStore(st)); err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	f := &withMap{Weights: map[string]int{"b": 2}, Rounds: 7, hook: func() { called = true }}
+	if _, err := Resume(ctx, llm.NewStub(1), Format[int](f), "w", WithStore(st)); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Weights) != 1 || f.Weights["a"] != 1 || f.Rounds != 0 {
+		t.Errorf("resumed with %+v, want only the stored configuration", f)
+	}
+	if f.hook(); !called {
+		t.Error("the hook was lost")
 	}
 }

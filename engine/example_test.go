@@ -1,11 +1,11 @@
-package duelogic_test
+package engine_test
 
 import (
 	"context"
 	"fmt"
 	"log"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
@@ -17,54 +17,56 @@ import (
 type oneQuestion struct {
 	Sides []string `json:"sides"`
 	Judge string   `json:"judge"`
-
-	winner string // a result, not configuration
 }
 
 func (f *oneQuestion) Name() string { return "one_question" }
 
-// Play uses only stored steps, so a resumed debate replays what was said.
-func (f *oneQuestion) Play(ctx context.Context, s *duelogic.Session) error {
-	return s.Segment(ctx, "answers", func(ctx context.Context) error {
+// Play uses only stored steps, so a resumed debate replays what was said;
+// it returns the winning side.
+func (f *oneQuestion) Play(ctx context.Context, s *engine.Session) (string, error) {
+	var winner string
+	err := s.Segment(ctx, "answers", func(ctx context.Context) error {
 		for _, side := range f.Sides {
 			req := llm.Request{Model: side, Purpose: "answer",
 				Messages: []llm.Message{{Role: llm.User, Content: "Answer briefly: " + s.Debate().Proposition}}}
-			if _, err := s.Say(ctx, "answer:"+side, duelogic.Utterance{Speaker: side, Segment: "answers", Kind: "answer"}, req); err != nil {
+			if _, err := s.Say(ctx, "answer:"+side, engine.Utterance{Speaker: side, Segment: "answers", Kind: "answer"}, req); err != nil {
 				return err
 			}
 		}
-		_, err := s.Step(ctx, "verdict", "verdict", "judge", &f.winner, func(ctx context.Context) (any, llm.Usage, error) {
+		_, err := s.Step(ctx, "verdict", "verdict", "judge", &winner, func(ctx context.Context) (any, llm.Usage, error) {
 			resp, err := s.Call(ctx, llm.Request{Model: f.Judge, Purpose: "verdict",
 				Messages: []llm.Message{{Role: llm.User, Content: "Which side answered better?"}}}, "answers", "judge")
 			return resp.Content, resp.Usage, err
 		}, nil)
 		return err
 	})
+	return winner, err
 }
 
 // A host's own format on the engine: stored, announced and resumable like
 // any debate.
-func ExampleRunFormat() {
+func ExampleRun() {
 	f := llmtest.New()
 	f.OnPurpose("verdict").Reply("blue")
 	mem := store.NewMemory()
 	format := &oneQuestion{Sides: []string{"red", "blue"}, Judge: "judge-model"}
-	res, err := duelogic.RunFormat(context.Background(), f, format,
-		duelogic.Debate{ID: "q1", Proposition: "Is tea better than coffee?"}, duelogic.WithStore(mem))
+	res, err := engine.Run(context.Background(), f, engine.Format[string](format),
+		engine.Debate{ID: "q1", Proposition: "Is tea better than coffee?"}, engine.WithStore(mem))
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, u := range res.Transcript {
 		fmt.Printf("%s: %s\n", u.Speaker, u.Content)
 	}
-	fmt.Println("winner:", format.winner)
+	fmt.Println("winner:", res.Detail)
 
 	// Resuming the finished debate replays it without a model call.
 	again := &oneQuestion{}
-	if _, err := duelogic.ResumeFormat(context.Background(), f, again, "q1", duelogic.WithStore(mem)); err != nil {
+	replayed, err := engine.Resume(context.Background(), f, engine.Format[string](again), "q1", engine.WithStore(mem))
+	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("replayed winner:", again.winner, "judge:", again.Judge, "calls:", len(f.Requests()))
+	fmt.Println("replayed winner:", replayed.Detail, "judge:", again.Judge, "calls:", len(f.Requests()))
 	// Output:
 	// red: fake reply for answer
 	// blue: fake reply for answer

@@ -1,4 +1,4 @@
-package duelogic
+package engine
 
 import (
 	"context"
@@ -15,10 +15,11 @@ type Summary struct {
 	ID     string `json:"id"`
 	Format string `json:"format"`
 	Debate Debate `json:"debate"`
-	// Config is the Duelogic config, for a "duelogic" debate.
-	Config *Config `json:"config,omitempty"`
-	// Spec is the stored configuration of another format.
+	// Spec is the format's stored configuration (its exported fields, as
+	// JSON).
 	Spec json.RawMessage `json:"spec,omitempty"`
+	// Mapped reports whether the debate maps its arguments.
+	Mapped bool `json:"mapped,omitempty"`
 	// Records counts the stored records; Finished reports whether the last
 	// one ends the debate.
 	Records  int  `json:"records"`
@@ -34,7 +35,7 @@ type Summary struct {
 func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 	recs, err := st.Records(ctx, id)
 	if err != nil {
-		return Summary{}, fmt.Errorf("duelogic: inspect %s: %w", id, err)
+		return Summary{}, fmt.Errorf("engine: inspect %s: %w", id, err)
 	}
 	return Summarize(recs)
 }
@@ -43,24 +44,14 @@ func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 // store.Store.Records returns them. It fails with an error wrapping
 // [ErrCorruptLog] when they do not start with a debate record.
 func Summarize(recs []store.Record) (Summary, error) {
-	if len(recs) == 0 {
-		return Summary{}, fmt.Errorf("%w: no records", ErrCorruptLog)
-	}
-	id := recs[0].DebateID
-	head, err := headOf(id, recs)
+	h, err := headOf(recs)
 	if err != nil {
 		return Summary{}, err
 	}
 	last := recs[len(recs)-1]
-	s := Summary{
-		ID: id, Format: head.Format, Debate: head.Debate, Spec: head.Spec,
+	return Summary{
+		ID: h.Debate.ID, Format: h.Format, Debate: h.Debate, Spec: h.Spec, Mapped: h.Mapping != "",
 		Records: len(recs), Finished: last.Type == RecordDebateEnded,
 		Started: recs[0].Time, Updated: last.Time,
-	}
-	if head.Format == formatDuelogic {
-		cfg := head.Config
-		s.Config = &cfg
-		s.Spec = nil
-	}
-	return s, nil
+	}, nil
 }

@@ -1,4 +1,0 @@
-package duelogic
-
-// The engine registers the offline stub's answers to argument extraction.
-import _ "github.com/duelogic/duelogic/engine"

@@ -1,0 +1,463 @@
+package duelogic
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+)
+
+// FormatName names the Duelogic podcast format in a debate's first record.
+const FormatName = "duelogic"
+
+// Podcast is the Duelogic podcast debate as an [engine.Format]: play it with
+// engine.Run and engine.Resume, or through an [Orchestrator], which adds
+// manual interjections. Its Config is stored with the debate; the catalog
+// the config is checked against is not ([WithCatalog] gives it again on
+// resume).
+type Podcast struct {
+	Config Config `json:"config"`
+
+	cat     *Catalog
+	pending *pending // manual interjections, when an Orchestrator plays it
+}
+
+// NewPodcast returns the podcast format for cfg, checked against the
+// default catalog (a [WithCatalog] option given to engine.Run checks it
+// against another). It fails with a [*ValidationError] if cfg is invalid.
+func NewPodcast(cfg Config) (*Podcast, error) {
+	p := &Podcast{Config: cfg}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Name is "duelogic".
+func (*Podcast) Name() string { return FormatName }
+
+// Validate checks the config against the podcast's catalog.
+func (p *Podcast) Validate() error { return p.Config.ValidateCatalog(p.catalog()) }
+
+func (p *Podcast) catalog() *Catalog {
+	if p.cat == nil {
+		return DefaultCatalog()
+	}
+	return p.cat
+}
+
+// Participants are the chairs' positions ([engine.Cast]).
+func (p *Podcast) Participants() []string {
+	var out []string
+	for _, ch := range p.Config.Chairs {
+		out = append(out, ch.Position)
+	}
+	return out
+}
+
+// Label names a speaker as transcripts do: "Claude Sonnet 4 (Utilitarian
+// Chair)" or "Arbiter" ([engine.Cast]).
+func (p *Podcast) Label(speaker string) string { return speakerLabel(p.Config, p.catalog(), speaker) }
+
+// JudgeModel is the arbiter's model, which maps the arguments
+// ([engine.Cast]).
+func (p *Podcast) JudgeModel() string { return p.Config.Arbiter.ModelID }
+
+// Outcome is what a podcast debate produces beyond its transcript: the
+// config it ran with, the metrics checked against the seed's targets and the
+// interruptions made. It is the Detail of the engine's result.
+type Outcome struct {
+	Config  Config  `json:"config"`
+	Metrics Metrics `json:"metrics"`
+	// Interruptions are the interruptions made, in order.
+	Interruptions []InterruptCandidate `json:"interruptions,omitempty"`
+}
+
+// Play runs the segments in order: introduction, openings, exchange,
+// synthesis.
+func (p *Podcast) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
+	pl := &play{
+		s: s, cfg: p.Config, cat: p.catalog(), d: s.Debate(), p: p.pending,
+		lastInterrupt: map[string]time.Time{}, systems: map[string]string{},
+	}
+	if pl.p == nil {
+		pl.p = &pending{}
+	}
+	pl.p.open(p.Config)
+	defer pl.p.close()
+	steps := []struct {
+		seg  Segment
+		body func(context.Context) error
+	}{
+		{SegmentIntroduction, pl.introduction},
+		{SegmentOpening, pl.openings},
+		{SegmentExchange, pl.exchange},
+		{SegmentSynthesis, pl.synthesis},
+	}
+	for _, st := range steps {
+		pl.seg = st.seg
+		if err := s.Segment(ctx, st.seg, st.body); err != nil {
+			return nil, err
+		}
+	}
+	return &Outcome{
+		Config:        p.Config,
+		Metrics:       computeMetrics(p.Config, s.Transcript()),
+		Interruptions: append([]InterruptCandidate(nil), pl.interruptions...),
+	}, nil
+}
+
+// play is one play (or replay) of a podcast debate.
+type play struct {
+	s   *engine.Session
+	cfg Config
+	cat *Catalog
+	d   Debate
+	p   *pending
+
+	seg           Segment
+	lastInterrupt map[string]time.Time
+	interruptions []InterruptCandidate
+	systems       map[string]string
+	boundaries    int
+}
+
+// evaluationRecord is the arbiter's review of one exchange response: the
+// evaluation (nil when none was made or it could not be parsed) and the
+// interrupt check with the engine's decision on it.
+type evaluationRecord struct {
+	UtteranceSeq int64               `json:"utteranceSeq"`
+	Speaker      string              `json:"speaker"`
+	Evaluation   *ResponseEvaluation `json:"evaluation"`
+	Evaluated    bool                `json:"evaluated"`
+	EvalError    string              `json:"evalError,omitempty"`
+	Check        *InterruptDecision  `json:"check,omitempty"`
+	CheckError   string              `json:"checkError,omitempty"`
+	Interrupt    *InterruptCandidate `json:"interrupt,omitempty"`
+	Rejected     string              `json:"rejected,omitempty"`
+}
+
+// transcript is what was said so far.
+func (r *play) transcript() []Utterance { return r.s.Transcript() }
+
+// model returns the model ID of a speaker.
+func (r *play) model(speaker string) string {
+	if ch, ok := r.cfg.chair(speaker); ok {
+		return ch.ModelID
+	}
+	return r.cfg.Arbiter.ModelID
+}
+
+func (r *play) request(purpose, speaker string, p Prompt) llm.Request {
+	return llm.Request{Model: r.model(speaker), Purpose: purpose, Messages: p.Messages()}
+}
+
+func (r *play) say(ctx context.Context, key string, u Utterance, p Prompt, purpose string) (Utterance, error) {
+	return r.s.Say(ctx, key, u, r.request(purpose, u.Speaker, p))
+}
+
+func (r *play) chairSystem(position string) string {
+	if s, ok := r.systems[position]; ok {
+		return s
+	}
+	s, _ := ChairSystemPrompt(r.cfg, r.cat, position)
+	r.systems[position] = s
+	return s
+}
+
+func (r *play) label(speaker string) string { return speakerLabel(r.cfg, r.cat, speaker) }
+
+// lastChairSpeaker is the position of the last chair who spoke, or "".
+func (r *play) lastChairSpeaker() string {
+	tr := r.transcript()
+	for i := len(tr) - 1; i >= 0; i-- {
+		if s := tr[i].Speaker; s != SpeakerArbiter {
+			return s
+		}
+	}
+	return ""
+}
+
+func (r *play) introduction(ctx context.Context) error {
+	_, err := r.say(ctx, "intro",
+		Utterance{Speaker: SpeakerArbiter, Segment: SegmentIntroduction, Kind: KindIntroduction},
+		ArbiterIntroPrompt(r.cfg, r.cat, r.d), PurposeIntroduction)
+	return err
+}
+
+func (r *play) openings(ctx context.Context) error {
+	for _, ch := range r.cfg.Chairs {
+		if err := r.boundary(ctx); err != nil {
+			return err
+		}
+		p := Prompt{
+			System: r.chairSystem(ch.Position),
+			User:   chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{kind: KindOpening}),
+		}
+		if _, err := r.say(ctx, "open:"+ch.Position,
+			Utterance{Speaker: ch.Position, Segment: SegmentOpening, Kind: KindOpening}, p, PurposeOpening); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *play) exchange(ctx context.Context) error {
+	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
+		for _, ch := range r.cfg.Chairs {
+			if err := r.boundary(ctx); err != nil {
+				return err
+			}
+			if err := r.respond(ctx, x, ch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// respond runs one chair's exchange turn: the response, the arbiter's review
+// of it (evaluation and interrupt check side by side), then any interruption
+// and interjection the review calls for.
+func (r *play) respond(ctx context.Context, x int, ch Chair) error {
+	key := fmt.Sprintf("x%d:%s", x, ch.Position)
+	var answered *Utterance
+	if tr := r.s.Tail(1); len(tr) > 0 {
+		answered = &tr[0]
+	}
+	t := chairTurn{kind: KindResponse}
+	if answered != nil {
+		t.previous = r.label(answered.Speaker)
+	}
+	p := Prompt{System: r.chairSystem(ch.Position), User: chairTurnPrompt(r.cfg, r.d, r.window(), t)}
+	u, err := r.say(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p, PurposeResponse)
+	if err != nil {
+		return err
+	}
+	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered)
+	if err != nil {
+		return err
+	}
+	if ev.Interrupt != nil {
+		if err := r.interruption(ctx, key, u, *ev.Interrupt); err != nil {
+			return err
+		}
+	}
+	if vt, ok := InterjectionFor(r.cfg, ev.Evaluation); ok {
+		ij := Interjection{Type: vt, Target: ch.Position, Reason: ev.Evaluation.InterjectionReason, UtteranceSeq: u.Seq}
+		if answered != nil && answered.Speaker != SpeakerArbiter && answered.Speaker != ch.Position {
+			ij.Opponent = answered.Speaker
+		}
+		// Seed 000's executeExchange: the arbiter calls the response out
+		// right after it (and after any interruption of it), before the
+		// next chair speaks, whatever the interruption settings.
+		return r.interject(ctx, key+":ij", ij)
+	}
+	return nil
+}
+
+// reviewStep replays or makes and stores the arbiter's review of u.
+func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered *Utterance) (evaluationRecord, error) {
+	var ev evaluationRecord
+	_, err := r.s.Step(ctx, key, RecordEvaluation, SpeakerArbiter, &ev, func(ctx context.Context) (any, llm.Usage, error) {
+		ch, _ := r.cfg.chair(u.Speaker)
+		review, usage, err := r.review(ctx, ch, answered, u.Content)
+		if err != nil {
+			return nil, usage, err
+		}
+		review.UtteranceSeq, review.Speaker = u.Seq, u.Speaker
+		if review.Check != nil {
+			var why interruptRejection
+			review.Interrupt, why = candidate(r.cfg, u.Speaker, *review.Check, r.s.Now(), r.lastInterrupt, fmt.Sprint(r.d.ID, u.Seq))
+			review.Rejected = string(why)
+		}
+		return review, usage, nil
+	}, func(int64) *engine.Announcement {
+		if !ev.Evaluated {
+			return nil
+		}
+		return &engine.Announcement{Type: EventEvaluation, Segment: u.Segment, Speaker: u.Speaker, Evaluation: ev.Evaluation}
+	})
+	if err != nil {
+		return ev, err
+	}
+	r.s.Amend(u.Seq, func(x *Utterance) { x.Evaluation = ev.Evaluation })
+	return ev, nil
+}
+
+// review evaluates a response and checks for an interruption, side by side.
+func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content string) (*evaluationRecord, llm.Usage, error) {
+	ev := &evaluationRecord{}
+	var evalUsage, checkUsage llm.Usage
+	g, gctx := errgroup.WithContext(ctx)
+	if r.cfg.Arbiter.AccountabilityLevel != Relaxed {
+		ev.Evaluated = true
+		g.Go(func() error {
+			prev := ""
+			if answered != nil {
+				prev = r.label(answered.Speaker) + ":\n" + truncateRunes(answered.Content, windowTurnRunes)
+			}
+			req := r.request(PurposeEvaluation, SpeakerArbiter, EvaluationPrompt(r.cfg, r.cat, ch.Position, prev, content))
+			req.JSON, req.Temperature, req.MaxTokens = true, ptr(0.2), 700
+			resp, err := r.s.Call(gctx, req, SegmentExchange, SpeakerArbiter)
+			if err != nil {
+				return err
+			}
+			evalUsage = resp.Usage
+			if ev.Evaluation, err = ParseEvaluation(resp.Content); err != nil {
+				ev.EvalError = err.Error()
+				r.s.Logger().Warn("duelogic: evaluation unscored", "debate", r.d.ID, "chair", ch.Position, "err", err)
+			}
+			return nil
+		})
+	}
+	if r.interruptionsOn() {
+		g.Go(func() error {
+			req := r.request(PurposeInterruptCheck, SpeakerArbiter, InterruptCheckPrompt(r.cfg, r.cat, r.d, ch.Position, content))
+			req.JSON, req.Temperature, req.MaxTokens = true, ptr(0.3), 200
+			resp, err := r.s.Call(gctx, req, SegmentExchange, SpeakerArbiter)
+			if err != nil {
+				return err
+			}
+			checkUsage = resp.Usage
+			d, err := ParseInterruptDecision(resp.Content)
+			if err != nil {
+				ev.CheckError = err.Error()
+				r.s.Logger().Warn("duelogic: interrupt check unreadable", "debate", r.d.ID, "chair", ch.Position, "err", err)
+				return nil
+			}
+			ev.Check = &d
+			return nil
+		})
+	}
+	err := g.Wait()
+	return ev, evalUsage.Add(checkUsage), err
+}
+
+func (r *play) interruptionsOn() bool {
+	i := r.cfg.Interruptions
+	return i.Enabled && i.AllowChairInterruptions && len(r.cfg.Chairs) > 1
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// interruption records that c cut into u and gives the interrupter the floor.
+func (r *play) interruption(ctx context.Context, key string, u Utterance, c InterruptCandidate) error {
+	by := c.InterruptingChair.Position
+	mark := func(x *Utterance) { x.Interrupted, x.InterruptedBy = true, by }
+	var made struct {
+		UtteranceSeq int64              `json:"utteranceSeq"`
+		Candidate    InterruptCandidate `json:"candidate"`
+		At           time.Time          `json:"at"`
+	}
+	_, err := r.s.Step(ctx, "int:"+key, RecordInterruption, "", &made, func(context.Context) (any, llm.Usage, error) {
+		made.UtteranceSeq, made.Candidate, made.At = u.Seq, c, r.s.Now()
+		return made, llm.Usage{}, nil
+	}, func(int64) *engine.Announcement {
+		marked := u
+		mark(&marked)
+		return &engine.Announcement{Type: EventInterruption, Segment: u.Segment, Speaker: by, Utterance: &marked, Data: c}
+	})
+	if err != nil {
+		return err
+	}
+	r.lastInterrupt[by] = made.At
+	r.interruptions = append(r.interruptions, c)
+	r.s.Amend(u.Seq, mark)
+	p := Prompt{
+		System: r.chairSystem(by),
+		User: chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{
+			kind: KindInterruption, interrupted: r.label(u.Speaker), reason: c.TriggerReason,
+			trigger: c.TriggerContent, opener: c.SuggestedOpener,
+		}),
+	}
+	_, err = r.say(ctx, key+":int", Utterance{
+		Speaker: by, Segment: u.Segment, Kind: KindInterruption, Exchange: u.Exchange,
+		ReplyTo: u.Seq, Reason: string(c.TriggerReason),
+	}, p, PurposeInterruption)
+	return err
+}
+
+// interject has the arbiter call a chair out.
+func (r *play) interject(ctx context.Context, key string, ij Interjection) error {
+	offending := ""
+	if u, ok := r.s.Utterance(ij.UtteranceSeq); ok {
+		offending = u.Content
+	}
+	x := 0
+	if r.seg == SegmentExchange {
+		tr := r.transcript()
+		for i := len(tr) - 1; i >= 0; i-- {
+			if tr[i].Exchange > 0 {
+				x = tr[i].Exchange
+				break
+			}
+		}
+	}
+	_, err := r.say(ctx, key, Utterance{
+		Speaker: SpeakerArbiter, Segment: r.seg, Kind: KindInterjection, Exchange: x,
+		ReplyTo: ij.UtteranceSeq, Reason: ij.Reason, Violation: ij.Type, Target: ij.Target,
+	}, InterjectionPrompt(r.cfg, r.cat, ij, offending), PurposeInterjection)
+	return err
+}
+
+// boundary is a turn boundary: the manual interjections stored for it are
+// replayed, or, live, those queued by Interject are delivered.
+func (r *play) boundary(ctx context.Context) error {
+	r.boundaries++
+	n := 0
+	key := func() string { return fmt.Sprintf("b%d:manual:%d", r.boundaries, n) }
+	for ; r.s.Next(key()); n++ {
+		if _, err := r.s.Record(ctx, key(), Utterance{}); err != nil {
+			return err
+		}
+	}
+	if r.s.Resuming() {
+		return nil
+	}
+	for _, ij := range r.p.drain() {
+		if ij.Target == "" {
+			ij.Target = r.lastChairSpeaker()
+		}
+		if ij.Target == "" && len(r.cfg.Chairs) > 0 {
+			ij.Target = r.cfg.Chairs[0].Position
+		}
+		tr := r.transcript()
+		for i := len(tr) - 1; i >= 0; i-- {
+			if tr[i].Speaker == ij.Target {
+				ij.UtteranceSeq = tr[i].Seq
+				break
+			}
+		}
+		if err := r.interject(ctx, key(), ij); err != nil {
+			return err
+		}
+		n++
+	}
+	return nil
+}
+
+func (r *play) synthesis(ctx context.Context) error {
+	if err := r.boundary(ctx); err != nil {
+		return err
+	}
+	r.p.close()
+	m := r.closingMaterial()
+	am, err := r.s.ArgumentMap(ctx)
+	if err != nil {
+		return err
+	}
+	if am != nil {
+		args, clashes := am.Closing(r.label)
+		m.Arguments = args
+		m.Clashes = append(m.Clashes, clashes...)
+	}
+	_, err = r.say(ctx, "closing",
+		Utterance{Speaker: SpeakerArbiter, Segment: SegmentSynthesis, Kind: KindClosing},
+		ArbiterClosingPrompt(r.cfg, r.cat, r.d, m), PurposeClosing)
+	return err
+}
