@@ -28,11 +28,12 @@
 // # The transcript and the events
 //
 // Every log entry is said: right after its [RecordEntry] record (announced
-// as [EventEntry], Data the [Entry]) comes its utterance (engine.EventUtterance),
-// so Result.Transcript holds every entry in order — Speaker the chair as
-// [engine.SpeakerArbiter] or the participant's name, Kind the entry's
-// [EntryType], Exchange its round, ReplyTo the utterance of the entry it
-// rebuts or is about. Findings made beside the debate are announced as
+// as [EventEntry], Data the [Entry]) comes its utterance
+// ([engine.EventUtterance]), so the result's Transcript holds every entry in
+// order — Speaker the chair as [engine.SpeakerArbiter] or the participant's
+// name, Kind the entry's [EntryType], Exchange its round, ReplyTo the
+// utterance of the entry it rebuts or is about, Target the speaker a ruling
+// or redaction calls out. Findings made beside the debate are announced as
 // [EventVerification] (Data a [Finding]). With [engine.WithArgumentMap], the
 // debaters' turns are mapped ([Format] is an [engine.Cast]).
 //

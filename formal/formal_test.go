@@ -571,6 +571,7 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	}
 	leaks("the exported log", log.String())
 	leaks("the result's entries", fmt.Sprint(res.Detail.Entries))
+	leaks("the transcript", fmt.Sprint(res.Transcript))
 	leaks("the documents", fmt.Sprint(res.Detail.Documents))
 	checkFiles(t, res)
 	for _, p := range res.Detail.Files {

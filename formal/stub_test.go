@@ -3,6 +3,7 @@ package formal
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestStubIgnoresTheDate(t *testing.T) {
 				if !strings.Contains(string(b), at.UTC().Format(time.DateOnly)) {
 					t.Fatalf("the clock's date %s appears nowhere in the result", at.UTC().Format(time.DateOnly))
 				}
-				runs = append(runs, stubDates.ReplaceAllString(string(b), "<date>"))
+				runs = append(runs, stubMaskDates(string(b)))
 			}
 			if diff := cmp.Diff(runs[0], runs[1]); diff != "" {
 				t.Errorf("the debate depends on the date (-%s +%s):\n%s", clocks[0], clocks[1], diff)
@@ -57,6 +58,9 @@ func TestStubIgnoresTheDate(t *testing.T) {
 		})
 	}
 }
+
+// stubDates is what stubMaskDates masks, as a regular expression.
+var stubDates = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?|\d{8}T\d{6}Z`)
 
 func TestStubDates(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -66,12 +70,34 @@ func TestStubDates(t *testing.T) {
 		{"at 2026-02-21T14:00:00.123+05:00.", "at <date>."},
 		{"20260221T140000Z-cities", "<date>-cities"},
 		{"entry 12, seq 2026", "entry 12, seq 2026"},
+		{"12026-02-21", "1<date>"},
+		{"2026-02-21T14:00:00.Z", "<date>.Z"},
+		{"2026-02-21 14:00", "<date> 14:00"},
+		{"2026-02-21T14:00:00-05:0", "<date>-05:0"},
+		{"2026-02-212026-02-21", "<date><date>"},
+		{"20260221T140000", "20260221T140000"},
+		{"", ""},
 	}
 	for _, tt := range tests {
 		if got := stubDates.ReplaceAllString(tt.in, "<date>"); got != tt.want {
-			t.Errorf("masking %q = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("the expression masks %q as %q, want %q", tt.in, got, tt.want)
+		}
+		if got := stubMaskDates(tt.in); got != tt.want {
+			t.Errorf("stubMaskDates(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// FuzzStubMaskDates holds stubMaskDates to its regular expression.
+func FuzzStubMaskDates(f *testing.F) {
+	for _, s := range []string{"Today: 2026-11-23", "2026-02-21T14:00:00.123+05:00", "20260221T140000Z", "x 2026-02-21 14:00:00Z y", "1111-11-11T11:11:11.1-11:11"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := stubMaskDates(s), stubDates.ReplaceAllString(s, "<date>"); got != want {
+			t.Errorf("stubMaskDates(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
 
 type stubTestTurn struct {
