@@ -422,9 +422,9 @@ func decode[T any](rec store.Record) (T, error) {
 	return v, nil
 }
 
-// finishedAt reports whether the next stored main record, when replaying, is
-// the debate's end, stored under key.
-func (j *journal) finishedAt(key string) bool {
+// nextIs reports whether the next stored main record, when replaying, has
+// key.
+func (j *journal) nextIs(key string) bool {
 	return j.replaying() && j.keys[j.pos] == key
 }
 

@@ -310,7 +310,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	}
 	s.usageMu.Unlock()
 	const key = "end"
-	if s.j.finishedAt(key) {
+	if s.j.nextIs(key) {
 		return res, s.j.skip(key)
 	}
 	raw, err := json.Marshal(detail)

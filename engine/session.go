@@ -66,7 +66,7 @@ func (s *Session) Resuming() bool { return s.j.replaying() }
 // Next reports whether the next stored step, while resuming, has key: a
 // format that takes an optional step (one that happened only if a host asked
 // for it) replays it when Next says so.
-func (s *Session) Next(key string) bool { return s.j.finishedAt(key) }
+func (s *Session) Next(key string) bool { return s.j.nextIs(key) }
 
 // Now reads the session's clock ([WithClock]).
 func (s *Session) Now() time.Time { return s.rec.now() }
