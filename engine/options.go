@@ -78,9 +78,10 @@ func newSettings(client llm.Client, opts []Option) (*settings, error) {
 	if client == nil {
 		return nil, errors.New("engine: nil llm.Client")
 	}
-	s := &settings{client: client, now: time.Now}
-	for _, opt := range opts {
-		opt(s)
+	s := collect(opts)
+	s.client = client
+	if s.now == nil {
+		s.now = time.Now
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -110,19 +111,16 @@ func (s *settings) configure(f any) error {
 // Configure applies the format options among opts to f and validates it, as
 // Run does before it starts: a front end uses it to report a bad
 // configuration before it starts a debate.
-func Configure(f any, opts ...Option) error {
-	var s settings
-	for _, opt := range opts {
-		opt(&s)
-	}
-	return s.configure(f)
-}
+func Configure(f any, opts ...Option) error { return collect(opts).configure(f) }
 
 // StoreOf returns the store opts set with [WithStore], nil for none.
-func StoreOf(opts ...Option) store.Store {
-	var s settings
+func StoreOf(opts ...Option) store.Store { return collect(opts).store }
+
+// collect applies opts to empty settings.
+func collect(opts []Option) *settings {
+	s := &settings{}
 	for _, opt := range opts {
-		opt(&s)
+		opt(s)
 	}
-	return s.store
+	return s
 }
