@@ -20,7 +20,10 @@
 // [openai]: https://pkg.go.dev/github.com/duelogic/duelogic/llm/openai
 package llm
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Role is the author of a [Message].
 type Role string
@@ -54,7 +57,19 @@ type Request struct {
 	MaxTokens int `json:"maxTokens,omitempty"`
 	// JSON reports that the caller expects exactly one JSON object back.
 	JSON bool `json:"json,omitempty"`
+	// Schema is the JSON Schema the reply must satisfy; it implies JSON.
+	// Every call of a format that expects JSON sets it, written for
+	// OpenAI's strict mode (every property required, additionalProperties
+	// false, optional values nullable), so a server that constrains its
+	// output by a schema (OpenAI, llama.cpp, vLLM, Ollama) answers in shape.
+	// Clients that cannot send a schema ignore it; the caller validates the
+	// reply in any case.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
+
+// WantsJSON reports whether the caller of r expects one JSON object back:
+// r.JSON is set or r carries a Schema.
+func (r Request) WantsJSON() bool { return r.JSON || len(r.Schema) > 0 }
 
 // Usage counts the tokens of one or more calls.
 type Usage struct {

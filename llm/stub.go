@@ -101,7 +101,7 @@ func (s *Stub) answer(req Request) Response {
 	var content string
 	if w := stubWriter(req.Purpose); w != nil {
 		content = w(c)
-	} else if req.JSON {
+	} else if req.WantsJSON() {
 		content = "{}"
 	} else {
 		content = writeGeneric(c)
