@@ -46,6 +46,8 @@ type options struct {
 	model         string
 	seed          int64
 	stubDelay     time.Duration
+	roundTimeout  time.Duration
+	totalTimeout  time.Duration
 	context       string
 	question      string
 
@@ -83,6 +85,8 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
 	fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
 	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without pausing at checkpoints (moderated); formats without checkpoints accept it and do nothing")
+	fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
+	fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
@@ -138,6 +142,8 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		return nil, fs, usagef("no question to debate")
 	case o.rounds < 0 || o.perspectives < 0:
 		return nil, fs, usagef("--max-rounds and --perspectives must not be negative")
+	case o.roundTimeout < 0 || o.totalTimeout < 0:
+		return nil, fs, usagef("--round-timeout and --total-timeout must not be negative")
 	}
 	return o, fs, nil
 }

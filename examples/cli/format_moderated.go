@@ -14,12 +14,18 @@ import (
 var moderatedFormat = define(adapter[*moderated.Outcome]{
 	name:  "moderated",
 	about: "a moderated debate: engineering perspectives argue rounds, you steer at checkpoints, a moderator synthesizes",
-	flags: []string{"perspectives", "max-rounds", "exchanges"},
+	flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout"},
 	format: func(e *env) (engine.Format[*moderated.Outcome], error) {
 		cfg := moderated.DefaultConfig()
 		cfg.Debaters = e.opt.perspectives
 		if e.opt.rounds > 0 {
 			cfg.MaxRounds = e.opt.rounds
+		}
+		if t := e.opt.roundTimeout; t > 0 {
+			cfg.RoundTimeout = t
+		}
+		if t := e.opt.totalTimeout; t > 0 {
+			cfg.TotalTimeout = t
 		}
 		if m := e.opt.model; m != "" {
 			cfg.ModeratorModel, cfg.DebaterModels = m, []string{m}

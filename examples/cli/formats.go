@@ -103,7 +103,7 @@ func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debat
 // another format is a usage error. --no-checkpoints is not among them: a
 // format without checkpoints already runs without pausing, so every format
 // accepts it, and a script can pass it whatever the format.
-var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "perspective"}
+var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "perspective", "round-timeout", "total-timeout"}
 
 // registry holds the formats, in the order usage lists them.
 var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat, persuasionFormat}

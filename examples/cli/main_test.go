@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/moderated"
+	"github.com/duelogic/duelogic/store"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -212,6 +217,8 @@ func TestUsageErrors(t *testing.T) {
 		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "invalid configuration:\n  rounds: 11 is outside 1..10"},
 		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "invalid configuration:\n  debaters: 5: want 2..4"},
 		{"formal config", []string{"--format", "formal", "--max-rounds", "21", "q"}, "invalid configuration:\n  maxRounds: 21; must be at most 20"},
+		{"negative timeout", []string{"--format", "moderated", "--round-timeout", "-1m", "q"}, "--round-timeout and --total-timeout must not be negative"},
+		{"timeout of another format", []string{"--round-timeout", "5m", "q"}, "--round-timeout: not used by the duelogic format"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -475,5 +482,33 @@ func TestOtherFormats(t *testing.T) {
 				t.Errorf("--list:\n%s", l.stdout)
 			}
 		})
+	}
+}
+
+// TestModeratedTimeoutFlags: --round-timeout and --total-timeout reach the
+// stored configuration, so a resume on a slow local server keeps them.
+func TestModeratedTimeoutFlags(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--format", "moderated", "--no-checkpoints", "--max-rounds", "1",
+		"--round-timeout", "7m", "--total-timeout", "2h", "--store", "db", "q?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	js, err := store.OpenJSONL(filepath.Join(dir, "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close()
+	sum, err := engine.Inspect(context.Background(), js, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f moderated.Format
+	if err := json.Unmarshal(sum.Spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	if cfg := f.Config; cfg.RoundTimeout != 7*time.Minute || cfg.TotalTimeout != 2*time.Hour {
+		t.Errorf("stored timeouts %v, %v; want 7m0s, 2h0m0s", cfg.RoundTimeout, cfg.TotalTimeout)
 	}
 }
