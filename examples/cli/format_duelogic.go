@@ -96,10 +96,14 @@ func metricsTable(m duelogic.Metrics) string {
 	fmt.Fprintf(&b, "\n## Metrics\n\n")
 	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| responses (evaluated) | %d (%d) |\n", m.Responses, m.Evaluated)
-	fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
-	fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
-	fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
-	fmt.Fprintf(&b, "| framework consistency | %.0f%% |\n", 100*m.FrameworkConsistency)
+	if m.Evaluated == 0 {
+		fmt.Fprintf(&b, "| steel-manning, self-critique, adherence, consistency | not measured (no response was evaluated) |\n")
+	} else {
+		fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
+		fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
+		fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
+		fmt.Fprintf(&b, "| framework consistency | %.0f%% |\n", 100*m.FrameworkConsistency)
+	}
 	fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
 	return b.String()
 }

@@ -244,9 +244,15 @@ func (r *Renderer) Metrics(res *duelogic.Result) {
 	}
 	fmt.Fprintf(r.w, "\n%s\n", r.style("══════ METRICS ══════", bold))
 	fmt.Fprintf(r.w, "responses %d, evaluated %d\n", m.Responses, m.Evaluated)
-	fmt.Fprintf(r.w, "steel-manning %.0f%% (target >%.0f%%: %s)\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget, check(m.MeetsSteelManning))
-	fmt.Fprintf(r.w, "self-critique %.0f%% (target >%.0f%%: %s)\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget, check(m.MeetsSelfCritique))
-	fmt.Fprintf(r.w, "mean adherence %.1f, framework consistency %.0f%%\n", m.MeanAdherence, 100*m.FrameworkConsistency)
+	if m.Evaluated == 0 {
+		// Relaxed accountability, or every evaluation unreadable: a rate
+		// of nothing is not 0%.
+		fmt.Fprintf(r.w, "steel-manning, self-critique, adherence: not measured (no response was evaluated)\n")
+	} else {
+		fmt.Fprintf(r.w, "steel-manning %.0f%% (target >%.0f%%: %s)\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget, check(m.MeetsSteelManning))
+		fmt.Fprintf(r.w, "self-critique %.0f%% (target >%.0f%%: %s)\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget, check(m.MeetsSelfCritique))
+		fmt.Fprintf(r.w, "mean adherence %.1f, framework consistency %.0f%%\n", m.MeanAdherence, 100*m.FrameworkConsistency)
+	}
 	fmt.Fprintf(r.w, "interruptions %d, interjections %d\n", m.Interruptions, m.Interjections)
 	fmt.Fprintf(r.w, "tokens: %d prompt + %d completion\n", res.Usage.PromptTokens, res.Usage.CompletionTokens)
 }

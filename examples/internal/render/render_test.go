@@ -94,3 +94,26 @@ func TestTickAndClear(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestMetricsNotMeasured: with no response evaluated (relaxed
+// accountability, or every evaluation unreadable) the rates are "not
+// measured", not a missed 0%.
+func TestMetricsNotMeasured(t *testing.T) {
+	tests := []struct {
+		name      string
+		m         duelogic.Metrics
+		want, not string
+	}{
+		{"none evaluated", duelogic.Metrics{Responses: 6}, "not measured (no response was evaluated)", "steel-manning 0%"},
+		{"evaluated", duelogic.Metrics{Responses: 6, Evaluated: 6, SteelManningRate: 0.5}, "steel-manning 50% (target >80%: missed)", "not measured"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			New(&b, duelogic.DefaultConfig(), Options{}).Metrics(&duelogic.Result{Metrics: tt.m})
+			if !strings.Contains(b.String(), tt.want) || strings.Contains(b.String(), tt.not) {
+				t.Errorf("metrics say:\n%s\nwant %q and not %q", b.String(), tt.want, tt.not)
+			}
+		})
+	}
+}
