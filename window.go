@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -42,52 +43,66 @@ func (r *play) split() (summary, recent string) {
 	n := r.s.Len()
 	t := r.s.Tail(r.recentCount() + summaryLines)
 	cut := max(0, len(t)-r.recentCount())
-	older := t[:cut]
 	var sb strings.Builder
 	if skipped := n - len(t); skipped > 0 {
-		fmt.Fprintf(&sb, "(%d earlier turns not shown)\n", skipped)
+		sb.WriteString("(" + strconv.Itoa(skipped) + " earlier turns not shown)")
 	}
-	for _, u := range older {
-		fmt.Fprintf(&sb, "- %s, %s: %s\n", r.label(u.Speaker), describeKind(u), truncateRunes(firstSentences(u.Content, 2), summaryLineRunes))
+	for _, u := range t[:cut] {
+		if sb.Len() > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString("- " + r.label(u.Speaker) + ", ")
+		writeKind(&sb, u)
+		sb.WriteString(": " + truncateRunes(firstSentences(u.Content, 2), summaryLineRunes))
 	}
 	var rb strings.Builder
 	for i, u := range t[cut:] {
 		if i > 0 {
 			rb.WriteString("\n\n")
 		}
-		fmt.Fprintf(&rb, "%s, %s:\n%s", r.label(u.Speaker), describeKind(u), truncateRunes(u.Content, windowTurnRunes))
+		rb.WriteString(r.label(u.Speaker) + ", ")
+		writeKind(&rb, u)
+		rb.WriteString(":\n" + truncateRunes(u.Content, windowTurnRunes))
 	}
-	return strings.TrimSuffix(sb.String(), "\n"), rb.String()
+	return sb.String(), rb.String()
 }
 
+// describeKind says what kind of turn u was, for a prompt's window.
 func describeKind(u Utterance) string {
+	var b strings.Builder
+	writeKind(&b, u)
+	return b.String()
+}
+
+func writeKind(b *strings.Builder, u Utterance) {
 	switch u.Kind {
 	case KindResponse:
-		s := fmt.Sprintf("exchange %d", u.Exchange)
+		b.WriteString("exchange " + strconv.Itoa(u.Exchange))
 		if u.Interrupted {
-			s += ", interrupted"
+			b.WriteString(", interrupted")
 		}
-		return s
 	case KindInterruption:
-		return "interrupting (" + strings.ReplaceAll(u.Reason, "_", " ") + ")"
+		b.WriteString("interrupting (" + strings.ReplaceAll(u.Reason, "_", " ") + ")")
 	case KindInterjection:
-		return "interjecting"
+		b.WriteString("interjecting")
+	default:
+		b.WriteString(string(u.Kind))
 	}
-	return string(u.Kind)
 }
 
-// firstSentences returns the first n sentences of s on one line.
+// firstSentences returns the first n sentences of s on one line (runs of
+// white space as one space).
 func firstSentences(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
 	end := 0
 	for i := 0; i < n; i++ {
 		j := strings.IndexAny(s[end:], ".?!")
 		if j < 0 {
-			return s
+			end = len(s)
+			break
 		}
 		end += j + 1
 	}
-	return s[:end]
+	return oneLine(s[:end])
 }
 
 // closingMaterial gathers what the arbiter's closing needs, bounded in size:

@@ -11,11 +11,27 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // OneLine collapses white space, so text placed on a prompt line cannot start
 // a line of its own.
-func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func OneLine(s string) string {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c != ' ' && asciiSpace(c) || c == ' ' && asciiSpace(s[i+1]) {
+			// A run to squeeze, or a non-ASCII rune that may be space:
+			// the general path. (s is trimmed, so a space is never last.)
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
 
 // Truncate cuts s to at most n runes, adding "…" when it cut.
 func Truncate(s string, n int) string {

@@ -1,6 +1,7 @@
 package llmtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,6 +78,19 @@ func FuzzObject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if m, err := Object(s); err == nil && m == nil {
 			t.Fatal("nil object without error")
+		}
+	})
+}
+
+// FuzzOneLine: the fast path (no copy when nothing needs squeezing) says
+// exactly what strings.Fields joined by spaces says.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"", " ", "a b", "a  b", " a\tb\n", "già  fatto", "a\u00a0b", "a\u2003 b", "x. y!"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("OneLine(%q) = %q; want %q", s, got, want)
 		}
 	})
 }
