@@ -7,6 +7,20 @@ import (
 	"time"
 )
 
+// ErrContextOverflow reports a request whose prompt, with the room it asks
+// for its answer, exceeds the model's context window. Clients return it
+// wrapped, saying the sizes when the server told them. Sending the same
+// request again fails again: [IsRetryable] is false for it, and [Retry]
+// never retries it, whatever its policy says. A caller may shorten the
+// prompt and try again.
+var ErrContextOverflow = errors.New("llm: the prompt exceeds the model's context window")
+
+// ErrSchemaMismatch reports a reply that does not satisfy its request's
+// [Request.Schema]. The [Stub] returns it wrapped when a registered answer
+// drifts from the schema of its purpose, and so does llmtest.Fake when it
+// checks schemas; the error names the path of each problem.
+var ErrSchemaMismatch = errors.New("llm: reply does not satisfy the request's schema")
+
 // RetryInfo is implemented by errors that know whether the failed call may be
 // sent again, and how long the server asked the caller to wait. [Retry] and the
 // debate engine consult it through [IsRetryable] and [RetryDelay].
@@ -19,9 +33,10 @@ type RetryInfo interface {
 }
 
 // IsRetryable reports whether some error in err's tree implements [RetryInfo]
-// and says it may be retried. Context errors are never retryable.
+// and says it may be retried. Context errors and [ErrContextOverflow] are
+// never retryable.
 func IsRetryable(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrContextOverflow) {
 		return false
 	}
 	var ri RetryInfo

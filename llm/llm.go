@@ -85,10 +85,27 @@ func (u Usage) Add(v Usage) Usage {
 // Total is PromptTokens + CompletionTokens.
 func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 
+// Finish reasons that clients normalize a provider's own words to, in
+// [Response.FinishReason].
+const (
+	// FinishStop: the model ended its answer (or hit a stop sequence).
+	FinishStop = "stop"
+	// FinishLength: the answer was cut at MaxTokens or at the end of the
+	// model's context; it is incomplete, and a JSON answer is probably not
+	// valid.
+	FinishLength = "length"
+)
+
 // Response is a model's answer to a [Request].
 type Response struct {
-	Content      string `json:"content"`
-	Model        string `json:"model,omitempty"`
+	Content string `json:"content"`
+	Model   string `json:"model,omitempty"`
+	// FinishReason says why the model stopped. Clients normalize it:
+	// [FinishStop] when the model ended its answer, [FinishLength] when it
+	// ran out of tokens, whatever words the provider uses for these
+	// ("end_turn", "max_tokens", "MAX_TOKENS", ...); any other reason
+	// ("content_filter", "tool_calls", "error") is passed on in lower case.
+	// "" means the provider gave none.
 	FinishReason string `json:"finishReason,omitempty"`
 	Usage        Usage  `json:"usage"`
 	// UsageEstimated reports that Usage is an estimate (about four

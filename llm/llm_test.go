@@ -128,6 +128,7 @@ func TestIsRetryableAndRetryDelay(t *testing.T) {
 		{name: "canceled", err: context.Canceled},
 		{name: "temporary around canceled", err: llm.Temporary(context.Canceled, time.Second), delay: time.Second},
 		{name: "joined with deadline", err: errors.Join(llm.Temporary(base, 0), context.DeadlineExceeded)},
+		{name: "context overflow", err: llm.Temporary(fmt.Errorf("9000 tokens: %w", llm.ErrContextOverflow), 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

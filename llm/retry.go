@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -30,7 +31,8 @@ type RetryPolicy struct {
 	// negative means 1 minute.
 	MaxDelay time.Duration
 	// ShouldRetry reports whether a failure may be retried; nil means
-	// [IsRetryable]. Whatever it says, Retry stops once ctx is done.
+	// [IsRetryable]. Whatever it says, Retry stops once ctx is done, and
+	// does not retry [ErrContextOverflow].
 	ShouldRetry func(err error) bool
 	// Rand returns a uniformly distributed number in [0, 1) for the jitter;
 	// nil means math/rand/v2's Float64. It must be safe for concurrent use.
@@ -139,7 +141,7 @@ func (r *retryClient) do(ctx context.Context, call func() (resp Response, starte
 		if err == nil || started {
 			return resp, err
 		}
-		if attempt > r.p.MaxRetries || !r.p.ShouldRetry(err) {
+		if attempt > r.p.MaxRetries || errors.Is(err, ErrContextOverflow) || !r.p.ShouldRetry(err) {
 			if attempt == 1 {
 				return resp, err
 			}

@@ -240,6 +240,9 @@ func TestRetryAfterHint(t *testing.T) {
 
 func TestRetryWhichErrors(t *testing.T) {
 	temp := llm.Temporary(errRateLimit, 0)
+	// A client that marks every 4xx temporary still does not get an
+	// overflowing prompt retried.
+	overflow := llm.Temporary(fmt.Errorf("prompt of 9000 tokens: %w", llm.ErrContextOverflow), 0)
 	tests := []struct {
 		name        string
 		fails       []error
@@ -256,6 +259,8 @@ func TestRetryWhichErrors(t *testing.T) {
 		{name: "retryable then non-retryable", fails: []error{temp, errBadReq}, wantCalls: 2, wantText: "after 2 attempts", wantIs: errBadReq},
 		{name: "custom policy retries plain errors", fails: []error{errBadReq}, shouldRetry: func(error) bool { return true }, wantCalls: 2},
 		{name: "custom policy refuses retryable ones", fails: []error{temp}, shouldRetry: func(error) bool { return false }, wantCalls: 1, wantAsIs: true, wantIs: errRateLimit},
+		{name: "context overflow not retried", fails: []error{overflow}, wantCalls: 1, wantAsIs: true, wantIs: llm.ErrContextOverflow},
+		{name: "context overflow not retried whatever the policy", fails: []error{overflow}, shouldRetry: func(error) bool { return true }, wantCalls: 1, wantAsIs: true, wantIs: llm.ErrContextOverflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/internal/stubtext"
+	"github.com/duelogic/duelogic/llm/jsonschema"
 )
 
 // Stub is an offline language model for demos, examples and tests. It makes
@@ -25,8 +26,18 @@ import (
 // the "evaluation" and "interrupt_check" judgements, "argument_extraction"),
 // and packages formal, scored, moderated and persuasion register theirs, so
 // a program that runs a format has its stub answers. A purpose nobody
-// registered gets a generic paragraph about the <proposition> of the prompt,
-// or "{}" when [Request.JSON] is set.
+// registered gets a generic paragraph about the <proposition> of the prompt;
+// when the request wants JSON, the simplest document valid against its
+// [Request.Schema] (see [jsonschema.Zero]: null where null is allowed, the
+// first enum value, "", 0, false, objects with every required property),
+// or "{}" when it has no Schema.
+//
+// A request with a Schema is held to it, so that a format's schemas and its
+// stub answers cannot drift apart unnoticed: the schema must be valid for
+// OpenAI's strict mode ([jsonschema.Strict]), and the answer must satisfy
+// it ([jsonschema.Check]). Otherwise the call fails, with an error wrapping
+// [ErrSchemaMismatch] for an answer that does not fit, naming the path of
+// each problem.
 //
 // A Stub is deterministic: its answer depends on its seed and the request
 // only (purpose, model and messages), whatever the order or concurrency of
@@ -37,7 +48,8 @@ import (
 // different debates.
 //
 // Stub ignores Temperature and MaxTokens. Usage counts about four characters
-// per token; Response.Model is Request.Model and FinishReason is "stop".
+// per token; Response.Model is Request.Model and FinishReason is
+// [FinishStop].
 // A Stub is safe for concurrent use.
 type Stub struct {
 	// TokenDelay, when positive, makes Stream pause before each word it
@@ -62,7 +74,10 @@ func (s *Stub) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, stubContextError(req, err)
 	}
-	resp := s.answer(req)
+	resp, err := s.answer(req)
+	if err != nil {
+		return Response{}, err
+	}
 	if s.TokenDelay > 0 {
 		wait := s.TokenDelay * time.Duration(len(stubDeltas(resp.Content)))
 		if err := sleep(ctx, wait); err != nil {
@@ -78,7 +93,10 @@ func (s *Stub) Stream(ctx context.Context, req Request, onDelta func(delta strin
 	if err := ctx.Err(); err != nil {
 		return Response{}, stubContextError(req, err)
 	}
-	resp := s.answer(req)
+	resp, err := s.answer(req)
+	if err != nil {
+		return Response{}, err
+	}
 	for _, d := range stubDeltas(resp.Content) {
 		if s.TokenDelay > 0 {
 			if err := sleep(ctx, s.TokenDelay); err != nil {
@@ -96,15 +114,30 @@ func (s *Stub) Stream(ctx context.Context, req Request, onDelta func(delta strin
 	return resp, nil
 }
 
-func (s *Stub) answer(req Request) Response {
+func (s *Stub) answer(req Request) (Response, error) {
 	c := newStubCall(s.seed, req)
 	var content string
-	if w := stubWriter(req.Purpose); w != nil {
+	switch w := stubWriter(req.Purpose); {
+	case w != nil:
 		content = w(c)
-	} else if req.WantsJSON() {
+	case len(req.Schema) > 0:
+		zero, err := jsonschema.Zero(req.Schema)
+		if err != nil {
+			return Response{}, fmt.Errorf("llm: stub %q: no answer fits the request's schema: %w", req.Purpose, err)
+		}
+		content = string(zero)
+	case req.WantsJSON():
 		content = "{}"
-	} else {
+	default:
 		content = writeGeneric(c)
+	}
+	if len(req.Schema) > 0 {
+		if err := jsonschema.Strict(req.Schema); err != nil {
+			return Response{}, fmt.Errorf("llm: stub %q: the request's schema: %w", req.Purpose, err)
+		}
+		if err := jsonschema.Check(req.Schema, []byte(content)); err != nil {
+			return Response{}, fmt.Errorf("llm: stub %q: %w: %w", req.Purpose, ErrSchemaMismatch, err)
+		}
 	}
 	prompt := 0
 	for _, m := range req.Messages {
@@ -113,9 +146,9 @@ func (s *Stub) answer(req Request) Response {
 	return Response{
 		Content:      content,
 		Model:        req.Model,
-		FinishReason: "stop",
+		FinishReason: FinishStop,
 		Usage:        Usage{PromptTokens: stubTokens(prompt), CompletionTokens: stubTokens(utf8.RuneCountInString(content))},
-	}
+	}, nil
 }
 
 // stubTokens estimates the tokens of n characters: about four per token.

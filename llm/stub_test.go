@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -478,5 +479,73 @@ func TestStubDeltas(t *testing.T) {
 		if diff := cmp.Diff(tt.want, stubDeltas(tt.in)); diff != "" {
 			t.Errorf("stubDeltas(%q) (-want +got):\n%s", tt.in, diff)
 		}
+	}
+}
+
+// Purposes whose registered answers fit, or drift from, testSchema.
+const (
+	schemaFitPurpose   = "llm_test_schema_fit"
+	schemaDriftPurpose = "llm_test_schema_drift"
+)
+
+func init() {
+	RegisterStub(schemaFitPurpose, func(c *StubCall) string {
+		return fmt.Sprintf(`{"score": %d, "reason": null}`, c.Intn(101))
+	})
+	RegisterStub(schemaDriftPurpose, func(c *StubCall) string {
+		return `{"score": "high", "reason": null, "mood": "bold"}`
+	})
+}
+
+const testSchema = `{"type":"object","properties":{"score":{"type":"integer","minimum":0,"maximum":100},"reason":{"type":["string","null"]}},"required":["score","reason"],"additionalProperties":false}`
+
+func TestStubSchema(t *testing.T) {
+	withSchema := func(purpose, schema string) Request {
+		r := echoRequest(purpose, "judge", "x")
+		r.Schema = json.RawMessage(schema)
+		return r
+	}
+	tests := []struct {
+		name     string
+		req      Request
+		want     string // the answer; "" when it is an error
+		wantErr  string // what the error says
+		mismatch bool   // the error wraps ErrSchemaMismatch
+	}{
+		{name: "registered answer fits", req: withSchema(schemaFitPurpose, testSchema), want: `{"score": `},
+		{name: "registered answer drifts", req: withSchema(schemaDriftPurpose, testSchema), mismatch: true,
+			wantErr: `llm: stub "llm_test_schema_drift": llm: reply does not satisfy the request's schema: jsonschema: $.score: want integer, got string; $.mood: unexpected property (not in the schema)`},
+		{name: "unregistered purpose gets the zero document", req: withSchema("llm_test_unregistered", testSchema), want: `{"reason":null,"score":0}`},
+		{name: "schema not strict", req: withSchema(schemaFitPurpose, `{"type":"object","properties":{"score":{"type":"integer"}},"additionalProperties":false}`),
+			wantErr: `the request's schema: jsonschema: not valid for strict mode: #: required must list every property; it lacks "score"`},
+		{name: "schema invalid", req: withSchema("llm_test_unregistered", `{"type":"object","properties":{"a":{"type":"string","format":"email"}}}`),
+			wantErr: `unsupported keyword "format"`},
+		{name: "no document fits", req: withSchema("llm_test_unregistered", `{"type":"object","properties":{"a":{"type":"integer","minimum":1,"maximum":0}},"required":["a"],"additionalProperties":false}`),
+			wantErr: `no answer fits the request's schema`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, stream := range []bool{false, true} {
+				var resp Response
+				var err error
+				if stream {
+					resp, err = NewStub(3).Stream(context.Background(), tt.req, nil)
+				} else {
+					resp, err = NewStub(3).Complete(context.Background(), tt.req)
+				}
+				if tt.wantErr == "" {
+					if err != nil || !strings.HasPrefix(resp.Content, tt.want) {
+						t.Errorf("stream %v: %q, %v; want an answer starting %q", stream, resp.Content, err, tt.want)
+					}
+					continue
+				}
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("stream %v: error %v, want one saying %q", stream, err, tt.wantErr)
+				}
+				if errors.Is(err, ErrSchemaMismatch) != tt.mismatch {
+					t.Errorf("stream %v: errors.Is(%v, ErrSchemaMismatch) = %v, want %v", stream, err, !tt.mismatch, tt.mismatch)
+				}
+			}
+		})
 	}
 }

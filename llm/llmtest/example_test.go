@@ -126,3 +126,26 @@ func ExampleFake_Default() {
 	// fake reply for closing
 	// Thank you for listening.
 }
+
+func ExampleFake_CheckSchemas() {
+	schema := json.RawMessage(`{"type":"object","properties":{"score":{"type":"integer"}},"required":["score"],"additionalProperties":false}`)
+	req := llm.Request{Purpose: "evaluation", Schema: schema}
+
+	// In a test, pass t: a reply that drifts from its schema then fails
+	// the test, even if the code under test copes with the error.
+	f := llmtest.New().CheckSchemas(nil)
+	f.OnPurpose("evaluation").Reply(`{"score": "high"}`).Times(1)
+	_, err := f.Complete(context.Background(), req)
+	fmt.Println(errors.Is(err, llm.ErrSchemaMismatch), err)
+
+	// Unscripted, a schema request gets the simplest reply that fits.
+	resp, _ := f.Complete(context.Background(), req)
+	fmt.Println(resp.Content)
+
+	// Every request is recorded with its schema.
+	fmt.Println(len(f.Requests()[0].Schema) > 0)
+	// Output:
+	// true llmtest: reply to "evaluation": llm: reply does not satisfy the request's schema: jsonschema: $.score: want integer, got string
+	// {"score":0}
+	// true
+}

@@ -21,20 +21,38 @@
 // matching rule. A request that no rule answers gets the [Fake.Default] rule's
 // reply, which unless scripted is "fake reply for <purpose>".
 //
-// Every call is recorded, including one that fails: see [Fake.Requests] and
-// [Fake.Calls]. A Fake is safe for concurrent use, and its delays run on the
-// time package's clock, so they take no real time inside a testing/synctest
-// bubble.
+// Every call is recorded, including one that fails, with its Schema: see
+// [Fake.Requests] and [Fake.Calls]. A Fake is safe for concurrent use, and its
+// delays run on the time package's clock, so they take no real time inside a
+// testing/synctest bubble.
+//
+// # Schemas
+//
+// [Fake.CheckSchemas] makes a Fake hold the requests that carry an
+// [llm.Request.Schema] to it, as a server that constrains its output by the
+// schema would: a scripted reply that does not fit fails the call and the
+// test, so that replies and schemas cannot drift apart. To see which
+// requests carried a schema, look at the Schema of [Fake.Requests]:
+//
+//	for _, r := range f.Requests() {
+//		if r.Purpose == "evaluation" && len(r.Schema) == 0 {
+//			t.Errorf("an evaluation request without a schema")
+//		}
+//	}
 package llmtest
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
+	"testing"
 	"time"
 	"unicode"
 
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/llm/jsonschema"
 )
 
 // Fake is a scriptable [llm.Client] and [llm.Streamer] for tests. Create one
@@ -49,13 +67,15 @@ import (
 // is done.
 //
 // A reply's Response gets, where left empty, the request's Model, the
-// FinishReason "stop", and a Usage of one token per four bytes (rounded up) of
+// FinishReason [llm.FinishStop], and a Usage of one token per four bytes (rounded up) of
 // the messages' contents and of the reply.
 type Fake struct {
 	mu       sync.Mutex
 	rules    []*Rule
 	fallback *Rule
 	requests []llm.Request
+	schemas  bool       // CheckSchemas was called
+	schemaT  testing.TB // where CheckSchemas reports, or nil
 }
 
 var (
@@ -91,6 +111,8 @@ type step struct {
 	// deltas is how many deltas Stream delivers before returning err; -1
 	// for none, so that it fails at once.
 	deltas int
+	// builtin marks the built-in reply of a rule without replies.
+	builtin bool
 }
 
 // On adds a rule answering the requests for which match returns true. match
@@ -195,7 +217,64 @@ func echo(req llm.Request) step {
 	if req.Purpose != "" {
 		text += " for " + req.Purpose
 	}
-	return step{resp: llm.Response{Content: text}}
+	return step{resp: llm.Response{Content: text}, builtin: true}
+}
+
+// CheckSchemas makes f hold every request that carries an
+// [llm.Request.Schema] to it, from now on:
+//
+//   - the schema must be valid for OpenAI's strict mode
+//     ([jsonschema.Strict]), as every format's schemas are written;
+//   - a reply the script gives (by [Rule.Reply] or [Rule.Respond]) must
+//     satisfy it ([jsonschema.Check]); the call fails otherwise, before
+//     any delta, with an error wrapping [llm.ErrSchemaMismatch] that names
+//     the path of each problem;
+//   - the built-in reply of a rule without replies is the simplest
+//     document valid against the schema ([jsonschema.Zero]) instead of
+//     "fake reply for <purpose>".
+//
+// A failed check is also reported to t with t.Errorf, so that a test fails
+// even when the code under test handles the error (a judge that falls back
+// to its default, say); t may be nil, and then only the call fails.
+// Scripted errors ([Rule.Fail], [Rule.FailMidStream]) and requests without
+// a Schema are left alone. To test how code copes with a reply that does
+// not fit, leave CheckSchemas off. CheckSchemas returns f.
+func (f *Fake) CheckSchemas(t testing.TB) *Fake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.schemas, f.schemaT = true, t
+	return f
+}
+
+// checkSchema holds s, the answer to req, to req's Schema when f checks
+// schemas; see [Fake.CheckSchemas].
+func (f *Fake) checkSchema(req llm.Request, s step) (step, error) {
+	f.mu.Lock()
+	on, t := f.schemas, f.schemaT
+	f.mu.Unlock()
+	if !on || len(req.Schema) == 0 || s.err != nil {
+		return s, nil
+	}
+	err := jsonschema.Strict(req.Schema)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("llmtest: request %q: its schema: %w", req.Purpose, err)
+	case s.builtin:
+		var zero []byte
+		if zero, err = jsonschema.Zero(req.Schema); err != nil {
+			err = fmt.Errorf("llmtest: request %q: no reply fits its schema: %w", req.Purpose, err)
+		}
+		s.resp.Content = string(zero)
+	default:
+		if err = jsonschema.Check(req.Schema, []byte(s.resp.Content)); err != nil {
+			err = fmt.Errorf("llmtest: reply to %q: %w: %w", req.Purpose, llm.ErrSchemaMismatch, err)
+		}
+	}
+	if err != nil && t != nil {
+		t.Helper()
+		t.Errorf("%v", err)
+	}
+	return s, err
 }
 
 // Complete records req and answers it by the script. A call whose ctx is
@@ -271,7 +350,7 @@ func (f *Fake) begin(ctx context.Context, req llm.Request) (step, error) {
 			return step{}, ctx.Err()
 		}
 	}
-	return s, nil
+	return f.checkSchema(req, s)
 }
 
 // response fills in what s's Response leaves empty.
@@ -281,7 +360,7 @@ func (s step) response(req llm.Request) llm.Response {
 		resp.Model = req.Model
 	}
 	if resp.FinishReason == "" {
-		resp.FinishReason = "stop"
+		resp.FinishReason = llm.FinishStop
 	}
 	if resp.Usage == (llm.Usage{}) {
 		prompt := 0
@@ -361,6 +440,7 @@ func (f *Fake) Reset() {
 // clone returns a copy of r that shares no memory with it.
 func clone(r llm.Request) llm.Request {
 	r.Messages = slices.Clone(r.Messages)
+	r.Schema = bytes.Clone(r.Schema)
 	if r.Temperature != nil {
 		t := *r.Temperature
 		r.Temperature = &t

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/duelogic/duelogic/llm"
@@ -62,7 +63,8 @@ type Config struct {
 	HTTPClient *http.Client
 	// Headers are sent with every request, e.g. OpenRouter's HTTP-Referer
 	// and X-Title. They may replace the default Content-Type, Accept and
-	// User-Agent; APIKey, when set, wins over an Authorization header here.
+	// User-Agent; APIKey, when set, wins over an Authorization header here,
+	// and the client's own Idempotency-Key over one here.
 	Headers http.Header
 	// MaxRetries is how many times a failed request is sent again when that
 	// is safe (see the package documentation); 0: [DefaultMaxRetries];
@@ -78,10 +80,12 @@ type Config struct {
 	// "max_completion_tokens" (required by OpenAI's reasoning models)
 	// instead of "max_tokens" (understood by every compatible server).
 	UseMaxCompletionTokens bool
-	// ResponseFormat is the "response_format" sent when llm.Request.JSON is
-	// set; nil: {"type":"json_object"}. Set a {"type":"json_schema",...}
-	// object for servers that accept only schemas (LM Studio), or JSON null
-	// to send none (the prompt alone then asks for JSON).
+	// ResponseFormat is the "response_format" sent when a request wants
+	// JSON but carries no llm.Request.Schema, and when a server has refused
+	// json_schema (see the package documentation); nil:
+	// {"type":"json_object"}. Set a {"type":"json_schema",...} object for
+	// servers that accept only schemas (LM Studio), or JSON null to send
+	// none (the prompt alone then asks for JSON).
 	ResponseFormat json.RawMessage
 	// IdleTimeout bounds the silence while a response is read: between the
 	// bytes of a stream (including the wait for it to start), and while the
@@ -89,8 +93,9 @@ type Config struct {
 	// count as data. It is not a total timeout: a stream may last as long as
 	// it keeps sending. 0: [DefaultIdleTimeout]; negative: none.
 	IdleTimeout time.Duration
-	// Logger, when set, receives a warning for each retry. Nothing logged
-	// contains the API key or header values.
+	// Logger, when set, receives a warning for each retry, and one when the
+	// server refuses a response_format and the client steps down to a
+	// simpler one. Nothing logged contains the API key or header values.
 	Logger *slog.Logger
 }
 
@@ -170,6 +175,7 @@ type Client struct {
 	idle             time.Duration
 	useMaxCompletion bool
 	jsonFormat       json.RawMessage // nil: send no response_format
+	refused          atomic.Uint32   // bit 1<<f: the server refused response_format f (formatSchema, formatJSON)
 	logger           *slog.Logger
 	secrets          []string // removed from server-supplied error text
 	display          string   // String()
@@ -324,11 +330,7 @@ var defaultHTTPClient = &http.Client{Transport: &http.Transport{
 // Complete sends req and returns the whole answer. See the package
 // documentation for retries and errors.
 func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	body, err := c.requestBody(req, false)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	a, err := c.send(ctx, body, false)
+	a, err := c.post(ctx, req, false)
 	if err != nil {
 		return llm.Response{}, err
 	}
@@ -361,10 +363,14 @@ type streamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
 }
 
-// requestBody encodes req, merging in Config.ExtraBody.
-func (c *Client) requestBody(req llm.Request, stream bool) ([]byte, error) {
+// requestBody encodes req, merging in Config.ExtraBody. It returns the
+// format level of the response_format it carries (formatNone: none).
+func (c *Client) requestBody(req llm.Request, stream bool) ([]byte, int32, error) {
 	if c.cfgErr != nil {
-		return nil, c.cfgErr
+		return nil, formatNone, c.cfgErr
+	}
+	if len(req.Schema) > 0 && !json.Valid(req.Schema) {
+		return nil, formatNone, errors.New("openai: llm.Request.Schema is not valid JSON")
 	}
 	cr := chatRequest{Model: req.Model, Messages: make([]chatMessage, len(req.Messages)), Temperature: req.Temperature}
 	for i, m := range req.Messages {
@@ -377,22 +383,21 @@ func (c *Client) requestBody(req llm.Request, stream bool) ([]byte, error) {
 			cr.MaxTokens = req.MaxTokens
 		}
 	}
-	if req.JSON {
-		cr.ResponseFormat = c.jsonFormat
-	}
+	var sent int32
+	cr.ResponseFormat, sent = c.responseFormat(req)
 	if stream {
 		cr.Stream, cr.StreamOptions = true, &streamOptions{IncludeUsage: true}
 	}
 	body, err := json.Marshal(cr)
 	if err != nil {
-		return nil, fmt.Errorf("openai: encoding request: %w", err)
+		return nil, formatNone, fmt.Errorf("openai: encoding request: %w", err)
 	}
 	if len(c.extra) == 0 {
-		return body, nil
+		return body, sent, nil
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, fmt.Errorf("openai: encoding request: %w", err)
+		return nil, formatNone, fmt.Errorf("openai: encoding request: %w", err)
 	}
 	for k, v := range c.extra {
 		if _, set := fields[k]; set {
@@ -400,11 +405,12 @@ func (c *Client) requestBody(req llm.Request, stream bool) ([]byte, error) {
 		}
 		raw, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("openai: encoding Config.ExtraBody[%q]: %w", k, err)
+			return nil, formatNone, fmt.Errorf("openai: encoding Config.ExtraBody[%q]: %w", k, err)
 		}
 		fields[k] = raw
 	}
-	return json.Marshal(fields)
+	body, err = json.Marshal(fields)
+	return body, sent, err
 }
 
 // chatResponse is a non-streamed completion.
@@ -492,7 +498,7 @@ func (c *Client) decodeCompletion(data []byte, model string) (llm.Response, erro
 	if r.Model != "" {
 		model = r.Model
 	}
-	return llm.Response{Content: string(ch.Message.Content), Model: model, FinishReason: ch.FinishReason, Usage: r.Usage.llm()}, nil
+	return llm.Response{Content: string(ch.Message.Content), Model: model, FinishReason: finishReason(ch.FinishReason), Usage: r.Usage.llm()}, nil
 }
 
 // eventError turns an error object found in a 200 response into an error.
@@ -508,4 +514,17 @@ func readCapped(r io.Reader, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: body over %d bytes", ErrTooLarge, limit)
 	}
 	return data, nil
+}
+
+// finishReason normalizes a provider's finish reason; see
+// [llm.Response.FinishReason].
+func finishReason(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "max_tokens", "max_output_tokens", "max_length", "model_length":
+		return llm.FinishLength
+	case "end_turn", "stop_sequence", "eos", "eos_token":
+		return llm.FinishStop
+	}
+	return s
 }

@@ -41,7 +41,7 @@
 // vLLM's sampling extensions go in ExtraBody, e.g.
 // map[string]any{"top_k": 20, "repetition_penalty": 1.05}. LM Studio
 // (http://localhost:1234/v1) accepts only JSON schemas as response_format,
-// so give one for [llm.Request.JSON] requests:
+// so give one for the [llm.Request.JSON] requests that carry no Schema:
 //
 //	openai.New(openai.Config{
 //		BaseURL:        "http://localhost:1234/v1",
@@ -70,11 +70,35 @@
 //
 // A request carries model, messages, temperature (sent whenever
 // [llm.Request.Temperature] is set, even to 0), max_tokens or
-// max_completion_tokens (only when MaxTokens > 0), response_format
-// {"type":"json_object"} when [llm.Request.JSON] is set (or
-// [Config.ResponseFormat]), and for streams "stream": true with
+// max_completion_tokens (only when MaxTokens > 0), a response_format when
+// the request wants JSON (see below), and for streams "stream": true with
 // stream_options.include_usage so that token usage arrives at the end.
-// [Config.ExtraBody] adds any other field.
+// [Config.ExtraBody] adds any other field. Every request has an
+// Idempotency-Key header of its own, repeated when it is retried.
+//
+// # Structured output
+//
+// A request with an [llm.Request.Schema] asks for it with
+//
+//	"response_format": {"type": "json_schema", "json_schema":
+//	    {"name": "<purpose>", "schema": <Schema>, "strict": true}}
+//
+// which OpenAI, llama.cpp, vLLM, Ollama and LM Studio turn into a
+// constraint on what the model may write. The name is the request's
+// Purpose, its characters outside a-z, A-Z, 0-9, '_' and '-' replaced by
+// '_', cut at 64 ("reply" when nothing is left); "strict" is false for a
+// schema outside OpenAI's strict subset ([jsonschema.Strict]). A request
+// that wants JSON without a Schema ([llm.Request.JSON]) sends
+// {"type":"json_object"}, or [Config.ResponseFormat].
+//
+// Not every server takes these. When one answers 400 (or 422) with an
+// error that names response_format, json_schema or structured outputs, the
+// client sends the same request again at once with the next simpler
+// format — json_schema, then json_object (or [Config.ResponseFormat]),
+// then none, the prompt alone asking for JSON — and remembers the refusal:
+// later requests of the same [Client] start at the format that worked. The
+// step is logged once to [Config.Logger]. Any other 400 is final, as
+// before. The caller validates the reply in any case.
 //
 // # Retries
 //
@@ -87,6 +111,14 @@
 //   - the connection failed before the request was written in full (a
 //     refused or timed-out dial, a reset during the TLS handshake, a
 //     temporary DNS failure), so the server cannot have acted on it.
+//
+// One more case is handled below the client, by net/http's Transport: a
+// request sent on a reused keep-alive connection that the server closed
+// before answering a single byte — llama-server and uvicorn drop idle
+// connections after about five seconds, and a request may go out at that
+// very moment — is sent again on a fresh connection, because it carries
+// an Idempotency-Key and a body that can be read again. A Config.HTTPClient
+// whose Transport is not an [*http.Transport] must do this itself.
 //
 // A connection that fails after the request was written, and anything that
 // goes wrong once a 200 response has started, is not retried: the server
@@ -117,9 +149,16 @@
 // # Errors and secrets
 //
 // A non-2xx response becomes an [*APIError] parsed from any known error
-// body shape, with the request ID from the response headers. The API key
+// body shape, with the request ID from the response headers. A prompt too
+// long for the model's context matches [llm.ErrContextOverflow] and is
+// never retried; the error says the prompt's and the context's sizes when
+// the server gives them (llama.cpp does). Finish reasons are normalized to
+// [llm.FinishStop] and [llm.FinishLength] where the provider uses other
+// words for them. The API key
 // never appears in errors, logs or the String of [Config] and [Client]:
 // errors carry only the server's message (with the key removed should the
 // server echo it), never request headers or bodies. Bodies are size-capped:
 // error bodies at 1 MiB, other responses and streamed answers at 32 MiB.
+//
+// [jsonschema.Strict]: https://pkg.go.dev/github.com/duelogic/duelogic/llm/jsonschema#Strict
 package openai

@@ -112,6 +112,14 @@ func fillFields(e *APIError, obj map[string]json.RawMessage) {
 	}
 	e.Code = clip(jsonText(obj["code"]), 200)
 	e.Param = clip(jsonText(obj["param"]), 200)
+	var n tokenCount
+	if raw, ok := obj["n_prompt_tokens"]; ok && json.Unmarshal(raw, &n) == nil { // llama.cpp
+		e.PromptTokens = int(n)
+	}
+	n = 0
+	if raw, ok := obj["n_ctx"]; ok && json.Unmarshal(raw, &n) == nil {
+		e.ContextTokens = int(n)
+	}
 	if raw, ok := obj["metadata"]; ok && !isNull(raw) {
 		var meta struct {
 			ProviderName string `json:"provider_name"`

@@ -38,7 +38,11 @@ var (
 // request ID; never the API key (removed from anything the server echoes),
 // the request's headers, or its body.
 //
-// APIError implements [llm.RetryInfo]: see [APIError.Retryable].
+// APIError implements [llm.RetryInfo]: see [APIError.Retryable]. An error
+// saying that the prompt does not fit the model's context — llama.cpp's
+// "exceed_context_size_error", OpenAI's "context_length_exceeded", or a
+// message such as vLLM's and OpenRouter's "maximum context length is ..." —
+// matches [llm.ErrContextOverflow] with [errors.Is], and is never retried.
 type APIError struct {
 	// StatusCode is the HTTP status; for an error object inside a 200
 	// response it is the numeric code the object carries when that is an
@@ -69,6 +73,10 @@ type APIError struct {
 	// Metadata is OpenRouter's error.metadata object verbatim (for example
 	// the upstream provider's raw error, or moderation reasons), or nil.
 	Metadata []byte
+	// PromptTokens and ContextTokens are the size of the prompt and of the
+	// model's context window, when the server said (llama.cpp's
+	// n_prompt_tokens and n_ctx), else 0.
+	PromptTokens, ContextTokens int
 
 	// shouldRetry is the x-should-retry header: +1 true, -1 false, 0 absent.
 	shouldRetry int8
@@ -101,6 +109,12 @@ func (e *APIError) Error() string {
 	if e.Code != fmt.Sprint(e.StatusCode) {
 		add("code", e.Code)
 	}
+	if e.PromptTokens > 0 {
+		add("prompt", fmt.Sprintf("%d tokens", e.PromptTokens))
+	}
+	if e.ContextTokens > 0 {
+		add("context", fmt.Sprintf("%d tokens", e.ContextTokens))
+	}
 	add("provider", e.Provider)
 	add("request", e.RequestID)
 	if e.RetryAfter > 0 {
@@ -117,8 +131,12 @@ func (e *APIError) Error() string {
 // 5xx status. An error inside a 200 response with no HTTP status is retryable
 // when its type or code is "server_error", "rate_limit_error" or
 // "rate_limit_exceeded". Everything else — 400, 401, 402 (out of credits), 403,
-// 404, 422 — is final.
+// 404, 422 — is final, and so is a prompt that exceeds the model's context,
+// whatever the headers say.
 func (e *APIError) Retryable() bool {
+	if e.contextOverflow() {
+		return false
+	}
 	switch e.shouldRetry {
 	case 1:
 		return true
@@ -134,6 +152,57 @@ func (e *APIError) Retryable() bool {
 			case "server_error", "rate_limit_error", "rate_limit_exceeded":
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// Is reports whether e is the server saying that the prompt exceeds the
+// model's context window, when target is [llm.ErrContextOverflow].
+func (e *APIError) Is(target error) bool {
+	return target == llm.ErrContextOverflow && e.contextOverflow()
+}
+
+// contextOverflowCodes are the error types and codes that say a prompt does
+// not fit the model's context.
+var contextOverflowCodes = []string{
+	"exceed_context_size_error", // llama.cpp
+	"context_length_exceeded",   // OpenAI, Groq, ...
+	"context_window_exceeded",
+}
+
+// contextOverflowPhrases are the same said in a message, by servers that
+// give no code (vLLM, OpenRouter, Mistral, Anthropic's and Google's
+// compatible endpoints).
+var contextOverflowPhrases = []string{
+	"maximum context length",
+	"context length exceeded",
+	"context_length_exceeded",
+	"exceeds the available context size",
+	"exceeds the context window",
+	"exceeds the maximum context",
+	"prompt is too long",
+	"input token count",
+}
+
+// contextOverflow reports whether e says the prompt exceeds the context: a
+// client error (or an error inside a 200 response) with a known code or
+// type, or a message in a known phrase.
+func (e *APIError) contextOverflow() bool {
+	if s := e.StatusCode; s != 0 && (s < 400 || s > 499 || s == http.StatusTooManyRequests) {
+		return false
+	}
+	for _, v := range []string{e.Type, e.Code} {
+		for _, c := range contextOverflowCodes {
+			if strings.EqualFold(v, c) {
+				return true
+			}
+		}
+	}
+	msg := strings.ToLower(e.Message)
+	for _, p := range contextOverflowPhrases {
+		if strings.Contains(msg, p) {
+			return true
 		}
 	}
 	return false

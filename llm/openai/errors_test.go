@@ -88,7 +88,8 @@ func TestNewAPIError(t *testing.T) {
 			name:   "llama.cpp",
 			status: 400,
 			body:   `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}`,
-			want:   &APIError{StatusCode: 400, Type: "exceed_context_size_error", Code: "400", Message: "the request exceeds the available context size, try increasing it"},
+			want: &APIError{StatusCode: 400, Type: "exceed_context_size_error", Code: "400", Message: "the request exceeds the available context size, try increasing it",
+				PromptTokens: 5000, ContextTokens: 4096},
 		},
 		{
 			name:   "Google, a list with a status",

@@ -41,11 +41,7 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta
 	if onDelta == nil {
 		onDelta = func(string) error { return nil }
 	}
-	body, err := c.requestBody(req, true)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	a, err := c.send(ctx, body, true)
+	a, err := c.post(ctx, req, true)
 	if err != nil {
 		return llm.Response{}, err
 	}
@@ -157,7 +153,7 @@ func (st *streamState) handle(ev sseEvent, onDelta func(string) error) (done boo
 			}
 		}
 		if choice.FinishReason != "" {
-			st.finish = choice.FinishReason
+			st.finish = finishReason(choice.FinishReason)
 		}
 	}
 	if len(ch.Error) > 0 && !isNull(ch.Error) || ch.Object == "error" {

@@ -63,17 +63,17 @@ func (r *response) readError(ctx context.Context, err error) error {
 	return fmt.Errorf("openai: reading response from %s: %w", r.c.safeURL, err)
 }
 
-// send posts body, retrying what is safe to retry, and returns the first 2xx
-// response. The caller must close it.
+// send posts body with the given Idempotency-Key, retrying what is safe to
+// retry, and returns the first 2xx response. The caller must close it.
 //
 // A request is sent again, at most c.maxRetries times, when the attempt's
 // error says so (llm.IsRetryable): an APIError with a retryable status or
 // x-should-retry: true, or a transport error from before the request was
 // written. The wait is the server's Retry-After, capped at maxRetryWait, or
 // else exponential backoff with jitter.
-func (c *Client) send(ctx context.Context, body []byte, stream bool) (*response, error) {
+func (c *Client) send(ctx context.Context, body []byte, stream bool, key string) (*response, error) {
 	for attempt := 0; ; attempt++ {
-		r, err := c.attempt(ctx, body, stream)
+		r, err := c.attempt(ctx, body, stream, key)
 		if err == nil {
 			return r, nil
 		}
@@ -108,7 +108,14 @@ func (c *Client) backoff(attempt int) time.Duration {
 
 // attempt sends one request. It returns a 2xx response, an *APIError for any
 // other status, or the transport's error.
-func (c *Client) attempt(ctx context.Context, body []byte, stream bool) (*response, error) {
+//
+// The request carries an Idempotency-Key and a body that can be read again
+// (GetBody), which makes net/http's Transport send it again by itself when a
+// reused keep-alive connection turns out to be dead: closed by the server
+// just as the request went out, before any byte of a response came back.
+// Local servers (llama-server, uvicorn) close idle connections after a few
+// seconds, so that race is common between the turns of a debate.
+func (c *Client) attempt(ctx context.Context, body []byte, stream bool, key string) (*response, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	wd := newWatchdog(c.idle, func() { cancel(ErrIdleTimeout) })
 	if stream {
@@ -126,7 +133,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, stream bool) (*respon
 		cancel(nil)
 		return nil, fmt.Errorf("openai: building request: %w", err)
 	}
-	c.setHeaders(req.Header, stream)
+	c.setHeaders(req.Header, stream, key)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		wd.stop()
@@ -163,7 +170,7 @@ func requestIDOf(h http.Header) string {
 	return ""
 }
 
-func (c *Client) setHeaders(h http.Header, stream bool) {
+func (c *Client) setHeaders(h http.Header, stream bool, key string) {
 	h.Set("Content-Type", "application/json")
 	if stream {
 		h.Set("Accept", "text/event-stream")
@@ -180,6 +187,7 @@ func (c *Client) setHeaders(h http.Header, stream bool) {
 	if c.apiKey != "" {
 		h.Set("Authorization", "Bearer "+c.apiKey)
 	}
+	h.Set("Idempotency-Key", key) // per request: a fixed one in Config.Headers would be wrong
 }
 
 // transportError describes a request that got no response. It is retryable
