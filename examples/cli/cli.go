@@ -201,6 +201,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if e.client, err = newClient(opt, getenv); err != nil {
 		return badUsage(err)
 	}
+	if oc, ok := e.client.(*openai.Client); ok && opt.model == "" && opt.resume == "" {
+		// A local server serves the model it loaded, not the hosted
+		// models the formats name by default: seat it, and label it so.
+		ids, err := oc.Models(ctx)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "debate: could not list the server's models (%v); seating the formats' default model IDs (set --model)\n", err)
+		case len(ids) == 0:
+			fmt.Fprintln(stderr, "debate: the server lists no model; seating the formats' default model IDs (set --model)")
+		default:
+			opt.model = ids[0]
+			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", opt.model)
+		}
+	}
 	if term {
 		stop := ticking(r)
 		defer stop()

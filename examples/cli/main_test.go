@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -510,5 +513,52 @@ func TestModeratedTimeoutFlags(t *testing.T) {
 	}
 	if cfg := f.Config; cfg.RoundTimeout != 7*time.Minute || cfg.TotalTimeout != 2*time.Hour {
 		t.Errorf("stored timeouts %v, %v; want 7m0s, 2h0m0s", cfg.RoundTimeout, cfg.TotalTimeout)
+	}
+}
+
+// TestSeatsTheServersModel: against a server without --model, the CLI asks
+// the server which model it serves (GET /v1/models) and seats that one in
+// every seat, instead of sending hosted model IDs to a local server.
+func TestSeatsTheServersModel(t *testing.T) {
+	var mu sync.Mutex
+	var models []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/models" {
+			io.WriteString(w, `{"object":"list","data":[{"id":"local-qwen.gguf"}]}`)
+			return
+		}
+		var body struct{ Model string }
+		json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		models = append(models, body.Model)
+		mu.Unlock()
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"this test server answers nothing","type":"invalid_request_error"}}`)
+	}))
+	defer s.Close()
+	for _, format := range []string{"duelogic", "scored"} {
+		t.Run(format, func(t *testing.T) {
+			mu.Lock()
+			models = nil
+			mu.Unlock()
+			r := debate(t, t.TempDir(), "", "--format", format, "--base-url", s.URL+"/v1", "q?")
+			if r.code != 1 {
+				t.Errorf("exit %d; want 1 (the server answers nothing)\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "seating the server's model local-qwen.gguf") {
+				t.Errorf("stderr does not say which model it seats:\n%s", r.stderr)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(models) == 0 {
+				t.Fatal("no completion request reached the server")
+			}
+			for _, m := range models {
+				if m != "local-qwen.gguf" {
+					t.Errorf("a request for model %q; want the server's local-qwen.gguf", m)
+				}
+			}
+		})
 	}
 }
