@@ -246,7 +246,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	case err != nil:
 		fmt.Fprintln(stderr, "\ndebate:", err)
+		stored := false
 		if _, serr := js.Records(context.WithoutCancel(ctx), id); serr == nil {
+			stored = true
+		}
+		switch {
+		case errors.Is(err, llm.ErrContextOverflow):
+			// Resuming as it is would send the same prompt again.
+			fmt.Fprintln(stderr, "the prompt does not fit the model's context window: start the server with a larger context (llama-server -c / --ctx-size, Ollama num_ctx, LM Studio's context length) or use a model with a longer one")
+			if stored {
+				fmt.Fprintf(stderr, "then continue the stored debate with: debate --store %s --resume %s\n", opt.storeDir, id)
+			}
+		case stored:
 			fmt.Fprintf(stderr, "the debate is stored; continue it with: debate --store %s --resume %s\n", opt.storeDir, id)
 		}
 		return exitFail

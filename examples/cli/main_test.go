@@ -562,3 +562,24 @@ func TestSeatsTheServersModel(t *testing.T) {
 		})
 	}
 }
+
+// TestContextOverflowSaysWhatToChange: a prompt over the server's context
+// is not answered with a bare "--resume" (which would fail the same way) but
+// with the setting to change.
+func TestContextOverflowSaysWhatToChange(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3100,"n_ctx":2048}}`)
+	}))
+	defer s.Close()
+	r := debate(t, t.TempDir(), "", "--base-url", s.URL+"/v1", "--model", "m", "--store", "db", "q?")
+	if r.code != 1 {
+		t.Errorf("exit %d; want 1", r.code)
+	}
+	for _, want := range []string{"prompt 3100 tokens", "context 2048 tokens", "start the server with a larger context (llama-server -c"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
