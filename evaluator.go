@@ -1,9 +1,47 @@
 package duelogic
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
 )
+
+// evaluationSchema is the JSON Schema of an evaluation, with the seed's
+// ResponseEvaluation field names, as [ParseEvaluation] reads it.
+const evaluationSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["adherenceScore", "steelManning", "selfCritique", "frameworkConsistency", "intellectualHonesty", "requiresInterjection", "interjectionReason"],
+ "properties": {
+  "adherenceScore": {"type": "integer"},
+  "steelManning": ` + mandateSchema + `,
+  "selfCritique": ` + mandateSchema + `,
+  "frameworkConsistency": {"type": "object", "additionalProperties": false, "required": ["consistent", "violations"],
+   "properties": {"consistent": {"type": "boolean"}, "violations": {"type": "array", "items": {"type": "string"}}}},
+  "intellectualHonesty": {"type": "object", "additionalProperties": false, "required": ["score", "issues"],
+   "properties": {"score": {"type": "string", "enum": ["high", "medium", "low"]}, "issues": {"type": "array", "items": {"type": "string"}}}},
+  "requiresInterjection": {"type": "boolean"},
+  "interjectionReason": {"type": "string"}}}`
+
+// mandateSchema is the schema of a steel-manning or self-critique check.
+const mandateSchema = `{"type": "object", "additionalProperties": false, "required": ["attempted", "quality", "notes"],
+   "properties": {"attempted": {"type": "boolean"}, "quality": {"type": "string", "enum": ["strong", "adequate", "weak", "absent"]}, "notes": {"type": "string"}}}`
+
+// evaluate asks the arbiter for its evaluation of a chair's response (a
+// judgment, asked again once when unreadable: see [engine.Judge]). A reply
+// still unreadable leaves the response unscored: the evaluation is nil and
+// problem says why.
+func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string) (ev *ResponseEvaluation, problem string, usage llm.Usage, err error) {
+	req := r.request(PurposeEvaluation, SpeakerArbiter, EvaluationPrompt(r.cfg, r.cat, ch.Position, answered, response))
+	req.Schema, req.Temperature = json.RawMessage(evaluationSchema), ptr(0.2)
+	ev, res, usage, err := engine.Judge(ctx, r.s, req, SegmentExchange, SpeakerArbiter, ParseEvaluation)
+	if err != nil || res.Defaulted {
+		return nil, res.Problem, usage, err
+	}
+	return ev, "", usage, nil
+}
 
 // EvaluationPrompt builds the arbiter's evaluation of one chair response: the
 // chair's framework and blind spots, the mandates in force, the turn it

@@ -58,8 +58,11 @@ func TestDebateOnScriptedFake(t *testing.T) {
 		t.Errorf("calls: %d evaluations, %d interrupt checks", f.Calls(duelogic.PurposeEvaluation), f.Calls(duelogic.PurposeInterruptCheck))
 	}
 	for _, r := range f.Requests() {
-		if r.Purpose == duelogic.PurposeEvaluation && (!r.JSON || r.Model != cfg.Arbiter.ModelID) {
-			t.Errorf("evaluation request: JSON=%v model=%q", r.JSON, r.Model)
+		if r.Purpose == duelogic.PurposeEvaluation && (len(r.Schema) == 0 || r.Model != cfg.Arbiter.ModelID) {
+			t.Errorf("evaluation request: schema %s model=%q", r.Schema, r.Model)
+		}
+		if r.MaxTokens <= 0 {
+			t.Errorf("%s request without a token cap", r.Purpose)
 		}
 	}
 	if !strings.Contains(tokens.String(), "fake reply for opening") {

@@ -1,12 +1,46 @@
 package duelogic
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
 )
+
+// interruptCheckSchema is the JSON Schema of the interrupt check's answer,
+// with the seed's field names, as [ParseInterruptDecision] reads it: the
+// chair, reason, trigger and opener are null when no chair should
+// interrupt.
+const interruptCheckSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["shouldInterrupt", "interruptingChairPosition", "reason", "triggerContent", "urgency", "suggestedOpener"],
+ "properties": {
+  "shouldInterrupt": {"type": "boolean"},
+  "interruptingChairPosition": {"type": ["string", "null"]},
+  "reason": {"anyOf": [{"type": "string", "enum": ["factual_correction", "straw_man_detected", "direct_challenge",
+   "clarification_needed", "strong_agreement", "pivotal_point"]}, {"type": "null"}]},
+  "triggerContent": {"type": ["string", "null"]},
+  "urgency": {"type": "number"},
+  "suggestedOpener": {"type": ["string", "null"]}}}`
+
+// interruptCheck asks whether another chair should interrupt speaker, who
+// has said content (a judgment, asked again once when unreadable: see
+// [engine.Judge]). A reply still unreadable means no interruption: the
+// decision is nil and problem says why.
+func (r *play) interruptCheck(ctx context.Context, speaker, content string) (d *InterruptDecision, problem string, usage llm.Usage, err error) {
+	req := r.request(PurposeInterruptCheck, SpeakerArbiter, InterruptCheckPrompt(r.cfg, r.cat, r.d, speaker, content))
+	req.Schema, req.Temperature = json.RawMessage(interruptCheckSchema), ptr(0.3)
+	got, res, usage, err := engine.Judge(ctx, r.s, req, SegmentExchange, SpeakerArbiter, ParseInterruptDecision)
+	if err != nil || res.Defaulted {
+		return nil, res.Problem, usage, err
+	}
+	return &got, "", usage, nil
+}
 
 // InterruptCheckPrompt builds the seed's interrupt check: who is speaking and
 // what they just said (fenced), the other chairs who could interrupt (with

@@ -122,13 +122,18 @@ type Result struct {
 	Interruptions []InterruptCandidate `json:"interruptions,omitempty"`
 	// Arguments is the argument map, when WithArgumentMap is on.
 	Arguments *ArgumentMap `json:"arguments,omitempty"`
+	// Judgments counts, by purpose (evaluation, interrupt check, argument
+	// extraction), how the JSON judgments went: parsed first time, after
+	// the one re-ask, or defaulted (unscored, no interruption); a weak
+	// model shows here.
+	Judgments map[string]engine.JudgmentCounts `json:"judgments,omitempty"`
 }
 
 // ResultOf flattens the engine's result of a podcast debate.
 func ResultOf(r *engine.Result[*Outcome]) *Result {
 	res := &Result{
 		DebateID: r.DebateID, Format: r.Format, Debate: r.Debate, Transcript: r.Transcript,
-		Usage: r.Usage, UsageBySpeaker: r.UsageBySpeaker, Arguments: r.Arguments,
+		Usage: r.Usage, UsageBySpeaker: r.UsageBySpeaker, Arguments: r.Arguments, Judgments: r.Judgments,
 	}
 	if r.Detail != nil {
 		res.Config, res.Metrics, res.Interruptions = r.Detail.Config, r.Detail.Metrics, r.Detail.Interruptions

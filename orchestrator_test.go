@@ -932,3 +932,18 @@ func TestWithCatalogOnlyForThePodcast(t *testing.T) {
 		t.Errorf("a config checked against an empty catalog: err %v, want ErrInvalidConfig", err)
 	}
 }
+
+// TestResultCountsJudgments: the podcast's result says how its judgments
+// went, so a host sees a weak model's effect.
+func TestResultCountsJudgments(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Flow.MaxExchanges = 3
+	res, err := mustNew(t, cfg, llm.NewStub(1)).Run(context.Background(), prop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := res.Judgments[PurposeEvaluation]
+	if n := ev.First + ev.Reasked + ev.Defaulted; n == 0 || n != res.Metrics.Responses || ev.Defaulted != res.Metrics.Responses-res.Metrics.Evaluated {
+		t.Errorf("evaluation judgments %+v for %d responses", ev, res.Metrics.Responses)
+	}
+}

@@ -153,7 +153,7 @@ func (r *play) model(speaker string) string {
 }
 
 func (r *play) request(purpose, speaker string, p Prompt) llm.Request {
-	return llm.Request{Model: r.model(speaker), Purpose: purpose, Messages: p.Messages()}
+	return llm.Request{Model: r.model(speaker), Purpose: purpose, MaxTokens: maxTokens(r.cfg, purpose), Messages: p.Messages()}
 }
 
 func (r *play) say(ctx context.Context, key string, u Utterance, p Prompt, purpose string) (Utterance, error) {
@@ -301,37 +301,16 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 			if answered != nil {
 				prev = r.label(answered.Speaker) + ":\n" + truncateRunes(answered.Content, windowTurnRunes)
 			}
-			req := r.request(PurposeEvaluation, SpeakerArbiter, EvaluationPrompt(r.cfg, r.cat, ch.Position, prev, content))
-			req.JSON, req.Temperature, req.MaxTokens = true, ptr(0.2), 700
-			resp, err := r.s.Call(gctx, req, SegmentExchange, SpeakerArbiter)
-			if err != nil {
-				return err
-			}
-			evalUsage = resp.Usage
-			if ev.Evaluation, err = ParseEvaluation(resp.Content); err != nil {
-				ev.EvalError = err.Error()
-				r.s.Logger().Warn("duelogic: evaluation unscored", "debate", r.d.ID, "chair", ch.Position, "err", err)
-			}
-			return nil
+			var err error
+			ev.Evaluation, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content)
+			return err
 		})
 	}
 	if r.interruptionsOn() {
 		g.Go(func() error {
-			req := r.request(PurposeInterruptCheck, SpeakerArbiter, InterruptCheckPrompt(r.cfg, r.cat, r.d, ch.Position, content))
-			req.JSON, req.Temperature, req.MaxTokens = true, ptr(0.3), 200
-			resp, err := r.s.Call(gctx, req, SegmentExchange, SpeakerArbiter)
-			if err != nil {
-				return err
-			}
-			checkUsage = resp.Usage
-			d, err := ParseInterruptDecision(resp.Content)
-			if err != nil {
-				ev.CheckError = err.Error()
-				r.s.Logger().Warn("duelogic: interrupt check unreadable", "debate", r.d.ID, "chair", ch.Position, "err", err)
-				return nil
-			}
-			ev.Check = &d
-			return nil
+			var err error
+			ev.Check, ev.CheckError, checkUsage, err = r.interruptCheck(gctx, ch.Position, content)
+			return err
 		})
 	}
 	err := g.Wait()

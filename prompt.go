@@ -34,3 +34,31 @@ func wordRange(cfg Config) (lo, hi int) {
 	hi = min(max(per*5/4/10*10, lo+50), 450)
 	return lo, hi
 }
+
+// maxTokens is the completion cap of a call of purpose ([engine.WithMaxTokens]
+// overrides it): twice the most words its prompt asks for (a word is about
+// 1.3 tokens; the rest is headroom) for what is said — the arbiter's
+// introduction (at most 350 words) and closing (at most 500), a chair's
+// opening or response (the top of [wordRange]), an interruption (at most
+// 100), an interjection (at most 75) — and room for the JSON of a
+// judgment: 700 tokens for an evaluation, 200 for an interrupt check.
+func maxTokens(cfg Config, purpose string) int {
+	switch purpose {
+	case PurposeIntroduction:
+		return 700
+	case PurposeOpening, PurposeResponse:
+		_, hi := wordRange(cfg)
+		return 2 * hi
+	case PurposeInterruption:
+		return 200
+	case PurposeInterjection:
+		return 150
+	case PurposeClosing:
+		return 1000
+	case PurposeEvaluation:
+		return 700
+	case PurposeInterruptCheck:
+		return 200
+	}
+	return 0
+}

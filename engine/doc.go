@@ -51,6 +51,28 @@
 // store, so a failing store stops a debate after the model calls already in
 // flight.
 //
+// # Judgments and token caps
+//
+// A call whose reply is one JSON object — an evaluation, a verdict,
+// speech-act moves, an analysis — is a judgment, made with [Judge] (or
+// [JudgeWith]) inside the step that stores its result: the request carries
+// the reply's JSON Schema (llm.Request.Schema, written for OpenAI's strict
+// mode; package enginetest's StrictSchema checks one), a reply that does
+// not parse is asked again once with the problem stated and the reply
+// quoted, clipped to [MaxQuotedReply] runes, and then the format's
+// documented default applies and the debate goes on. A reply cut at its
+// token cap (finish reason "length") is told apart from one with the wrong
+// fields. How the judgments of each purpose were read is counted in
+// [Result].Judgments and the debate_ended event ([Ended]); the counts are
+// stored with the steps, so a resumed debate counts as an uninterrupted
+// one would.
+//
+// Every call a format makes carries a completion cap (llm.Request.MaxTokens)
+// that the format documents, derived from what the call is for (a speech's
+// word range, a judgment's JSON); [WithMaxTokens] overrides it by purpose.
+// A free-text reply cut at its cap is kept and marked
+// ([Utterance].Truncated, [Session.Truncated]).
+//
 // # Writing a format
 //
 // Play must be deterministic given the stored results: on resume it runs

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,6 +53,25 @@ type movesValue struct {
 	Moves []argumentation.Move `json:"moves"`
 	Error string               `json:"error,omitempty"`
 }
+
+// MaxTokensArgumentExtraction is the default completion cap of an
+// extraction call: at most four moves of short sentences.
+const MaxTokensArgumentExtraction = 800
+
+// argumentExtractionSchema is the JSON Schema of an extraction's reply, as
+// [argumentation.ParseMoves] reads it (strict mode: "target" is null for a
+// move that replies to nothing, "reasons" empty but for a since, "attack"
+// empty but for an attack). A reply that does not parse is asked again once;
+// then the turn is left unmapped, its [MovesUpdate].Error saying why.
+const argumentExtractionSchema = `{"type": "object", "additionalProperties": false, "required": ["moves"],
+ "properties": {"moves": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+  "required": ["act", "proposition", "reasons", "target", "attack"],
+  "properties": {
+   "act": {"type": "string", "enum": ["claim", "why", "concede", "retract", "since"]},
+   "proposition": {"type": "string"},
+   "reasons": {"type": "array", "items": {"type": "string"}},
+   "target": {"type": ["string", "null"]},
+   "attack": {"type": "string", "enum": ["rebut", "undercut", ""]}}}}}}`
 
 // maxPromptMoves bounds the moves an extraction prompt lists.
 const maxPromptMoves = 24
@@ -258,19 +278,22 @@ func (m *mapper) extract(ctx context.Context, u Utterance) error {
 		recent := moves[max(0, len(moves)-maxPromptMoves):]
 		temp := 0.2
 		req := llm.Request{
-			Model: m.cast.JudgeModel(), Purpose: PurposeArgumentExtraction, JSON: true, Temperature: &temp, MaxTokens: 800,
+			Model: m.cast.JudgeModel(), Purpose: PurposeArgumentExtraction, Schema: json.RawMessage(argumentExtractionSchema),
+			Temperature: &temp, MaxTokens: MaxTokensArgumentExtraction,
 			Messages: ArgumentExtractionPrompt(s.d, u.Speaker, m.cast.Label(u.Speaker), recent, u.Content),
 		}
-		resp, err := s.rec.call(ctx, s.o.client, s.hooked(req), u.Segment, SpeakerArbiter, false)
+		moves, res, usage, err := Judge(ctx, s, req, u.Segment, SpeakerArbiter, func(reply string) ([]argumentation.Move, error) {
+			return argumentation.ParseMoves([]byte(reply))
+		})
 		if err != nil {
-			return nil, llm.Usage{}, err
+			return nil, usage, err
 		}
-		out := movesValue{}
-		if out.Moves, err = argumentation.ParseMoves([]byte(resp.Content)); err != nil {
-			out.Error = err.Error()
-			s.o.logger.Warn("engine: no moves read", "debate", s.d.ID, "utterance", u.Seq, "err", err)
+		out := movesValue{Moves: moves}
+		if res.Defaulted {
+			// The turn adds nothing to the map; the debate goes on.
+			out.Error = res.Problem
 		}
-		return out, resp.Usage, nil
+		return out, usage, nil
 	}, func(int64) *Announcement {
 		// Applied as the record is queued, so the event, right behind it,
 		// carries the moves as applied.

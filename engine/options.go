@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -22,6 +23,8 @@ type settings struct {
 	hook    func(purpose string, msgs []llm.Message) []llm.Message
 	mapping *argumentation.Semantics
 	format  []func(f any) error
+
+	maxTokens map[string]int
 }
 
 // WithStore sets where the debate is recorded; the default is a new
@@ -64,6 +67,24 @@ func WithArgumentMap(s argumentation.Semantics) Option {
 	return func(o *settings) { o.mapping = &s }
 }
 
+// WithMaxTokens overrides the completion cap (llm.Request.MaxTokens) of
+// the calls of each purpose named in caps; 0 sends no cap (the provider's
+// default). Every format caps every call it makes by a documented default
+// derived from what the call is for (a speech's word range, a judgment's
+// JSON); the caps are not stored with the debate, so a resumed debate uses
+// the ones it is given. A negative cap is an error of Run and Resume.
+// Calling WithMaxTokens again adds to the caps given before.
+func WithMaxTokens(caps map[string]int) Option {
+	return func(o *settings) {
+		if o.maxTokens == nil {
+			o.maxTokens = map[string]int{}
+		}
+		for p, c := range caps {
+			o.maxTokens[p] = c
+		}
+	}
+}
+
 // ForFormat returns an Option that configures the format rather than the
 // engine: Run and Resume call apply with the Format before anything else
 // (on Resume, after the stored configuration is decoded into it). apply
@@ -80,6 +101,11 @@ func newSettings(client llm.Client, opts []Option) (*settings, error) {
 	}
 	s := collect(opts)
 	s.client = client
+	for p, c := range s.maxTokens {
+		if c < 0 {
+			return nil, fmt.Errorf("engine: WithMaxTokens: purpose %q: cap %d is negative", p, c)
+		}
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -62,6 +62,8 @@ func TestStubExtractsMoves(t *testing.T) {
 				Act         string   `json:"act"`
 				Proposition string   `json:"proposition"`
 				Reasons     []string `json:"reasons"`
+				Target      *string  `json:"target"`
+				Attack      string   `json:"attack"`
 			} `json:"moves"`
 		}
 		dec := json.NewDecoder(strings.NewReader(resp.Content))

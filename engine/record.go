@@ -34,6 +34,9 @@ type entry struct {
 	Usage   llm.Usage       `json:"usage,omitzero"`
 	Value   json.RawMessage `json:"value,omitempty"`
 	Event   *storedEvent    `json:"event,omitempty"`
+	// Judgments counts the judgments made for the step ([Judge]), by
+	// purpose: a resumed debate counts them as it charges Usage.
+	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
 }
 
 // head is the value of a debate's first record.

@@ -71,6 +71,12 @@ type Result[R any] struct {
 	Detail R `json:"detail"`
 	// Arguments is the argument map, when [WithArgumentMap] is on.
 	Arguments *ArgumentMap `json:"arguments,omitempty"`
+	// Judgments counts, by purpose, how the replies of the debate's
+	// judgments ([Judge]) were read: at the first ask, after the one
+	// re-ask, or not at all (the format's default applied), and how many
+	// were cut at their token cap. Like Usage it includes the judgments
+	// made before a resume.
+	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
 }
 
 // Limits of a [Debate].
@@ -301,7 +307,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	}
 	res := &Result[R]{
 		DebateID: s.d.ID, Format: f.Name(), Debate: s.d, Transcript: s.Transcript(), Detail: detail,
-		Arguments: am, UsageBySpeaker: map[string]llm.Usage{},
+		Arguments: am, UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(),
 	}
 	s.usageMu.Lock()
 	for sp, u := range s.usage {
@@ -317,7 +323,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	if err != nil {
 		return nil, fmt.Errorf("engine: encode the %s outcome: %w", f.Name(), err)
 	}
-	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Detail: raw, Arguments: am}
+	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Detail: raw, Arguments: am, Judgments: res.Judgments}
 	if _, err := s.step(ctx, key, RecordDebateEnded, "", nil, func(int64) *Announcement {
 		return &Announcement{Type: EventDebateEnded, Data: ended}
 	}); err != nil {

@@ -39,6 +39,7 @@ type Session struct {
 	index      map[int64]int
 	usageMu    sync.Mutex
 	usage      map[string]llm.Usage
+	judgments  map[string]JudgmentCounts // guarded by usageMu
 
 	mapSem *argumentation.Semantics // nil: no argument mapping
 	mapper *mapper
@@ -211,8 +212,12 @@ func (s *Session) Call(ctx context.Context, req llm.Request, seg Segment, speake
 	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, false)
 }
 
-// hooked passes req's messages through the host's prompt hook.
+// hooked applies the host's token caps ([WithMaxTokens]) to req and passes
+// its messages through the host's prompt hook.
 func (s *Session) hooked(req llm.Request) llm.Request {
+	if c, ok := s.o.maxTokens[req.Purpose]; ok {
+		req.MaxTokens = c
+	}
 	if s.o.hook != nil {
 		req.Messages = s.o.hook(req.Purpose, req.Messages)
 	}
@@ -247,6 +252,7 @@ func (s *Session) Step(ctx context.Context, key, typ, speaker string, out any, p
 			return false, err
 		}
 		s.charge(en.Speaker, en.Usage)
+		s.countJudgments(en.Judgments)
 		return true, decodeValue(rec, en, out)
 	}
 	if err := s.mapFailure(); err != nil {
@@ -303,15 +309,18 @@ func (s *Session) chargeSide() error {
 			return err
 		}
 		s.charge(en.Speaker, en.Usage)
+		s.countJudgments(en.Judgments)
 	}
 	return nil
 }
 
 func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, produce StepFunc, announce func(int64) *Announcement) error {
-	v, usage, err := produce(ctx)
+	pctx, judged := withTally(ctx)
+	v, usage, err := produce(pctx)
 	if err != nil {
 		return err
 	}
+	e.Judgments = judged.counts()
 	if e.Value, err = json.Marshal(v); err != nil {
 		return fmt.Errorf("engine: encode step %s: %w", e.Key, err)
 	}
@@ -327,6 +336,7 @@ func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, p
 		return err
 	}
 	s.charge(e.Speaker, usage)
+	s.countJudgments(e.Judgments)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -28,9 +29,9 @@ type stubMove struct {
 	Speaker     string   `json:"-"`
 	Act         string   `json:"act"`
 	Proposition string   `json:"proposition"`
-	Reasons     []string `json:"reasons,omitempty"`
-	Target      string   `json:"target,omitempty"`
-	Attack      string   `json:"attack,omitempty"`
+	Reasons     []string `json:"reasons"`
+	Target      string   `json:"target"`
+	Attack      string   `json:"attack"`
 }
 
 func writeStubMoves(c *llm.StubCall) string {
@@ -164,4 +165,22 @@ func moveSentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// MarshalJSON writes every property, as a strict-mode schema has it:
+// reasons an array (empty but for a since), target null when the move
+// replies to nothing.
+func (m stubMove) MarshalJSON() ([]byte, error) {
+	type plain stubMove
+	var target any
+	if m.Target != "" {
+		target = m.Target
+	}
+	if m.Reasons == nil {
+		m.Reasons = []string{}
+	}
+	return json.Marshal(struct {
+		plain
+		Target any `json:"target"`
+	}{plain(m), target})
 }

@@ -79,6 +79,12 @@ type Utterance struct {
 	// speaker it calls out.
 	Violation ViolationType `json:"violation,omitempty"`
 	Target    string        `json:"target,omitempty"`
+	// Truncated marks a reply kept as it was when the model stopped at
+	// its token cap (finish reason "length"): it may end mid-sentence.
+	Truncated bool `json:"truncated,omitempty"`
+	// Defaulted marks an utterance that stands for a reply the model
+	// could not give usably (a judgment's default, a forfeited turn).
+	Defaulted bool `json:"defaulted,omitempty"`
 }
 
 // ViolationType is a mandate violation a judge interjects on; the podcast
@@ -194,6 +200,8 @@ type Ended struct {
 	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker,omitempty"`
 	Detail         json.RawMessage      `json:"detail,omitempty"`
 	Arguments      *ArgumentMap         `json:"arguments,omitempty"`
+	// Judgments is [Result.Judgments].
+	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
 }
 
 // EventSink receives a debate's events, in order, one at a time. Every event

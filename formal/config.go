@@ -11,8 +11,6 @@ import (
 const (
 	// MaxRoundsLimit is the most rounds a debate may have.
 	MaxRoundsLimit = 20
-	// MaxReasksLimit is the most re-asks of an invalid reply.
-	MaxReasksLimit = 5
 )
 
 // Config is a formal debate's configuration. It is the exported part of a
@@ -44,16 +42,11 @@ type Config struct {
 	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>";
 	// "": none are written (they are still in [Outcome.Documents]).
 	OutputDir string `json:"outputDir"`
-
-	// MaxReasks is how often an invalid reply (a debater turn that breaks
-	// the rules of its phase, an unreadable verdict) is asked again before
-	// the debate stops with [ErrInvalidReply]; 0..MaxReasksLimit.
-	MaxReasks int `json:"maxReasks"`
 }
 
 // DefaultConfig returns a debate of 3 to 6 rounds within 45 minutes, with a
-// chair, two debaters and a verifier on four different models, two re-asks,
-// and no output directory. It is valid, and with [New]'s default verifier
+// chair, two debaters and a verifier on four different models, and no output
+// directory. It is valid, and with [New]'s default verifier
 // ([JudgeOnly]) it runs offline on llm.NewStub without human input.
 func DefaultConfig() Config {
 	return Config{
@@ -67,7 +60,6 @@ func DefaultConfig() Config {
 		MinRounds:      3,
 		MaxRounds:      6,
 		TimeBudget:     45 * time.Minute,
-		MaxReasks:      2,
 	}
 }
 
@@ -95,8 +87,7 @@ func (c Config) Model(s Speaker) string {
 // Validate returns nil, or an [*engine.ValidationError] (errors.Is
 // [engine.ErrInvalidConfig], Format "formal") naming every violation by its
 // JSON field: an empty model ID, rounds outside 1 <= minRounds <= maxRounds
-// <= MaxRoundsLimit, a negative time budget, maxReasks outside
-// 0..MaxReasksLimit.
+// <= MaxRoundsLimit, a negative time budget.
 func (c Config) Validate() error {
 	v := &engine.ValidationError{Format: FormatName}
 	for _, m := range []struct{ field, id string }{
@@ -119,9 +110,6 @@ func (c Config) Validate() error {
 	}
 	if c.TimeBudget < 0 {
 		v.Add("timeBudget", "%v; must not be negative", c.TimeBudget)
-	}
-	if c.MaxReasks < 0 || c.MaxReasks > MaxReasksLimit {
-		v.Add("maxReasks", "%d; want 0..%d", c.MaxReasks, MaxReasksLimit)
 	}
 	return v.Err()
 }

@@ -48,13 +48,13 @@ func TestValidate(t *testing.T) {
 		{"max below min", func(c *Config) { c.MinRounds, c.MaxRounds = 4, 3 }, []engine.Violation{{Field: "maxRounds", Problem: "3; must be at least minRounds (4)"}}},
 		{"max too high", func(c *Config) { c.MaxRounds = MaxRoundsLimit + 1 }, []engine.Violation{{Field: "maxRounds", Problem: "21; must be at most 20"}}},
 		{"everything", func(c *Config) {
-			*c = Config{MinRounds: -1, MaxRounds: -2, TimeBudget: -time.Second, MaxReasks: 6, ChairModel: "c"}
+			*c = Config{MinRounds: -1, MaxRounds: -2, TimeBudget: -time.Second, ChairModel: "c"}
 		}, []engine.Violation{
 			{Field: "promoterModel", Problem: "empty"}, {Field: "detractorModel", Problem: "empty"},
 			{Field: "verifierModel", Problem: "empty"}, {Field: "audienceModel", Problem: "empty"},
 			{Field: "reporterModel", Problem: "empty"}, {Field: "assessorModel", Problem: "empty"},
 			{Field: "minRounds", Problem: "-1; must be at least 1"}, {Field: "maxRounds", Problem: "-2; must be at least minRounds (-1)"},
-			{Field: "timeBudget", Problem: "-1s; must not be negative"}, {Field: "maxReasks", Problem: "6; want 0..5"},
+			{Field: "timeBudget", Problem: "-1s; must not be negative"},
 		}},
 		{"blank model", func(c *Config) { c.VerifierModel = " " }, []engine.Violation{{Field: "verifierModel", Problem: "empty"}}},
 	} {
@@ -75,7 +75,7 @@ func TestValidate(t *testing.T) {
 		})
 	}
 	cfg := DefaultConfig()
-	cfg.MinRounds, cfg.MaxRounds, cfg.MaxReasks, cfg.TimeBudget = 20, 20, 0, 0
+	cfg.MinRounds, cfg.MaxRounds, cfg.TimeBudget = 20, 20, 0
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("limits: %v", err)
 	}

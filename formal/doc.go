@@ -68,9 +68,43 @@
 // object, key spellings), but a reply that breaks the rules of its phase — an
 // unknown type or one the phase does not allow, a rebuttal without
 // rebuttal_to_seq or naming an entry that is not an argument of the other
-// side, a malformed source — is shown back to the model with the problems and
-// asked again, at most Config.MaxReasks times; then the debate stops with
-// [ErrInvalidReply].
+// side, a malformed source — is shown back to the model (clipped) with the
+// problems and asked again once. A turn still unusable is forfeited: the
+// chair announces that the debater's turn could not be used and why, the
+// debater's pending questions and warnings wait for its next turn, and the
+// debate goes on.
+//
+// # Judgments and their defaults
+//
+// Every call that expects JSON carries its JSON Schema (llm.Request.Schema),
+// so a server that constrains its output to a schema answers in shape, and
+// goes through [engine.Judge]: a reply that cannot be used is asked again
+// once, with the problem stated; then its default applies and the debate
+// goes on:
+//
+//	debater turn ([PurposeTurn])                 the turn is forfeited (above)
+//	audience questions ([PurposeAudienceQuestions]) no questions this round
+//	relay ([PurposeRelay])                       no question relayed
+//	conclusion check ([PurposeConclusionCheck])  the rounds go on
+//	verdict ([PurposeVerdict])                   a draw, the reason saying why
+//	verification ([PurposeVerification])         the source is unreliable: unconfirmed
+//
+// How the replies were read (first time, after the re-ask, defaulted, cut at
+// the token cap) is counted by purpose in engine.Result.Judgments and the
+// debate_ended event. The free-text replies — the audience's conclusion
+// (200 to 400 words), the documents — are asked again once when unusable;
+// the audience's conclusion is then kept as it is, and an empty document
+// stops the debate with [ErrInvalidReply] (Resume asks again).
+//
+// # Token caps
+//
+// Every call carries a completion cap, which [engine.WithMaxTokens]
+// overrides by purpose: [MaxTokensTurn] (900: a turn is 120-250 words and
+// its sources), [MaxTokensVerification], [MaxTokensAudienceQuestions],
+// [MaxTokensRelay], [MaxTokensConclusionCheck], [MaxTokensVerdict],
+// [MaxTokensAudienceConclusion] and [MaxTokensDocument]. A reply cut at its
+// cap (finish reason "length") is logged; a JSON reply cut at its cap that
+// does not parse is asked again, the model told it was cut off.
 //
 // The conjecture rules are checked on the accepted turn, deterministically,
 // and a breach draws a chair "ruling": a conjecture must begin with

@@ -31,7 +31,7 @@ func testConfig() Config {
 		ChairModel: "chair-model", PromoterModel: "promoter-model", DetractorModel: "detractor-model",
 		VerifierModel: "verifier-model", AudienceModel: "audience-model", ReporterModel: "reporter-model",
 		AssessorModel: "assessor-model",
-		MinRounds:     1, MaxRounds: 2, MaxReasks: 2,
+		MinRounds:     1, MaxRounds: 2,
 	}
 }
 

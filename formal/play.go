@@ -2,6 +2,7 @@ package formal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -83,7 +84,7 @@ func newPlay(cfg Config, s *engine.Session, build func(SourceVerifier) SourceVer
 		questions:   map[Speaker][]string{},
 		sem:         make(chan struct{}, maxConcurrentChecks),
 	}
-	judge := &LLMVerifier{Client: p.client(SegmentVerification, SpeakerVerifier), Model: cfg.VerifierModel, MaxReasks: cfg.MaxReasks}
+	judge := &LLMVerifier{Client: p.client(SegmentVerification, SpeakerVerifier), Model: cfg.VerifierModel}
 	p.verifier = build(judge)
 	return p
 }
@@ -335,11 +336,17 @@ type turnValue struct {
 	Turn     turn     `json:"turn"`
 	Attempts int      `json:"attempts"`
 	Rejected []string `json:"rejected,omitempty"`
+	// Forfeit: no reply could be used, even when asked again; Turn is
+	// empty.
+	Forfeit bool `json:"forfeit,omitempty"`
 }
 
-// debaterTurn asks a debater for its turn, re-asking while the reply breaks
-// the rules of the phase; runs its source challenge, if any; logs the turn
-// and the chair's rulings on it; and starts checking its sources.
+// debaterTurn asks a debater for its turn, asking once more when the reply
+// breaks the rules of the phase; runs its source challenge, if any; logs the
+// turn and the chair's rulings on it; and starts checking its sources. A
+// turn still unusable is forfeited: the chair announces it, and the debate
+// goes on (the debater's pending questions and warnings wait for its next
+// turn).
 func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase Phase, task string, allowed []EntryType) (Entry, error) {
 	rules := turnRules{allowed: allowed}
 	view := Strike(p.log)
@@ -375,24 +382,33 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
 			questions: p.questions[who], warnings: warnings, today: rules.today,
 		})
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, JSON: true, MaxTokens: 1500, Messages: prompt.Messages()}
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, len(rules.challenge) > 0),
+			MaxTokens: MaxTokensTurn, Messages: prompt.Messages()}
 		var v turnValue
-		usage, err := ask(ctx, p.client(p.seg, who), req, p.cfg.MaxReasks, func(reply string) error {
+		t, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, who.voice(), func(reply string) (turn, error) {
 			v.Attempts++
 			t, err := parseTurn(reply, rules)
 			if err != nil {
 				v.Rejected = append(v.Rejected, err.Error())
-				return err
 			}
-			v.Turn = t
-			return nil
+			return t, err
 		})
 		if err != nil {
-			return nil, usage, fmt.Errorf("formal: %s's %s turn: %w", who, phase, err)
+			return nil, usage, err
 		}
+		v.Turn, v.Forfeit = t, res.Defaulted
 		return v, usage, nil
 	}, nil); err != nil {
 		return Entry{}, err
+	}
+	if tv.Forfeit {
+		last := ""
+		if n := len(tv.Rejected); n > 0 {
+			last = tv.Rejected[n-1]
+		}
+		e, err := p.add(ctx, Entry{Phase: phase, Speaker: SpeakerChair, Type: TypeAnnouncement,
+			Content: fmt.Sprintf("The %s's turn could not be used (%s). The %s forfeits this turn.", who, clip(last, 300), who)})
+		return e, err
 	}
 	delete(p.questions, who)
 	delete(p.warnings, who)
@@ -590,19 +606,11 @@ func (p *play) audience(ctx context.Context, r int) error {
 	view := Strike(p.log)
 	var qs []question
 	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:audience", r), RecordDecision, SpeakerAudience.voice(), &qs, func(ctx context.Context) (any, llm.Usage, error) {
-		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceQuestions, JSON: true, MaxTokens: 400,
-			Messages: audienceQuestionsPrompt(p.d, view, r).Messages()}
-		out := []question{}
-		usage, err := ask(ctx, p.client(p.seg, SpeakerAudience), req, p.cfg.MaxReasks, func(reply string) error {
-			got, err := parseQuestions(reply)
-			if err == nil {
-				out = append(out[:0], got...)
-			}
-			return err
-		})
-		if errors.Is(err, ErrInvalidReply) {
-			p.s.Logger().Warn("formal: audience questions unreadable; none asked", "debate", p.s.DebateID(), "round", r, "err", err)
-			return out, usage, nil
+		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceQuestions, Schema: json.RawMessage(questionsSchema),
+			MaxTokens: MaxTokensAudienceQuestions, Messages: audienceQuestionsPrompt(p.d, view, r).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerAudience.voice(), parseQuestions)
+		if res.Defaulted || out == nil {
+			out = []question{} // unreadable: no questions asked
 		}
 		return out, usage, err
 	}, nil); err != nil {
@@ -613,17 +621,13 @@ func (p *play) audience(ctx context.Context, r int) error {
 	}
 	var rel relayDecision
 	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:relay", r), RecordDecision, SpeakerChair.voice(), &rel, func(ctx context.Context) (any, llm.Usage, error) {
-		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, JSON: true, MaxTokens: 300,
-			Messages: relayPrompt(p.d, view, r, qs).Messages()}
-		var out relayDecision
-		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
-			var err error
-			out, err = parseRelay(reply, len(qs))
-			return err
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, Schema: json.RawMessage(relaySchema),
+			MaxTokens: MaxTokensRelay, Messages: relayPrompt(p.d, view, r, qs).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerChair.voice(), func(reply string) (relayDecision, error) {
+			return parseRelay(reply, len(qs))
 		})
-		if errors.Is(err, ErrInvalidReply) {
-			p.s.Logger().Warn("formal: relay decision unreadable; no question relayed", "debate", p.s.DebateID(), "round", r, "err", err)
-			return relayDecision{Relay: []int{}, Reason: "unreadable"}, usage, nil
+		if res.Defaulted {
+			out = relayDecision{Relay: []int{}, Reason: "unreadable"} // no question relayed
 		}
 		return out, usage, err
 	}, nil); err != nil {
@@ -658,17 +662,11 @@ func (p *play) finishCheck(ctx context.Context, r int) (finish, error) {
 				return finish{End: true, By: EndTimeBudget, Reason: fmt.Sprintf("%s elapsed of a %s budget", el.Round(time.Second), b)}, llm.Usage{}, nil
 			}
 		}
-		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeConclusionCheck, JSON: true, MaxTokens: 200,
-			Messages: conclusionCheckPrompt(p.d, view, r, p.cfg).Messages()}
-		var out finish
-		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
-			var err error
-			out, err = parseConclusionCheck(reply)
-			return err
-		})
-		if errors.Is(err, ErrInvalidReply) {
-			p.s.Logger().Warn("formal: conclusion check unreadable; the debate goes on", "debate", p.s.DebateID(), "round", r, "err", err)
-			return finish{Reason: "unreadable"}, usage, nil
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeConclusionCheck, Schema: json.RawMessage(conclusionCheckSchema),
+			MaxTokens: MaxTokensConclusionCheck, Messages: conclusionCheckPrompt(p.d, view, r, p.cfg).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerChair.voice(), parseConclusionCheck)
+		if res.Defaulted {
+			out = finish{Reason: "unreadable"} // the debate goes on
 		}
 		return out, usage, err
 	}, nil)
@@ -728,18 +726,14 @@ func (p *play) conclusion(ctx context.Context) error {
 				"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor), so the debate cannot be fairly concluded.",
 				pro.redacted, det.redacted)}, llm.Usage{}, nil
 		}
-		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, JSON: true, MaxTokens: 500,
-			Messages: verdictPrompt(p.d, view, pro, det).Messages()}
-		var out chairVerdict
-		usage, err := ask(ctx, p.client(p.seg, SpeakerChair), req, p.cfg.MaxReasks, func(reply string) error {
-			var err error
-			out, err = parseVerdict(reply)
-			return err
-		})
-		if err != nil {
-			return nil, usage, fmt.Errorf("formal: the chair's verdict: %w", err)
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, Schema: json.RawMessage(verdictSchema),
+			MaxTokens: MaxTokensVerdict, Messages: verdictPrompt(p.d, view, pro, det).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerChair.voice(), parseVerdict)
+		if res.Defaulted {
+			out = chairVerdict{Verdict: VerdictDraw, Defaulted: true,
+				Reason: "The chair's verdict could not be read (" + res.Problem + "), so the debate is declared a draw."}
 		}
-		return out, usage, nil
+		return out, usage, err
 	}, nil); err != nil {
 		return err
 	}
@@ -750,10 +744,10 @@ func (p *play) conclusion(ctx context.Context) error {
 	view = Strike(p.log)
 	var text string
 	if _, err := p.s.Step(ctx, "audience:conclusion", RecordDecision, SpeakerAudience.voice(), &text, func(ctx context.Context) (any, llm.Usage, error) {
-		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceConclusion, MaxTokens: 900,
+		req := llm.Request{Model: p.cfg.AudienceModel, Purpose: PurposeAudienceConclusion, MaxTokens: MaxTokensAudienceConclusion,
 			Messages: audienceConclusionPrompt(p.d, view, p.verdict).Messages()}
 		var last string
-		usage, err := ask(ctx, p.client(p.seg, SpeakerAudience), req, p.cfg.MaxReasks, func(reply string) error {
+		usage, err := p.askText(ctx, SpeakerAudience, req, func(reply string) error {
 			if reply = strings.TrimSpace(reply); reply != "" {
 				last = reply
 			}

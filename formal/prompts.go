@@ -1,6 +1,7 @@
 package formal
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -147,6 +148,59 @@ func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Pr
 	fmt.Fprintf(&b, "}\nCite at most %d sources; use an empty list when you cite none.", maxSources)
 	return engine.Prompt{System: debaterSystem(who), User: b.String()}
 }
+
+// The default completion caps of this format's calls ([engine.WithMaxTokens]
+// overrides them by purpose). A debater's turn is 120-250 words (about 375
+// tokens) with up to five sources; the audience's conclusion is 200-400
+// words; a document is a page or two.
+const (
+	MaxTokensTurn               = 900  // PurposeTurn
+	MaxTokensVerification       = 300  // PurposeVerification
+	MaxTokensAudienceQuestions  = 400  // PurposeAudienceQuestions
+	MaxTokensRelay              = 300  // PurposeRelay
+	MaxTokensConclusionCheck    = 200  // PurposeConclusionCheck
+	MaxTokensVerdict            = 500  // PurposeVerdict
+	MaxTokensAudienceConclusion = 900  // PurposeAudienceConclusion
+	MaxTokensDocument           = 2500 // PurposeSummary, PurposeBlogPost, PurposeAssessment
+)
+
+// turnSchema is the JSON Schema of a debater's turn, as parseTurn reads it:
+// "type" one of the allowed types, "rebuttal_to_seq" null but for a
+// rebuttal, and, when the turn may challenge a source (the prompt then asks
+// for it), "source_challenge": null or the challenge.
+func turnSchema(allowed []EntryType, challenge bool) json.RawMessage {
+	types, _ := json.Marshal(allowed)
+	props := `"type": {"type": "string", "enum": ` + string(types) + `},
+  "content": {"type": "string"},
+  "sources": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["url", "title", "accessed"],
+   "properties": {"url": {"type": "string"}, "title": {"type": "string"}, "accessed": {"type": "string"}}}},
+  "rebuttal_to_seq": {"type": ["integer", "null"]}`
+	required := `"type", "content", "sources", "rebuttal_to_seq"`
+	if challenge {
+		props += `,
+  "source_challenge": {"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": false, "required": ["target_seq", "url", "claim"],
+   "properties": {"target_seq": {"type": "integer"}, "url": {"type": "string"}, "claim": {"type": "string"}}}]}`
+		required += `, "source_challenge"`
+	}
+	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": [` + required + `],
+ "properties": {` + props + `}}`)
+}
+
+// The JSON Schemas of the other judgments, as parseQuestions, parseRelay,
+// parseConclusionCheck, parseVerdict and parseVerification read them.
+const (
+	questionsSchema = `{"type": "object", "additionalProperties": false, "required": ["questions"],
+ "properties": {"questions": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["to", "question"],
+  "properties": {"to": {"type": "string", "enum": ["promoter", "detractor", "both"]}, "question": {"type": "string"}}}}}}`
+	relaySchema = `{"type": "object", "additionalProperties": false, "required": ["relay", "reason"],
+ "properties": {"relay": {"type": "array", "items": {"type": "integer"}}, "reason": {"type": "string"}}}`
+	conclusionCheckSchema = `{"type": "object", "additionalProperties": false, "required": ["concluded", "reason"],
+ "properties": {"concluded": {"type": "boolean"}, "reason": {"type": "string"}}}`
+	verdictSchema = `{"type": "object", "additionalProperties": false, "required": ["outcome", "reason"],
+ "properties": {"outcome": {"type": "string", "enum": ["affirmative_wins", "negative_wins", "draw", "void"]}, "reason": {"type": "string"}}}`
+	verificationSchema = `{"type": "object", "additionalProperties": false, "required": ["status", "reason"],
+ "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string"}}}`
+)
 
 func joinTypes(ts []EntryType) string {
 	s := make([]string, len(ts))

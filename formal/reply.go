@@ -9,41 +9,43 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/llmtext"
 	"github.com/duelogic/duelogic/llm"
 )
 
 // ErrInvalidReply is matched (errors.Is) by the error that stops a debate
-// when a model's reply stays unusable after the re-asks Config.MaxReasks
-// allows (a debater turn, the chair's verdict, the verifier's finding).
+// when a free-text reply stays unusable after it is asked for again once (a
+// document left empty). A JSON judgment never stops the debate: its
+// documented default applies (see the package documentation).
 var ErrInvalidReply = errors.New("formal: invalid model reply")
 
-// rejectedPrefix starts the message that asks a model again.
+// rejectedPrefix starts the message that asks for a free-text reply again.
 const rejectedPrefix = "Your reply was rejected"
 
-// ask sends req and passes the reply to accept; while accept rejects it, the
-// model is shown its reply and the problem and asked again, at most
-// maxReasks times. It returns the usage of every call.
-func ask(ctx context.Context, c llm.Client, req llm.Request, maxReasks int, accept func(reply string) error) (llm.Usage, error) {
+// askText sends req, a request for free text, as who and passes the reply
+// to accept; when accept rejects it, the model is shown its reply (clipped)
+// and the problem and asked again, once. A reply stopped at its token cap
+// is logged. It returns the usage of every call.
+func (p *play) askText(ctx context.Context, who Speaker, req llm.Request, accept func(reply string) error) (llm.Usage, error) {
 	var usage llm.Usage
-	msgs := append([]llm.Message(nil), req.Messages...)
 	for attempt := 0; ; attempt++ {
-		req.Messages = msgs
-		resp, err := c.Complete(ctx, req)
+		resp, err := p.s.Call(ctx, req, p.seg, who.voice())
 		usage = usage.Add(resp.Usage)
 		if err != nil {
 			return usage, err
 		}
+		p.s.Truncated(req, resp, p.seg, who.voice())
 		perr := accept(resp.Content)
 		if perr == nil {
 			return usage, nil
 		}
-		if attempt >= maxReasks {
-			return usage, fmt.Errorf("%w: %s reply rejected %d times, last: %v", ErrInvalidReply, req.Purpose, attempt+1, perr)
+		if attempt == 1 {
+			return usage, fmt.Errorf("%w: %s reply rejected twice, last: %v", ErrInvalidReply, req.Purpose, perr)
 		}
-		msgs = append(msgs[:len(msgs):len(msgs)],
-			llm.Message{Role: llm.Assistant, Content: clip(resp.Content, 4000)},
-			llm.Message{Role: llm.User, Content: rejectedPrefix + ": " + perr.Error() + ". Reply again with one JSON object that fixes this, and nothing else."})
+		req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
+			llm.Message{Role: llm.Assistant, Content: clip(resp.Content, engine.MaxQuotedReply)},
+			llm.Message{Role: llm.User, Content: rejectedPrefix + ": " + perr.Error() + ". Reply again, following the instructions above."})
 	}
 }
 

@@ -101,9 +101,9 @@ func (p *play) report(ctx context.Context) error {
 func (p *play) document(ctx context.Context, key string, who Speaker, purpose string, prompt engine.Prompt) (string, error) {
 	var text string
 	_, err := p.s.Step(ctx, key, RecordDocument, who.voice(), &text, func(ctx context.Context) (any, llm.Usage, error) {
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: purpose, MaxTokens: 2500, Messages: prompt.Messages()}
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: purpose, MaxTokens: MaxTokensDocument, Messages: prompt.Messages()}
 		var out string
-		usage, err := ask(ctx, p.client(p.seg, who), req, p.cfg.MaxReasks, func(reply string) error {
+		usage, err := p.askText(ctx, who, req, func(reply string) error {
 			out = strings.TrimSpace(reply)
 			if out == "" {
 				return errors.New("the document is empty")

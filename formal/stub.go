@@ -1,12 +1,14 @@
 package formal
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/stubtext"
 	"github.com/duelogic/duelogic/llm"
 )
@@ -115,10 +117,12 @@ func stubUndated(c *llm.StubCall) *llm.StubCall {
 	return c.Rekey(stubMaskDates(c.Prompt()))
 }
 
-// stubReasked reports whether the call asks again after a rejected reply;
-// the stub then always answers validly.
+// stubReasked reports whether the call asks again after a rejected reply
+// (a judgment's, or a free-text reply's); the stub then always answers
+// validly.
 func stubReasked(c *llm.StubCall) bool {
-	return strings.HasPrefix(c.LastUser(), rejectedPrefix)
+	last := c.LastUser()
+	return strings.HasPrefix(last, engine.ReaskPrefix) || strings.HasPrefix(last, rejectedPrefix)
 }
 
 type stubSource struct {
@@ -290,19 +294,26 @@ func stubTurn(c *llm.StubCall) string {
 			t.Challenge = &stubChallenge{TargetSeq: n, URL: l[2], Claim: "The source does not support the figures entry " + l[1] + " attributes to it."}
 		}
 	}
-	if !reasked && len(allowed) > 1 && c.Roll("invalid") < 0.08 {
-		if typ == string(TypeRebuttal) {
-			t.RebuttalToSeq = nil
-		} else {
-			t.Type = "argument"
-		}
+	if !reasked && len(allowed) > 1 && typ == string(TypeRebuttal) && c.Roll("invalid") < 0.16 {
+		// In the schema's shape (as a server constrained by it answers),
+		// and still unusable: a rebuttal of nothing.
+		t.RebuttalToSeq = nil
+	}
+	if bytes.Contains(c.Request().Schema, []byte(`"source_challenge"`)) {
+		// The schema offers a challenge: strict mode has the property
+		// always, null when none is made.
+		return stubtext.JSON(struct {
+			stubTurnReply
+			Challenge *stubChallenge `json:"source_challenge"`
+		}{t, t.Challenge})
 	}
 	return stubtext.JSON(t)
 }
 
 func stubVerification(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("unsure") < 0.04 {
-		return stubtext.JSON(map[string]string{"status": "probably fine", "reason": "The source looks plausible, but I would need to check it further."})
+		// In the schema's shape, and still unusable: no reason given.
+		return stubtext.JSON(map[string]string{"status": "verified", "reason": ""})
 	}
 	src, _ := c.Tag("source")
 	host := "the site"
@@ -380,7 +391,8 @@ var stubStruck = regexp.MustCompile(`entries struck: (\d+)`)
 
 func stubVerdict(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("invalid") < 0.05 {
-		return stubtext.JSON(map[string]string{"outcome": "affirmative victory", "reason": "The affirmative case was stronger."})
+		// In the schema's shape, and still unusable: no reason given.
+		return stubtext.JSON(map[string]string{"outcome": string(VerdictAffirmativeWins), "reason": ""})
 	}
 	outcomes := []Verdict{VerdictAffirmativeWins, VerdictNegativeWins, VerdictDraw}
 	// A side with more entries struck loses.

@@ -357,6 +357,9 @@ func parseConclusionCheck(reply string) (finish, error) {
 type chairVerdict struct {
 	Verdict Verdict `json:"outcome"`
 	Reason  string  `json:"reason"`
+	// Defaulted: the chair's replies could not be read; the verdict is a
+	// draw.
+	Defaulted bool `json:"defaulted,omitempty"`
 }
 
 // parseVerdict reads the chair's {"outcome", "reason"} reply.

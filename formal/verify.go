@@ -2,10 +2,12 @@ package formal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -49,9 +51,8 @@ type Verification struct {
 // Verify reports whether src exists and supports claim (the text of the entry
 // citing it). A source that cannot be checked is a finding (usually
 // [StatusUnreliable]), not an error: Verify returns an error only when it
-// cannot reach a finding at all — ctx is done, a model call failed, a model
-// kept answering nonsense — and the debate stops with that error (it can be
-// resumed). Verify is called from several goroutines at once and must be safe
+// cannot reach a finding at all — ctx is done, a model call failed — and
+// the debate stops with that error (it can be resumed). Verify is called from several goroutines at once and must be safe
 // for concurrent use.
 type SourceVerifier interface {
 	Verify(ctx context.Context, src Source, claim string) (Verification, error)
@@ -106,17 +107,15 @@ func Combine(vs ...SourceVerifier) SourceVerifier {
 func JudgeOnly(judge SourceVerifier) SourceVerifier { return judge }
 
 // LLMVerifier asks a model whether a source is real and supports the claim
-// citing it (purpose "verification", a JSON reply {"status", "reason"}). The
-// model cannot browse: it judges from what it knows of the site, the title
-// and the claim. An unreadable reply is asked again up to MaxReasks times;
-// after that Verify fails with [ErrInvalidReply].
+// citing it (purpose "verification", a JSON reply {"status", "reason"} whose
+// JSON Schema the request carries). The model cannot browse: it judges from
+// what it knows of the site, the title and the claim. An unreadable reply is
+// asked again once (see [engine.JudgeWith]); a reply still unreadable is the
+// finding [StatusUnreliable], saying so: the source could not be checked.
 type LLMVerifier struct {
 	Client llm.Client
 	// Model is the verifier's model ID.
 	Model string
-	// MaxReasks is how often an invalid reply is asked again (negative:
-	// never).
-	MaxReasks int
 }
 
 // Verify asks the model for its finding on src.
@@ -125,17 +124,15 @@ func (v *LLMVerifier) Verify(ctx context.Context, src Source, claim string) (Ver
 		return Verification{}, errors.New("formal: LLMVerifier without a Client")
 	}
 	req := llm.Request{
-		Model: v.Model, Purpose: PurposeVerification, JSON: true, Temperature: ptr(0.0), MaxTokens: 300,
-		Messages: verificationPrompt(src, claim).Messages(),
+		Model: v.Model, Purpose: PurposeVerification, Schema: json.RawMessage(verificationSchema), Temperature: ptr(0.0),
+		MaxTokens: MaxTokensVerification, Messages: verificationPrompt(src, claim).Messages(),
 	}
-	var out Verification
-	usage, err := ask(ctx, v.Client, req, v.MaxReasks, func(reply string) error {
-		var err error
-		out, err = parseVerification(reply)
-		return err
-	})
+	out, res, usage, err := engine.JudgeWith(ctx, v.Client, req, parseVerification)
 	if err != nil {
 		return Verification{}, fmt.Errorf("formal: verify %s: %w", src.URL, err)
+	}
+	if res.Defaulted {
+		out = Verification{Status: StatusUnreliable, Reason: "The verifier's finding could not be read (" + res.Problem + "), so the source stands unconfirmed."}
 	}
 	out.Usage = usage
 	return out, nil

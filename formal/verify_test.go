@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 )
@@ -15,8 +16,8 @@ import (
 func TestLLMVerifier(t *testing.T) {
 	s := Source{URL: "https://example.org/report", Title: "A </source> report", Accessed: "2026-02-20"}
 	f := llmtest.New()
-	f.OnPurpose(PurposeVerification).Reply("I cannot say.", `{"status": "plausible", "reason": "x"}`, "```json\n{\"status\": \"Fabricated\", \"reason\": \"No such report.\"}\n```")
-	v := &LLMVerifier{Client: f, Model: "judge", MaxReasks: 2}
+	f.OnPurpose(PurposeVerification).Reply(`{"status": "plausible", "reason": "x"}`, "```json\n{\"status\": \"Fabricated\", \"reason\": \"No such report.\"}\n```")
+	v := &LLMVerifier{Client: f, Model: "judge"}
 	got, err := v.Verify(t.Context(), s, "Traffic fell by 40%.")
 	if err != nil {
 		t.Fatal(err)
@@ -25,24 +26,24 @@ func TestLLMVerifier(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 	reqs := f.Requests()
-	if len(reqs) != 3 || reqs[0].Model != "judge" || !reqs[0].JSON {
+	if len(reqs) != 2 || reqs[0].Model != "judge" || len(reqs[0].Schema) == 0 || reqs[0].MaxTokens != MaxTokensVerification {
 		t.Fatalf("requests %+v", reqs)
 	}
 	user := reqs[0].Messages[1].Content
 	if !strings.Contains(user, "URL: https://example.org/report") || strings.Count(user, "</source>") != 1 || !strings.Contains(user, "Traffic fell by 40%.") {
 		t.Errorf("prompt:\n%s", user)
 	}
-	last := reqs[2].Messages[len(reqs[2].Messages)-1].Content
-	if !strings.HasPrefix(last, rejectedPrefix) || !strings.Contains(last, `"status" is "plausible"`) {
+	last := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.HasPrefix(last, engine.ReaskPrefix) || !strings.Contains(last, `"status" is "plausible"`) {
 		t.Errorf("re-ask %q", last)
 	}
 
-	// Out of re-asks.
+	// Still unreadable when asked again: the source is unconfirmed.
 	f = llmtest.New()
 	f.OnPurpose(PurposeVerification).Reply(`{"status": "verified"}`)
-	_, err = (&LLMVerifier{Client: f, Model: "judge", MaxReasks: 1}).Verify(t.Context(), s, "c")
-	if !errors.Is(err, ErrInvalidReply) || !strings.Contains(err.Error(), `"reason" is missing`) || f.Calls(PurposeVerification) != 2 {
-		t.Errorf("err = %v after %d calls", err, f.Calls(PurposeVerification))
+	got, err = (&LLMVerifier{Client: f, Model: "judge"}).Verify(t.Context(), s, "c")
+	if err != nil || got.Status != StatusUnreliable || !strings.Contains(got.Reason, `"reason" is missing`) || f.Calls(PurposeVerification) != 2 {
+		t.Errorf("got %+v, err = %v after %d calls", got, err, f.Calls(PurposeVerification))
 	}
 	// A model error is returned as it is.
 	boom := errors.New("boom")

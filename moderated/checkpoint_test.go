@@ -141,7 +141,7 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 		st := store.NewMemory()
 		var asked atomic.Int32
 		start := time.Now()
-		_, err := run(ctx, llm.NewStub(2), testConfig(), cachingQuestion, []Option{
+		_, err := run(ctx, llm.NewStub(1), testConfig(), cachingQuestion, []Option{
 			WithCheckpointer(CheckpointFunc(func(ctx context.Context, st State) (Decision, error) {
 				if asked.Add(1) == 1 {
 					return Decision{Action: Guide, Guidance: "Mind the budget."}, nil
@@ -162,11 +162,11 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 
 		// Paused again: resuming with nobody there pauses again, at once
 		// asking the same checkpoint.
-		if _, err := resume(ctx, llm.NewStub(2), cachingQuestion.ID, []Option{WithCheckpointer(blocking)}, engine.WithStore(st)); !errors.Is(err, ErrPaused) {
+		if _, err := resume(ctx, llm.NewStub(1), cachingQuestion.ID, []Option{WithCheckpointer(blocking)}, engine.WithStore(st)); !errors.Is(err, ErrPaused) {
 			t.Fatalf("second pause: %v", err)
 		}
 		var states []State
-		res, err := resume(ctx, llm.NewStub(2), cachingQuestion.ID, []Option{WithCheckpointer(CheckpointFunc(func(_ context.Context, st State) (Decision, error) {
+		res, err := resume(ctx, llm.NewStub(1), cachingQuestion.ID, []Option{WithCheckpointer(CheckpointFunc(func(_ context.Context, st State) (Decision, error) {
 			states = append(states, st)
 			return Decision{Action: Continue}, nil
 		}))}, engine.WithStore(st))
@@ -179,7 +179,7 @@ func TestCheckpointTimeoutPausesAndResumes(t *testing.T) {
 
 		// The same debate, never paused.
 		var n int
-		want := mustRun(t, llm.NewStub(2), testConfig(), engine.Debate{ID: "ref", Proposition: cachingQuestion.Proposition, Context: cachingQuestion.Context},
+		want := mustRun(t, llm.NewStub(1), testConfig(), engine.Debate{ID: "ref", Proposition: cachingQuestion.Proposition, Context: cachingQuestion.Context},
 			[]Option{WithCheckpointer(CheckpointFunc(func(context.Context, State) (Decision, error) {
 				if n++; n == 1 {
 					return Decision{Action: Guide, Guidance: "Mind the budget."}, nil

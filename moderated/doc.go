@@ -39,8 +39,8 @@
 // those the question's keywords call for ("caching" → Performance Advocate,
 // "auth" → Security Advocate, "ship fast" → Simplicity Advocate, a host
 // perspective's priorities → that perspective), then in catalog order. A
-// reply without JSON is asked for again and, failing that, the keyword
-// heuristic decides alone. The seats are then balanced: they must include a
+// reply without JSON is asked for again once and, failing that, the keyword
+// heuristic decides alone ([Analysis].Fallback). The seats are then balanced: they must include a
 // pair of opposites (Performance Advocate vs Simplicity Advocate or
 // Operational Simplicity, Security Advocate vs User Experience, Future
 // Flexibility vs Simplicity Advocate, plus Config.Opposites); if they do
@@ -61,8 +61,8 @@
 // each seeing every argument and the rebuttals before it; then the
 // moderator judges the round (purpose [PurposeJudgment]): converging,
 // stagnating, new ground, a clear winner, perspectives off topic, and a
-// summary. A judgment that cannot be read after Config.MaxAttempts calls
-// is replaced by one that counts only the measured signals.
+// summary. A judgment that cannot be read, even when asked again, is
+// replaced by one that counts only the measured signals ([Judgment].Fallback).
 //
 // The debate ends after a round when the moderator sees convergence (so
 // debaters who agree at once end it after round 1), a clear winner, or
@@ -93,11 +93,21 @@
 //
 // Token budget: Config.TokenBudget (default 2000; 0 is unlimited) bounds
 // the completion tokens each debater spends per round. The argument may
-// use three fifths of it and the rebuttal what the argument left; each
-// request carries that cap as MaxTokens, and a reply whose completion
-// tokens (as the client reports them, else estimated at four characters a
-// token) exceed its cap is cut to the same share of its text, marked " […]"
-// and flagged [Argument].OverBudget. Usage still counts what the model spent.
+// use three fifths of it and the rebuttal what the argument left; a reply
+// whose completion tokens (as the client reports them, else estimated at
+// four characters a token) exceed its share is cut to the same share of its
+// text, marked " […]" and flagged [Argument].OverBudget. Usage still counts
+// what the model spent.
+//
+// Token caps: every call carries a completion cap (llm.Request.MaxTokens),
+// which [engine.WithMaxTokens] overrides by purpose: [PurposeAnalysis]
+// MaxTokensAnalysis (400), [PurposeJudgment] MaxTokensJudgment (600),
+// [PurposeSynthesis] MaxTokensSynthesis (1500), and a debater's
+// [PurposeArgument] or [PurposeRebuttal] the smaller of its budget share and
+// MaxTokensDebater (440: the prompt asks for 120-220 words). A debater's
+// reply that stops at its cap (finish reason "length") is kept, marked
+// [engine.Utterance].Truncated and logged; a moderator's reply cut at its
+// cap that does not parse is asked again, the model told it was cut off.
 //
 // Timeouts: each round's model calls run under Config.RoundTimeout
 // (default 2 minutes). A round that overruns stops the debate with an error
@@ -129,11 +139,24 @@
 // ID, Rounds, Perspectives; Question; Perspectives Considered; Points of
 // Agreement; Key Tensions; Recommendation with Confidence and Caveats;
 // Dissenting View); it is also the moderator's last utterance. A synthesis
-// that cannot be read after Config.MaxAttempts calls stops the debate with
-// [ErrInvalidSynthesis]. Then the host's follow-up ([WithFollowUp]), when
+// that cannot be read, even when asked again, is replaced by one the format
+// writes from the rounds ([Synthesis].Fallback): no recommendation, Low
+// confidence, each perspective's last argument. Then the host's follow-up ([WithFollowUp]), when
 // set, receives the synthesis — the seed's "create a workflow from this
 // decision" — once: its success is stored, its failure stops the debate and
 // Resume calls it again.
+//
+// # Judgments
+//
+// The moderator's analysis, round judgments and synthesis are JSON
+// judgments: each request carries its JSON Schema (llm.Request.Schema), so
+// a server that constrains its output to a schema answers in shape; a reply
+// that cannot be read is asked for again once, with the problem stated and
+// the reply quoted (clipped); then the default above applies — analysis by
+// keywords, judgment by the measured signals, synthesis from the rounds —
+// marked Fallback in the value its event carries, logged, and counted as
+// defaulted in engine.Result.Judgments (and the debate_ended event), and
+// the debate goes on.
 //
 // # Events and outcome
 //

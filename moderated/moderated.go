@@ -106,9 +106,6 @@ var (
 	ErrRoundTimeout = errors.New("moderated: round timed out")
 	// ErrTotalTimeout: the debate used up Config.TotalTimeout.
 	ErrTotalTimeout = errors.New("moderated: debate timed out")
-	// ErrInvalidSynthesis: the moderator gave no usable synthesis within
-	// Config.MaxAttempts attempts.
-	ErrInvalidSynthesis = errors.New("moderated: invalid synthesis")
 )
 
 // Config configures a moderated debate. The question is the
@@ -161,10 +158,6 @@ type Config struct {
 	// spends on the debate, not counting checkpoint waits; default 30
 	// minutes.
 	TotalTimeout time.Duration `json:"totalTimeout"`
-	// MaxAttempts bounds the calls made for one JSON reply of the
-	// moderator (analysis, judgment, synthesis) when a reply is unusable;
-	// default 3.
-	MaxAttempts int `json:"maxAttempts"`
 }
 
 // DefaultConfig returns the seed's defaults: GPT-4o moderating, Claude
@@ -180,7 +173,6 @@ func DefaultConfig() Config {
 		RoundTimeout:      2 * time.Minute,
 		CheckpointTimeout: 30 * time.Minute,
 		TotalTimeout:      30 * time.Minute,
-		MaxAttempts:       3,
 	}
 }
 
@@ -208,9 +200,6 @@ func (c Config) withDefaults() Config {
 	if c.TotalTimeout == 0 {
 		c.TotalTimeout = d.TotalTimeout
 	}
-	if c.MaxAttempts == 0 {
-		c.MaxAttempts = d.MaxAttempts
-	}
 	return c
 }
 
@@ -219,7 +208,7 @@ func (c Config) withDefaults() Config {
 // an empty model ID, debaters outside 2..4, perspectives that are not 2..4
 // distinct perspectives of the catalog or are all on one side of the
 // trade-offs, an invalid custom perspective or opposite pair, rounds outside
-// 1..20, a negative budget, non-positive timeouts or attempts. Validate
+// 1..20, a negative budget, non-positive timeouts. Validate
 // checks c as given; [New] validates it after filling in the defaults.
 func (c Config) Validate() error {
 	v := &engine.ValidationError{Format: FormatName}
@@ -270,9 +259,6 @@ func (c Config) Validate() error {
 		if d.d <= 0 {
 			v.Add(d.name, "%v: want more than 0", d.d)
 		}
-	}
-	if c.MaxAttempts < 1 {
-		v.Add("maxAttempts", "%d: want at least 1", c.MaxAttempts)
 	}
 	return v.Err()
 }

@@ -158,8 +158,8 @@ func TestModelsAndPurposes(t *testing.T) {
 		sys := r.Messages[0].Content
 		switch r.Purpose {
 		case PurposeAnalysis, PurposeJudgment, PurposeSynthesis:
-			if r.Model != "m-mod" || !r.JSON {
-				t.Errorf("%s: model %q, JSON %v", r.Purpose, r.Model, r.JSON)
+			if r.Model != "m-mod" || len(r.Schema) == 0 || r.MaxTokens <= 0 {
+				t.Errorf("%s: model %q, schema %s, MaxTokens %d", r.Purpose, r.Model, r.Schema, r.MaxTokens)
 			}
 		case PurposeArgument, PurposeRebuttal:
 			var id string
@@ -276,8 +276,6 @@ func TestConfigValidate(t *testing.T) {
 		{"budget", func(c *Config) { c.TokenBudget = -1 }, []engine.Violation{{Field: "tokenBudget", Problem: "-1 is negative"}}},
 		{"timeouts", func(c *Config) { c.RoundTimeout, c.TotalTimeout = -1, 0 }, []engine.Violation{
 			{Field: "roundTimeout", Problem: "want more than 0"}, {Field: "totalTimeout", Problem: "want more than 0"}}},
-		{"attempts", func(c *Config) { c.MaxAttempts = -1 }, []engine.Violation{{Field: "maxAttempts", Problem: "want at least 1"}}},
-		{"zero attempts", func(c *Config) { c.MaxAttempts = 0 }, []engine.Violation{{Field: "maxAttempts", Problem: "want at least 1"}}},
 		{"models", func(c *Config) { c.ModeratorModel, c.DebaterModels = "", []string{"a", " "} }, []engine.Violation{
 			{Field: "moderatorModel", Problem: "is empty"}, {Field: "debaterModels[1]", Problem: "is empty"}}},
 		{"no debater models", func(c *Config) { c.DebaterModels = nil }, []engine.Violation{{Field: "debaterModels", Problem: "is empty"}}},

@@ -26,7 +26,8 @@ type Analysis struct {
 	// them; the assignment keeps those the catalog holds.
 	Suggested []string `json:"suggested,omitempty"`
 	// Fallback marks an analysis made by the keyword heuristic alone,
-	// because the moderator's reply held no JSON object.
+	// because the moderator's replies (asked again once) held no JSON
+	// object.
 	Fallback bool `json:"fallback,omitempty"`
 }
 
@@ -189,6 +190,22 @@ type Synthesis struct {
 	// the recommendation, or "".
 	Dissent   string    `json:"dissent,omitempty"`
 	EndReason EndReason `json:"endReason"`
+	// Fallback marks a synthesis made without the moderator, whose
+	// replies could not be read: it has no recommendation of the
+	// moderator's, Low confidence, and each perspective's first sentence
+	// of its last argument.
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// fallbackSynthesis is the synthesis when the moderator gave none; the
+// format completes it like any other.
+func fallbackSynthesis() Synthesis {
+	return Synthesis{
+		Fallback:       true,
+		Recommendation: "The moderator's synthesis could not be read, so no recommendation was made. Each perspective's key argument above is the first sentence of its last argument.",
+		Confidence:     ConfidenceLow,
+		Caveats:        []string{"Written without the moderator's synthesis: weigh the transcript, not this summary."},
+	}
 }
 
 // parseSynthesis reads the moderator's synthesis. A reply without a JSON

@@ -203,8 +203,8 @@ func TestAssignment(t *testing.T) {
 			if res.Analysis.Debaters != tt.debaters || res.Analysis.Fallback != tt.fallback {
 				t.Errorf("analysis %+v", res.Analysis)
 			}
-			if tt.fallback && f.Calls(PurposeAnalysis) != cfg.MaxAttempts {
-				t.Errorf("%d analysis calls, want %d", f.Calls(PurposeAnalysis), cfg.MaxAttempts)
+			if tt.fallback && f.Calls(PurposeAnalysis) != 2 {
+				t.Errorf("%d analysis calls, want 2", f.Calls(PurposeAnalysis))
 			}
 			if want := fmt.Sprint(len(tt.want)); len(res.Rounds[0].Arguments) != len(tt.want) {
 				t.Errorf("%d arguments, want %s", len(res.Rounds[0].Arguments), want)

@@ -49,6 +49,8 @@ type turn struct {
 	Model      string `json:"model"`
 	Tokens     int    `json:"tokens"`
 	OverBudget bool   `json:"overBudget,omitempty"`
+	// Truncated: the model stopped at the request's token cap.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Play analyses the question, runs rounds until the moderator, the round
@@ -117,25 +119,12 @@ func announce(typ engine.EventType, seg engine.Segment, speaker string, v func()
 	}
 }
 
-// ask calls the moderator until parse accepts a reply, at most MaxAttempts
-// times; ok is false when no reply was accepted.
-func ask[T any](ctx context.Context, s *engine.Session, g *game, seg engine.Segment, req llm.Request, parse func(string) (T, error)) (v T, usage llm.Usage, ok bool, err error) {
-	var last error
-	for range g.cfg.MaxAttempts {
-		resp, err := s.Call(ctx, req, seg, SpeakerModerator)
-		if err != nil {
-			return v, usage, false, err
-		}
-		usage = usage.Add(resp.Usage)
-		v, err := parse(resp.Content)
-		if err == nil {
-			return v, usage, true, nil
-		}
-		last = err
-		req = retry(req, resp.Content, err.Error())
-	}
-	s.Logger().Warn("moderated: no usable reply", "debate", s.DebateID(), "purpose", req.Purpose, "attempts", g.cfg.MaxAttempts, "err", last)
-	return v, usage, false, nil
+// ask asks the moderator for a judgment (see [engine.Judge]): once more
+// when the reply cannot be read; ok is false when neither reply could be,
+// and the caller applies its documented default.
+func ask[T any](ctx context.Context, s *engine.Session, seg engine.Segment, req llm.Request, parse func(string) (T, error)) (v T, usage llm.Usage, ok bool, err error) {
+	v, res, usage, err := engine.Judge(ctx, s, req, seg, SpeakerModerator, parse)
+	return v, usage, err == nil && !res.Defaulted, err
 }
 
 // analyse stores the moderator's analysis and the perspectives assigned.
@@ -143,7 +132,7 @@ func (g *game) analyse(ctx context.Context, s *engine.Session) error {
 	d := s.Debate()
 	if _, err := s.Step(ctx, "analysis", RecordAnalysis, SpeakerModerator, &g.analysis,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			a, usage, ok, err := ask(ctx, s, g, SegmentAnalysis, analysisRequest(g.cfg, d, g.ps),
+			a, usage, ok, err := ask(ctx, s, SegmentAnalysis, analysisRequest(g.cfg, d, g.ps),
 				func(reply string) (Analysis, error) { return parseAnalysis(reply, d.Proposition) })
 			if err != nil {
 				return nil, usage, err
@@ -339,10 +328,14 @@ type step func(ctx context.Context, key, typ, speaker string, out any, produce e
 
 // generate stores p's reply to req in out, held to a budget of maxTokens
 // completion tokens (0: none): the request asks for at most that many, and
-// a reply over it is cut to it and flagged.
+// a reply over it is cut to it and flagged. The request carries the
+// smaller of that budget and the default cap, MaxTokensDebater.
 func (g *game) generate(ctx context.Context, s *engine.Session, st step, key string, p Perspective, req llm.Request, maxTokens int, out *turn) error {
 	_, err := st(ctx, key, RecordTurn, string(p.ID), out, func(ctx context.Context) (any, llm.Usage, error) {
-		req.MaxTokens = maxTokens
+		req.MaxTokens = MaxTokensDebater
+		if maxTokens > 0 {
+			req.MaxTokens = min(maxTokens, MaxTokensDebater)
+		}
 		resp, err := s.Call(ctx, req, SegmentRounds, string(p.ID))
 		if err != nil {
 			return nil, llm.Usage{}, err
@@ -351,7 +344,8 @@ func (g *game) generate(ctx context.Context, s *engine.Session, st step, key str
 		if content == "" {
 			return nil, resp.Usage, &engine.TurnError{Segment: SegmentRounds, Speaker: string(p.ID), Purpose: req.Purpose, Err: errors.New("empty reply")}
 		}
-		t := turn{Content: content, Model: resp.Model, Tokens: resp.Usage.CompletionTokens}
+		t := turn{Content: content, Model: resp.Model, Tokens: resp.Usage.CompletionTokens,
+			Truncated: s.Truncated(req, resp, SegmentRounds, string(p.ID))}
 		if t.Model == "" {
 			t.Model = req.Model
 		}
@@ -389,6 +383,7 @@ func truncate(content string, used, maxTokens int) string {
 func (g *game) say(ctx context.Context, s *engine.Session, n int, p Perspective, kind engine.UtteranceKind, t turn) (Argument, error) {
 	u, err := s.Record(ctx, fmt.Sprintf("round%d:%s:%s", n, kind, p.ID), engine.Utterance{
 		Speaker: string(p.ID), Segment: SegmentRounds, Kind: kind, Exchange: n, Content: t.Content, Model: t.Model,
+		Truncated: t.Truncated,
 	})
 	if err != nil {
 		return Argument{}, err
@@ -429,7 +424,7 @@ func (g *game) judge(ctx context.Context, s *engine.Session, n int, active []Per
 	}
 	if _, err := s.Step(ctx, fmt.Sprintf("round%d:judgment", n), RecordJudgment, SpeakerModerator, &r.Judgment,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			j, usage, ok, err := ask(ctx, s, g, SegmentRounds, g.judgmentRequest(d, active, n, r),
+			j, usage, ok, err := ask(ctx, s, SegmentRounds, g.judgmentRequest(d, active, n, r),
 				func(reply string) (Judgment, error) { return parseJudgment(reply, resolve) })
 			if err != nil {
 				return nil, usage, err
@@ -609,12 +604,12 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 	if err := g.timed(ctx, 0, nil, func(ctx context.Context) error {
 		_, err := s.Step(ctx, "synthesis", RecordSynthesis, SpeakerModerator, &g.synthesis,
 			func(ctx context.Context) (any, llm.Usage, error) {
-				syn, usage, ok, err := ask(ctx, s, g, SegmentSynthesis, g.synthesisRequest(d), parseSynthesis)
+				syn, usage, ok, err := ask(ctx, s, SegmentSynthesis, g.synthesisRequest(d), parseSynthesis)
 				if err != nil {
 					return nil, usage, err
 				}
 				if !ok {
-					return nil, usage, fmt.Errorf("%w: no usable reply after %d attempts", ErrInvalidSynthesis, g.cfg.MaxAttempts)
+					syn = fallbackSynthesis()
 				}
 				return g.complete(syn, d, s.DebateID(), s.Now()), usage, nil
 			}, announce(EventSynthesis, SegmentSynthesis, SpeakerModerator, func() any { return g.synthesis }))

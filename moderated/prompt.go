@@ -1,6 +1,7 @@
 package moderated
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -9,24 +10,69 @@ import (
 	"github.com/duelogic/duelogic/llm"
 )
 
-// retryMarker opens the message that asks a model again after an unusable
-// reply.
-const retryMarker = "That reply cannot be used: "
+// retryMarker opens the message with which [engine.Judge] asks a model
+// again after an unusable reply; the stub reads it.
+const retryMarker = engine.ReaskPrefix
 
-// retry extends req's conversation with the unusable reply and why it
-// cannot be used.
-func retry(req llm.Request, reply, problem string) llm.Request {
-	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
-		llm.Message{Role: llm.Assistant, Content: reply},
-		llm.Message{Role: llm.User, Content: retryMarker + problem + ". Reply again with only the JSON object described above."})
-	return req
-}
+// The default completion caps of this format's calls ([engine.WithMaxTokens]
+// overrides them by purpose). A debater is asked for 120-220 words (about
+// 330 tokens); Config.TokenBudget, when set, caps the debaters instead.
+const (
+	MaxTokensAnalysis  = 400  // PurposeAnalysis
+	MaxTokensDebater   = 440  // PurposeArgument and PurposeRebuttal without a TokenBudget
+	MaxTokensJudgment  = 600  // PurposeJudgment
+	MaxTokensSynthesis = 1500 // PurposeSynthesis
+)
 
-func request(model, purpose string, json bool, system, user string) llm.Request {
-	return llm.Request{
-		Model: model, Purpose: purpose, JSON: json,
+// The JSON Schemas of the moderator's replies, as parseAnalysis,
+// parseJudgment and parseSynthesis read them ("clearWinner" is "" for
+// none, "dissent" "" for none).
+const (
+	analysisSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["domain", "constraints", "debaters", "perspectives"],
+ "properties": {
+  "domain": {"type": "string"},
+  "constraints": {"type": "array", "items": {"type": "string"}},
+  "debaters": {"type": "integer"},
+  "perspectives": {"type": "array", "items": {"type": "string"}}}}`
+	judgmentSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["converging", "stagnating", "newGround", "clearWinner", "offTopic", "summary"],
+ "properties": {
+  "converging": {"type": "boolean"},
+  "stagnating": {"type": "boolean"},
+  "newGround": {"type": "boolean"},
+  "clearWinner": {"type": "string"},
+  "offTopic": {"type": "array", "items": {"type": "string"}},
+  "summary": {"type": "string"}}}`
+	synthesisSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["title", "perspectives", "agreement", "tensions", "recommendation", "confidence", "caveats", "dissent"],
+ "properties": {
+  "title": {"type": "string"},
+  "perspectives": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+   "required": ["name", "keyArguments", "tradeOffsAccepted"],
+   "properties": {
+    "name": {"type": "string"},
+    "keyArguments": {"type": "array", "items": {"type": "string"}},
+    "tradeOffsAccepted": {"type": "array", "items": {"type": "string"}}}}},
+  "agreement": {"type": "array", "items": {"type": "string"}},
+  "tensions": {"type": "array", "items": {"type": "string"}},
+  "recommendation": {"type": "string"},
+  "confidence": {"type": "string", "enum": ["High", "Medium", "Low"]},
+  "caveats": {"type": "array", "items": {"type": "string"}},
+  "dissent": {"type": "string"}}}`
+)
+
+// request is a call with a system and a user message; a schema makes it a
+// judgment's.
+func request(model, purpose string, schema string, maxTokens int, system, user string) llm.Request {
+	req := llm.Request{
+		Model: model, Purpose: purpose, MaxTokens: maxTokens,
 		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: user}},
 	}
+	if schema != "" {
+		req.Schema = json.RawMessage(schema)
+	}
+	return req
 }
 
 // question is the fenced question and context every prompt carries.
@@ -58,7 +104,7 @@ func analysisRequest(cfg Config, d engine.Debate, ps *perspectives) llm.Request 
 		"Reply with only a JSON object:\n" +
 		`{"domain": "...", "constraints": ["..."], "debaters": 2, "perspectives": ["...", "..."]}`
 	user := question(d) + "\n\nThe perspective catalog:\n" + catalogLines(ps) + "\n\nAnalyse the question."
-	return request(cfg.ModeratorModel, PurposeAnalysis, true, system, user)
+	return request(cfg.ModeratorModel, PurposeAnalysis, analysisSchema, MaxTokensAnalysis, system, user)
 }
 
 func names(ps []Perspective) string {
@@ -114,7 +160,7 @@ func (g *game) argumentRequest(d engine.Debate, p Perspective, others []Perspect
 		}
 	}
 	b.WriteString("Give your argument for this round.")
-	return request(p.Model, PurposeArgument, false, debaterSystem(p, others), b.String())
+	return request(p.Model, PurposeArgument, "", MaxTokensDebater, debaterSystem(p, others), b.String())
 }
 
 // rebuttalRequest asks p to respond to the round's arguments and the
@@ -131,7 +177,7 @@ func (g *game) rebuttalRequest(d engine.Debate, p Perspective, others []Perspect
 	}
 	b.WriteString("Respond to the others' points, naming the perspective you answer: say where you agree, where you " +
 		"disagree and why, and whether anything said changes your recommendation.")
-	return request(p.Model, PurposeRebuttal, false, debaterSystem(p, others), b.String())
+	return request(p.Model, PurposeRebuttal, "", MaxTokensDebater, debaterSystem(p, others), b.String())
 }
 
 func (g *game) judgmentRequest(d engine.Debate, active []Perspective, n int, r *Round) llm.Request {
@@ -163,7 +209,7 @@ func (g *game) judgmentRequest(d engine.Debate, active []Perspective, n int, r *
 	}
 	b.WriteString("\nThe round:\n" + fence("transcript", entries(append(append([]Argument(nil), r.Arguments...), r.Rebuttals...), g.name)))
 	b.WriteString("\n\nAssess the round.")
-	return request(g.cfg.ModeratorModel, PurposeJudgment, true, system, b.String())
+	return request(g.cfg.ModeratorModel, PurposeJudgment, judgmentSchema, MaxTokensJudgment, system, b.String())
 }
 
 func (g *game) synthesisRequest(d engine.Debate) llm.Request {
@@ -191,7 +237,7 @@ func (g *game) synthesisRequest(d engine.Debate) llm.Request {
 		b.WriteString("The last round:\n" + fence("transcript", entries(append(append([]Argument(nil), last.Arguments...), last.Rebuttals...), g.name)) + "\n\n")
 	}
 	b.WriteString("Write the synthesis.")
-	return request(g.cfg.ModeratorModel, PurposeSynthesis, true, system, b.String())
+	return request(g.cfg.ModeratorModel, PurposeSynthesis, synthesisSchema, MaxTokensSynthesis, system, b.String())
 }
 
 func slicesWithout(args []Argument, id duelogic.Framework) []Argument {

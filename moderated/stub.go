@@ -108,10 +108,11 @@ type stubAnalysis struct {
 // writeStubAnalysis suggests perspectives by the question's words.
 // Now and then it asks for too many debaters (7), suggests two perspectives
 // on the same side of the trade-offs, names one the catalog lacks, or
-// answers in prose first, so the format's clamping, balancing and asking
+// (asked without a schema, as an unconstrained model) answers in prose first, so the format's clamping, balancing and asking
 // again get exercised.
 func writeStubAnalysis(c *llm.StubCall) string {
-	if !stubRetried(c) && c.Roll("prose analysis") < 0.08 {
+	if !stubRetried(c) && len(c.Request().Schema) == 0 && c.Roll("prose analysis") < 0.08 {
+		// Only unconstrained: a server given the schema answers in shape.
 		return "Let me think about this question before assigning anyone."
 	}
 	q, _ := c.Tag("proposition")

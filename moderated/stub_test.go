@@ -7,6 +7,7 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/engine/enginetest"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -27,7 +28,7 @@ func TestStubReadsTheDebaterPrompt(t *testing.T) {
 	d := engine.Debate{Proposition: "Should we cache sessions in Redis?"}
 	for _, round := range []int{1, 2} {
 		user := roundLine(round, 4) + "\n" + question(d) + "\n\nGive your argument for this round."
-		req := request("m", PurposeArgument, false, debaterSystem(me, []Perspective{other}), user)
+		req := request("m", PurposeArgument, "", MaxTokensDebater, debaterSystem(me, []Perspective{other}), user)
 		for seed := range int64(30) {
 			text := stubAnswer(t, seed, req)
 			if strings.Contains(text, "broader point about") { // now and then off topic, to be redirected
@@ -50,6 +51,9 @@ func TestStubReadsTheAnalysisPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := analysisRequest(testConfig(), engine.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, ps)
+	// Without the schema, as a client that cannot send one: the stub
+	// answers in prose now and then, as an unconstrained model does.
+	req.Schema = nil
 	prose := 0
 	for seed := range int64(40) {
 		text := stubAnswer(t, seed, req)
@@ -60,7 +64,7 @@ func TestStubReadsTheAnalysisPrompt(t *testing.T) {
 		}
 		if err := json.Unmarshal([]byte(text), &a); err != nil {
 			prose++ // now and then, to be asked again
-			if err := json.Unmarshal([]byte(stubAnswer(t, seed, retry(req, text, "not JSON"))), &a); err != nil {
+			if err := json.Unmarshal([]byte(stubAnswer(t, seed, reasked(req, text, "not JSON"))), &a); err != nil {
 				t.Fatalf("seed %d: asked again, still not JSON: %v", seed, err)
 			}
 		}
@@ -70,5 +74,19 @@ func TestStubReadsTheAnalysisPrompt(t *testing.T) {
 	}
 	if prose == 0 || prose > 10 {
 		t.Errorf("%d of 40 analyses in prose, want a few", prose)
+	}
+}
+
+// reasked is req asked again after reply, as engine.Judge asks.
+func reasked(req llm.Request, reply, problem string) llm.Request {
+	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
+		llm.Message{Role: llm.Assistant, Content: reply},
+		llm.Message{Role: llm.User, Content: retryMarker + problem + ". Reply again with only the JSON object asked for, complete and valid."})
+	return req
+}
+
+func TestSchemasAreStrict(t *testing.T) {
+	for name, schema := range map[string]string{PurposeAnalysis: analysisSchema, PurposeJudgment: judgmentSchema, PurposeSynthesis: synthesisSchema} {
+		enginetest.StrictSchema(t, name, json.RawMessage(schema))
 	}
 }

@@ -55,12 +55,16 @@
 // legal-reply table and keeps the commitment stores. A turn with an
 // illegal move, no moves, too many moves, no text or no JSON at all is shown
 // back to the model with the problem — the protocol error, naming the move
-// and the rule — and asked for again, at most Config.MaxReasks times
-// (default 2); then the debate stops with an error wrapping [ErrInvalidTurn]
-// and the last problem (e.g. [argumentation.ErrIllegalMove]). Such a debate
-// is stored up to the failed turn and engine.Resume asks for that turn
-// again. The replies asked for again are kept in the accepted [Turn]'s
-// Rejected.
+// and the rule — and its reply quoted (clipped to engine.MaxQuotedReply
+// runes), and asked for again once. A turn still unusable is a pass: it
+// makes no move ([Turn].Defaulted; its utterance is marked Defaulted) and
+// its text is what the last reply said, when that could be read, or a note
+// saying the turn could not be used; challenges left open by a pass count
+// against the side that passed, and the debate goes on. The unusable
+// replies are kept in the [Turn]'s Rejected. Every turn request carries
+// the turn's JSON Schema (llm.Request.Schema), so a server that constrains
+// its output to a schema answers in shape; the protocol is still checked
+// here.
 //
 // # Judgment
 //
@@ -71,8 +75,20 @@
 // commitments are computed, never asked of a model. The moderator's model
 // ([PurposeVerdict]) is then shown that judgment and writes only the
 // rationale, the consensus solution and the conditions for revisiting
-// ([ParseModeration]); an incomplete reply is asked for again like a turn,
-// and then fails with [ErrInvalidModeration].
+// ([ParseModeration]); an incomplete reply is asked for again once like a
+// turn, and then the moderation is the default one ([Moderation].Defaulted):
+// a rationale saying the moderator's text could not be used, no consensus
+// and no conditions; the computed verdict stands. How every turn and
+// moderation reply was read (first time, after the re-ask, defaulted, cut
+// at its cap) is counted in engine.Result.Judgments.
+//
+// # Token caps
+//
+// Every call carries a completion cap (llm.Request.MaxTokens), which
+// [engine.WithMaxTokens] overrides by purpose: [PurposeTurn]
+// [MaxTokensTurn], [PurposeVerdict] [MaxTokensModeration]. A reply cut at its
+// cap (finish reason "length") that does not parse is asked again, the
+// model told it was cut off and to be brief.
 //
 // The [Outcome] holds the turns, the computed [argumentation.Verdict] (with
 // the final commitment stores), every argument with its score, the

@@ -48,15 +48,15 @@ func Example() {
 		}
 	}
 	// Output:
-	// 12 turns, 18 moves, 3 replies asked for again, 13 utterances
-	// OPP 3.40 (4 of 7 arguments survive)
-	// PRO 2.36 (4 of 9 arguments survive)
+	// 12 turns, 21 moves, 3 replies asked for again, 13 utterances
+	// OPP 4.74 (7 of 11 arguments survive)
+	// PRO 1.30 (2 of 8 arguments survive)
 	// winner: OPP
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation
 	// ### Round 3: Closing
-	// ### Winner: **OPP** (Score: 3.40 vs 2.36)
+	// ### Winner: **OPP** (Score: 4.74 vs 1.30)
 }
 
 // A debater's reply: JSON moves and the text that makes them.

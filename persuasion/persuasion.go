@@ -93,14 +93,15 @@ const (
 // Sentinel errors callers branch on. A configuration error is an
 // [*engine.ValidationError] (errors.Is(err, engine.ErrInvalidConfig)).
 var (
-	// ErrInvalidTurn: a debater gave no usable turn (parseable moves, all
-	// legal, with text) within 1 + Config.MaxReasks attempts. The error
-	// also wraps the last problem: [argumentation.ErrIllegalMove] for a
-	// move against the protocol, [argumentation.ErrParse] for a reply
-	// without JSON moves.
+	// ErrInvalidTurn is wrapped by the problem of a turn with no moves, too
+	// many moves or no text (an illegal move is
+	// [argumentation.ErrIllegalMove], a reply without JSON moves
+	// [argumentation.ErrParse]). A debate does not stop on it: a turn
+	// still unusable when asked again is a pass ([Turn].Defaulted).
 	ErrInvalidTurn = errors.New("persuasion: invalid turn")
-	// ErrInvalidModeration: the moderator gave no usable rationale,
-	// consensus and conditions within 1 + Config.MaxReasks attempts.
+	// ErrInvalidModeration is wrapped by [ParseModeration]'s errors. A
+	// debate does not stop on it: a moderation still unusable when asked
+	// again is the default one ([Moderation].Defaulted).
 	ErrInvalidModeration = errors.New("persuasion: invalid moderation")
 )
 
@@ -159,8 +160,6 @@ const (
 	MaxRounds = 10
 	// MaxExchanges bounds Config.Exchanges.
 	MaxExchanges = 5
-	// MaxReasksLimit bounds Config.MaxReasks.
-	MaxReasksLimit = 10
 	// MaxMovesLimit bounds Config.MaxMoves.
 	MaxMovesLimit = 20
 	// MaxPerspectiveLen bounds Config.Perspective, in runes.
@@ -210,19 +209,13 @@ type Config struct {
 	// default margin, negative for exact ties only.
 	DrawMargin float64 `json:"drawMargin,omitempty"`
 
-	// MaxReasks bounds how often an unusable reply (an illegal move, no
-	// JSON, no text; an incomplete moderation) is asked for again, with
-	// the problem shown to the model, before the debate stops with
-	// [ErrInvalidTurn] or [ErrInvalidModeration]. 0 takes the default 2;
-	// -1 means no re-asks.
-	MaxReasks int `json:"maxReasks"`
 	// MaxMoves bounds the moves of one turn; default 5.
 	MaxMoves int `json:"maxMoves"`
 }
 
 // DefaultConfig returns the defaults: the seed's personas (Claude Sonnet 4
 // for PRO, GPT-4o for OPP, Gemini 2.5 Pro moderating), 2 argumentation
-// rounds of 2 exchanges, the additive semantics, 2 re-asks and at most 5
+// rounds of 2 exchanges, the additive semantics and at most 5
 // moves per turn.
 func DefaultConfig() Config {
 	return Config{
@@ -232,7 +225,6 @@ func DefaultConfig() Config {
 		Rounds:    2,
 		Exchanges: 2,
 		Semantics: argumentation.Additive.String(),
-		MaxReasks: 2,
 		MaxMoves:  5,
 	}
 }
@@ -259,9 +251,6 @@ func (c Config) withDefaults() Config {
 	if c.Semantics == "" {
 		c.Semantics = d.Semantics
 	}
-	if c.MaxReasks == 0 {
-		c.MaxReasks = d.MaxReasks
-	}
 	if c.MaxMoves == 0 {
 		c.MaxMoves = d.MaxMoves
 	}
@@ -273,7 +262,7 @@ func (c Config) withDefaults() Config {
 // [FormatName]; errors.Is(err, engine.ErrInvalidConfig) holds) that names,
 // by its JSON field path, every problem: a persona without description or
 // model ("pro.description", "opp.model") or with a description or bias
-// that is too long or not UTF-8, rounds, exchanges, re-asks or moves out of
+// that is too long or not UTF-8, rounds, exchanges or moves out of
 // range, an unknown semantics, a draw margin that is not finite, a
 // perspective that is too long or not one line, blank or too many facts
 // ("facts[2]"), or facts longer together than [engine.MaxContextRunes].
@@ -305,9 +294,6 @@ func (c Config) Validate() error {
 	}
 	if c.Exchanges < 1 || c.Exchanges > MaxExchanges {
 		v.Add("exchanges", "%d is outside 1..%d", c.Exchanges, MaxExchanges)
-	}
-	if c.MaxReasks < -1 || c.MaxReasks > MaxReasksLimit {
-		v.Add("maxReasks", "%d is outside -1..%d", c.MaxReasks, MaxReasksLimit)
 	}
 	if c.MaxMoves < 1 || c.MaxMoves > MaxMovesLimit {
 		v.Add("maxMoves", "%d is outside 1..%d", c.MaxMoves, MaxMovesLimit)
@@ -377,16 +363,22 @@ type Turn struct {
 	// Text is the turn as said; Model the model that said it.
 	Text  string `json:"text"`
 	Model string `json:"model,omitempty"`
-	// Rejected are the replies asked for again before this one was
-	// accepted, with the problem each had (an illegal move, …).
+	// Rejected are the replies that could not be used, with the problem
+	// each had (an illegal move, …): the one asked for again, and for a
+	// pass both.
 	Rejected []Rejection `json:"rejected,omitempty"`
+	// Defaulted marks a pass: the debater's replies could not be used,
+	// even when asked again, so the turn makes no move (open challenges
+	// to the debater stay open, which counts against it) and Text is
+	// what the last reply said, when it could be read, or a note.
+	Defaulted bool `json:"defaulted,omitempty"`
 	// Seq is the Seq of the utterance that holds Text in the transcript.
 	Seq int64 `json:"seq,omitempty"`
 }
 
 // Rejection is an unusable reply and why it was asked for again.
 type Rejection struct {
-	// Reply is the reply as given (cut to 4000 characters).
+	// Reply is the reply as given, cut to engine.MaxQuotedReply runes.
 	Reply string `json:"reply"`
 	// Problem is why it could not be used.
 	Problem string `json:"problem"`
@@ -406,6 +398,10 @@ type Moderation struct {
 	Conditions []string `json:"conditions"`
 	// Model is the model that wrote it.
 	Model string `json:"model,omitempty"`
+	// Defaulted marks the default moderation of a moderator whose replies
+	// could not be used, even when asked again: a rationale saying so, no
+	// consensus and no conditions.
+	Defaulted bool `json:"defaulted,omitempty"`
 }
 
 // Judgment is the Data of an [EventVerdict]: the computed winner and side

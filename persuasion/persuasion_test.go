@@ -163,7 +163,6 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{"defaults", func(*Config) {}, ""},
 		{"host personas", func(c *Config) { c.Pro = Persona{Description: "SRE", Model: "m"} }, ""},
-		{"no re-asks", func(c *Config) { c.MaxReasks = -1 }, ""},
 		{"every semantics", func(c *Config) { c.Semantics = "h-categorizer" }, ""},
 		{"empty model", func(c *Config) { c.Opp.Model = " " }, "opp.model: is empty"},
 		{"empty persona", func(c *Config) { c.Mod.Description = "" }, "mod.description: is empty"},
@@ -172,7 +171,6 @@ func TestConfigValidate(t *testing.T) {
 		{"too many rounds", func(c *Config) { c.Rounds = 11 }, "rounds: 11 is outside 1..10"},
 		{"negative rounds", func(c *Config) { c.Rounds = -1 }, "rounds: -1 is outside 1..10"},
 		{"exchanges", func(c *Config) { c.Exchanges = 6 }, "exchanges: 6 is outside 1..5"},
-		{"re-asks", func(c *Config) { c.MaxReasks = -2 }, "maxReasks: -2 is outside -1..10"},
 		{"moves", func(c *Config) { c.MaxMoves = 21 }, "maxMoves: 21 is outside 1..20"},
 		{"unknown semantics", func(c *Config) { c.Semantics = "majority" },
 			`semantics: "majority" is unknown; want additive, dfquad, quadratic-energy, euler, euler-top or h-categorizer`},

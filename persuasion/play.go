@@ -11,9 +11,6 @@ import (
 	"github.com/duelogic/duelogic/llm"
 )
 
-// maxRejectedReply bounds the reply kept in a Rejection, in runes.
-const maxRejectedReply = 4000
-
 // game is one debate being played: the dialogue so far and the turns.
 type game struct {
 	cfg   Config
@@ -90,6 +87,7 @@ func (g *game) turn(ctx context.Context, sl slot) error {
 	}
 	u, err := s.Record(ctx, "say:"+sl.key(), engine.Utterance{
 		Speaker: sl.side, Segment: seg, Kind: kind, Exchange: exchange, Content: t.Text, Model: t.Model,
+		Defaulted: t.Defaulted,
 	})
 	if err != nil {
 		return err
@@ -99,9 +97,10 @@ func (g *game) turn(ctx context.Context, sl slot) error {
 	return nil
 }
 
-// ask asks sl's debater for its turn until it gives a usable one: parseable
-// moves, all legal replies, with text; an unusable reply is shown back to
-// the model with its problem, at most MaxReasks times.
+// ask asks sl's debater for its turn: parseable moves, all legal replies,
+// with text. An unusable reply is shown back to the model (clipped) with
+// its problem and asked for once more; a reply still unusable makes the
+// turn a pass (see [Turn].Defaulted).
 func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 	cfg, s := g.cfg, g.s
 	prior := g.dlg.Moves()
@@ -114,31 +113,40 @@ func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 	}
 	req := turnRequest(cfg, s.Debate(), sl, prior, g.dlg.Commitments(sl.side), lastOther)
 	seg, _ := sl.segment()
-	attempts := 1 + max(cfg.MaxReasks, 0)
-	var usage llm.Usage
 	var rejected []Rejection
-	var problem error
-	for range attempts {
-		resp, err := s.Call(ctx, req, seg, sl.side)
-		if err != nil {
-			return nil, usage, err
-		}
-		usage = usage.Add(resp.Usage)
-		t, err := ParseTurn(resp.Content)
+	t, res, usage, err := engine.Judge(ctx, s, req, seg, sl.side, func(reply string) (Turn, error) {
+		t, err := ParseTurn(reply)
 		if err == nil {
 			t.Moves, err = checkTurn(cfg, sl, prior, t)
 		}
-		if err == nil {
-			t.Round, t.Phase, t.Side, t.Model, t.Rejected = sl.round, sl.phase, sl.side, modelOf(resp, req), rejected
-			return t, usage, nil
+		if err != nil {
+			rejected = append(rejected, Rejection{Reply: cut(reply, engine.MaxQuotedReply), Problem: err.Error()})
+			s.Logger().Info("persuasion: unusable turn", "debate", s.DebateID(), "turn", sl.key(), "problem", err)
 		}
-		problem = err
-		rejected = append(rejected, Rejection{Reply: cut(resp.Content, maxRejectedReply), Problem: err.Error()})
-		s.Logger().Info("persuasion: unusable turn asked again", "debate", s.DebateID(), "turn", sl.key(), "problem", err)
-		req = reask(req, resp.Content, err, "turn")
+		return t, err
+	})
+	if err != nil {
+		return nil, usage, err
 	}
-	return nil, usage, fmt.Errorf("%w: %s's %s turn in round %d is unusable after %d attempts: %w",
-		ErrInvalidTurn, sl.side, sl.phase, sl.round, attempts, problem)
+	if res.Defaulted {
+		t = passTurn(sl, res)
+	}
+	t.Round, t.Phase, t.Side, t.Model, t.Rejected = sl.round, sl.phase, sl.side, res.Model, rejected
+	return t, usage, nil
+}
+
+// passTurn is the turn of a debater whose replies could not be used, even
+// when asked again: it makes no move, and says what the reply said when
+// its text could be read.
+func passTurn(sl slot, res engine.JudgmentOutcome) Turn {
+	t := Turn{Moves: []argumentation.Move{}, Defaulted: true}
+	if read, err := ParseTurn(res.Reply); err == nil {
+		t.Text = strings.TrimSpace(read.Text)
+	}
+	if t.Text == "" {
+		t.Text = fmt.Sprintf("(%s passes: its turn could not be used: %s.)", sl.side, res.Problem)
+	}
+	return t
 }
 
 // judge computes the verdict, stores the moderator's text about it, records
@@ -174,6 +182,7 @@ func (g *game) judge(ctx context.Context) (*Outcome, error) {
 	report.Rationale, report.Consensus, report.Conditions = m.Rationale, m.Consensus, m.Conditions
 	if _, err := s.Record(ctx, "say:verdict", engine.Utterance{
 		Speaker: engine.SpeakerArbiter, Segment: SegmentJudgment, Kind: KindVerdict, Content: verdictText(v, sem, m), Model: m.Model,
+		Defaulted: m.Defaulted,
 	}); err != nil {
 		return nil, err
 	}
@@ -192,30 +201,30 @@ func (g *game) judge(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-// moderate asks the moderator for its text about report's verdict until it
-// gives a usable one.
+// moderate asks the moderator for its text about report's verdict, once
+// more when the reply is incomplete, and then takes the default moderation.
 func (g *game) moderate(ctx context.Context, report argumentation.Report) (any, llm.Usage, error) {
 	cfg, s := g.cfg, g.s
 	req := moderationRequest(cfg, s.Debate(), report)
-	attempts := 1 + max(cfg.MaxReasks, 0)
-	var usage llm.Usage
-	var problem error
-	for range attempts {
-		resp, err := s.Call(ctx, req, SegmentJudgment, engine.SpeakerArbiter)
-		if err != nil {
-			return nil, usage, err
-		}
-		usage = usage.Add(resp.Usage)
-		m, err := ParseModeration(resp.Content)
-		if err == nil {
-			m.Model = modelOf(resp, req)
-			return m, usage, nil
-		}
-		problem = err
-		s.Logger().Info("persuasion: unusable judgment asked again", "debate", s.DebateID(), "problem", err)
-		req = reask(req, resp.Content, err, "judgment")
+	m, res, usage, err := engine.Judge(ctx, s, req, SegmentJudgment, engine.SpeakerArbiter, ParseModeration)
+	if err != nil {
+		return nil, usage, err
 	}
-	return nil, usage, fmt.Errorf("persuasion: the moderator's judgment is unusable after %d attempts: %w", attempts, problem)
+	if res.Defaulted {
+		m = defaultModeration(res.Problem)
+	}
+	m.Model = res.Model
+	return m, usage, nil
+}
+
+// defaultModeration stands for a moderator whose replies could not be
+// used: the computed verdict stands unexplained.
+func defaultModeration(problem string) Moderation {
+	return Moderation{
+		Rationale:  "The moderator's explanation could not be used (" + problem + "); the computed verdict above stands as it is.",
+		Conditions: []string{},
+		Defaulted:  true,
+	}
 }
 
 // sharedContext is K as the report lists it: the debate's background, then

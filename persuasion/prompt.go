@@ -1,6 +1,7 @@
 package persuasion
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -24,6 +25,39 @@ Rules:
 - Answer every open challenge to you with since (your reasons) or retract. If you cannot defend a premise, retract it; concede what is true. Never hold an indefensible position.
 - Steel-man, never straw-man; attack arguments, not people. Ground reasons in the shared context where you can, and never invent facts, figures or sources: an unsupported claim will be challenged and will not survive.
 - Keep each proposition one short sentence, and use exactly the same words when you refer to an earlier proposition.`
+
+// The default completion caps of this format's calls ([engine.WithMaxTokens]
+// overrides them). A turn is 80-200 words of text (about 300 tokens) and up
+// to Config.MaxMoves moves, each repeating a part of it; a moderation is a
+// rationale of 3-6 sentences, a consensus and a few conditions.
+const (
+	MaxTokensTurn       = 1200 // PurposeTurn
+	MaxTokensModeration = 800  // PurposeVerdict
+)
+
+// turnSchema is the JSON Schema of a turn, as [ParseTurn] reads it (strict
+// mode: "target" is null for a move replying to nothing, "reasons" empty but
+// for a since, "attack" empty but for an attack).
+const turnSchema = `{"type": "object", "additionalProperties": false, "required": ["text", "moves"],
+ "properties": {
+  "text": {"type": "string"},
+  "moves": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+   "required": ["act", "proposition", "reasons", "target", "attack", "text"],
+   "properties": {
+    "act": {"type": "string", "enum": ["claim", "why", "concede", "retract", "since"]},
+    "proposition": {"type": "string"},
+    "reasons": {"type": "array", "items": {"type": "string"}},
+    "target": {"type": ["string", "null"]},
+    "attack": {"type": "string", "enum": ["rebut", "undercut", ""]},
+    "text": {"type": "string"}}}}}}`
+
+// moderationSchema is the JSON Schema of a moderation, as [ParseModeration]
+// reads it.
+const moderationSchema = `{"type": "object", "additionalProperties": false, "required": ["rationale", "consensus", "conditions"],
+ "properties": {
+  "rationale": {"type": "string"},
+  "consensus": {"type": "string"},
+  "conditions": {"type": "array", "items": {"type": "string"}}}}`
 
 // replyFormat is the JSON a debater answers with.
 const replyFormat = `Reply with only a JSON object:
@@ -137,10 +171,11 @@ func turnRequest(cfg Config, d engine.Debate, sl slot, prior []argumentation.Mov
 	}
 	b.WriteString(instruction(sl, prior))
 	return llm.Request{
-		Model:    p.Model,
-		Purpose:  PurposeTurn,
-		JSON:     true,
-		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
+		Model:     p.Model,
+		Purpose:   PurposeTurn,
+		Schema:    json.RawMessage(turnSchema),
+		MaxTokens: MaxTokensTurn,
+		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
 	}
 }
 
@@ -227,21 +262,12 @@ func moderationRequest(cfg Config, d engine.Debate, report argumentation.Report)
 	b.WriteString("The computed judgment:\n" + fence("judgment", judgmentText(report)) + "\n\n")
 	b.WriteString("Write your rationale, the consensus solution and the conditions for revisiting.")
 	return llm.Request{
-		Model:    p.Model,
-		Purpose:  PurposeVerdict,
-		JSON:     true,
-		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
+		Model:     p.Model,
+		Purpose:   PurposeVerdict,
+		Schema:    json.RawMessage(moderationSchema),
+		MaxTokens: MaxTokensModeration,
+		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
 	}
-}
-
-// reask extends req's conversation with the unusable reply and why it
-// cannot be used; what names what to give again ("turn", "judgment").
-func reask(req llm.Request, reply string, problem error, what string) llm.Request {
-	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
-		llm.Message{Role: llm.Assistant, Content: reply},
-		llm.Message{Role: llm.User, Content: "That reply cannot be used: " + problem.Error() +
-			". Reply again with the whole " + what + " as one JSON object, following the instructions above."})
-	return req
 }
 
 // verdictText is the moderator's utterance: the computed winner and scores,
@@ -258,7 +284,11 @@ func verdictText(v argumentation.Verdict, sem argumentation.Semantics, m Moderat
 		fmt.Fprintf(&b, "Verdict: %s wins (%s; %s semantics).", v.Winner, strings.Join(scores, " vs "), sem)
 	}
 	b.WriteString("\n\n" + strings.TrimSpace(m.Rationale))
-	b.WriteString("\n\nConsensus solution: " + strings.TrimSpace(m.Consensus))
-	b.WriteString("\n\nRevisit if:\n" + bullets(m.Conditions))
+	if c := strings.TrimSpace(m.Consensus); c != "" {
+		b.WriteString("\n\nConsensus solution: " + c)
+	}
+	if len(m.Conditions) > 0 {
+		b.WriteString("\n\nRevisit if:\n" + bullets(m.Conditions))
+	}
 	return b.String()
 }

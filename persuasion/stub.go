@@ -1,6 +1,7 @@
 package persuasion
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -30,7 +31,8 @@ import (
 //
 // The moderator ("persuasion_verdict") reads the computed winner and scores
 // from the prompt and explains them; about one first attempt in seven leaves
-// out the consensus, so that it is asked again.
+// the consensus empty (the reply still fits the schema, as a server
+// constrained by it would answer), so that it is asked again.
 
 func init() {
 	llm.RegisterStub(PurposeTurn, writeStubTurn)
@@ -42,10 +44,10 @@ type stubMove struct {
 	Speaker     string   `json:"-"`
 	Act         string   `json:"act"`
 	Proposition string   `json:"proposition"`
-	Reasons     []string `json:"reasons,omitempty"`
-	Target      string   `json:"target,omitempty"`
-	Attack      string   `json:"attack,omitempty"`
-	Text        string   `json:"text,omitempty"`
+	Reasons     []string `json:"reasons"`
+	Target      string   `json:"target"`
+	Attack      string   `json:"attack"`
+	Text        string   `json:"text"`
 }
 
 var stubLineHead = regexp.MustCompile(`^- (\S+) (\S+) (claim|why|concede|retract|since) `)
@@ -472,7 +474,25 @@ func writeStubVerdict(c *llm.StubCall) string {
 	})
 	out := map[string]any{"rationale": rationale, "consensus": consensus, "conditions": c.PickN(stubConditions, 2)}
 	if !strings.Contains(c.LastUser(), "cannot be used") && c.Roll("incomplete") < 0.15 {
-		delete(out, "consensus")
+		out["consensus"] = "" // in the schema's shape, and still unusable
 	}
 	return stubtext.JSON(out)
+}
+
+// MarshalJSON writes every property, as a strict-mode schema has it:
+// reasons an array (empty but for a since), target null when the move
+// replies to nothing.
+func (m stubMove) MarshalJSON() ([]byte, error) {
+	type plain stubMove
+	var target any
+	if m.Target != "" {
+		target = m.Target
+	}
+	if m.Reasons == nil {
+		m.Reasons = []string{}
+	}
+	return json.Marshal(struct {
+		plain
+		Target any `json:"target"`
+	}{plain(m), target})
 }

@@ -2,11 +2,11 @@ package persuasion
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/engine/enginetest"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -33,7 +33,7 @@ func TestStubReadsTheTurnPrompt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := turnRequest(DefaultConfig(), d, tt.sl, tt.prior, nil, nil)
 			for seed := range int64(30) {
-				for _, r := range []llm.Request{req, reask(req, "{}", errors.New("no moves"), "turn")} {
+				for _, r := range []llm.Request{req, reasked(req, "{}", "no moves")} {
 					resp, err := llm.NewStub(seed).Complete(t.Context(), r)
 					if err != nil {
 						t.Fatal(err)
@@ -52,4 +52,17 @@ func TestStubReadsTheTurnPrompt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reasked is req asked again after reply, as engine.Judge asks.
+func reasked(req llm.Request, reply, problem string) llm.Request {
+	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
+		llm.Message{Role: llm.Assistant, Content: reply},
+		llm.Message{Role: llm.User, Content: engine.ReaskPrefix + problem + ". Reply again with only the JSON object asked for, complete and valid."})
+	return req
+}
+
+func TestSchemasAreStrict(t *testing.T) {
+	enginetest.StrictSchema(t, PurposeTurn, json.RawMessage(turnSchema))
+	enginetest.StrictSchema(t, PurposeVerdict, json.RawMessage(moderationSchema))
 }

@@ -41,10 +41,28 @@
 //
 // A verdict with an unknown winner, a confidence outside 0..1, empty
 // reasoning or no key points is rejected by [ParseVerdict] and the arbiter is
-// asked again, with the problems named, up to Config.MaxAttempts calls; then
-// the debate stops with an error wrapping [ErrInvalidVerdict]. Likewise an
-// argument shorter than Config.MinArgumentWords is asked for again, and then
-// fails with [ErrThinArgument].
+// asked again once, with the problems named and its reply quoted (clipped);
+// a reply still unusable gives the round its default verdict: a draw at
+// confidence 0, marked [Verdict].Defaulted (and the verdict utterance
+// Defaulted), which leaves the category's score unchanged, and the debate
+// goes on. The request carries the verdict's JSON Schema
+// (llm.Request.Schema), so a server that constrains its output to a schema
+// answers in shape. How the verdicts were read is counted in the result's
+// Judgments (engine.Result.Judgments). An argument shorter than
+// Config.MinArgumentWords is asked for again, up to Config.MaxAttempts
+// calls, and then fails with [ErrThinArgument].
+//
+// # Token caps
+//
+// Every call carries a completion cap (llm.Request.MaxTokens), which
+// [engine.WithMaxTokens] overrides by purpose:
+//
+//	PurposeArgument, PurposeRebuttal  MaxTokensArgument (440: the prompt asks for 120-220 words)
+//	PurposeVerdict                    MaxTokensVerdict (500)
+//
+// An argument cut at its cap (finish reason "length") is kept, marked
+// [engine.Utterance].Truncated, and logged; a verdict cut at its cap that
+// does not parse is asked again, the model told it was cut off.
 //
 // # Score integration
 //

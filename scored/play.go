@@ -15,6 +15,8 @@ import (
 type turn struct {
 	Content string `json:"content"`
 	Model   string `json:"model"`
+	// Truncated: the model stopped at the request's token cap.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // judged is the arbiter's verdict as stored by its side step.
@@ -159,7 +161,8 @@ func (f *Format) argue(ctx context.Context, s *engine.Session, cat Category, sid
 				usage = usage.Add(resp.Usage)
 				content := strings.TrimSpace(resp.Content)
 				if words = len(strings.Fields(content)); words >= max(cfg.MinArgumentWords, 1) {
-					return turn{Content: content, Model: modelOf(resp, req)}, usage, nil
+					cut := s.Truncated(req, resp, SegmentRounds, string(side))
+					return turn{Content: content, Model: modelOf(resp, req), Truncated: cut}, usage, nil
 				}
 				req = retryMessages(req, content, fmt.Sprintf("it has %d words and at least %d are needed", words, cfg.MinArgumentWords))
 			}
@@ -169,31 +172,31 @@ func (f *Format) argue(ctx context.Context, s *engine.Session, cat Category, sid
 	return err
 }
 
-// judge stores the arbiter's verdict on round g, asking again while the
-// reply is not a valid verdict.
+// judge stores the arbiter's verdict on round g: asked again once when the
+// reply is not a valid verdict, and then, still invalid, the default
+// verdict (a draw that leaves the score as it was, marked Defaulted).
 func (f *Format) judge(ctx context.Context, s *engine.Session, cat Category, g *roundGen) error {
 	cfg := f.Config
 	_, err := s.SideStep(ctx, "gen:"+cat.ID+":verdict", RecordVerdict, engine.SpeakerArbiter, &g.verdict,
 		func(ctx context.Context) (any, llm.Usage, error) {
 			req := verdictRequest(cfg, s.Debate(), cat, g)
-			var usage llm.Usage
-			var perr error
-			for range cfg.MaxAttempts {
-				resp, err := s.Call(ctx, req, SegmentRounds, engine.SpeakerArbiter)
-				if err != nil {
-					return nil, usage, err
-				}
-				usage = usage.Add(resp.Usage)
-				v, err := ParseVerdict(resp.Content)
-				if err == nil {
-					return judged{Verdict: v, Model: modelOf(resp, req)}, usage, nil
-				}
-				perr = err
-				req = retryMessages(req, resp.Content, strings.TrimPrefix(err.Error(), ErrInvalidVerdict.Error()+": "))
+			v, res, usage, err := engine.Judge(ctx, s, req, SegmentRounds, engine.SpeakerArbiter, ParseVerdict)
+			if err != nil {
+				return nil, usage, err
 			}
-			return nil, usage, fmt.Errorf("round %s: no valid verdict after %d attempts: %w", cat.ID, cfg.MaxAttempts, perr)
+			if res.Defaulted {
+				v = defaultVerdict(res.Problem)
+			}
+			return judged{Verdict: v, Model: res.Model}, usage, nil
 		}, nil)
 	return err
+}
+
+// defaultVerdict is the verdict of a round whose arbiter gave no valid one:
+// a draw at confidence 0, which moves no score.
+func defaultVerdict(problem string) Verdict {
+	return Verdict{Winner: WinnerDraw, Defaulted: true, KeyPoints: []string{},
+		Reasoning: "The arbiter gave no valid verdict (" + problem + "), so the round counts as a draw and the score is unchanged."}
 }
 
 func modelOf(resp llm.Response, req llm.Request) string {
@@ -212,6 +215,7 @@ func (f *Format) record(ctx context.Context, s *engine.Session, i int, cat Categ
 		side, kind := turnOrder[j].side, turnOrder[j].kind
 		u, err := s.Record(ctx, cat.ID+":"+string(side)+":"+string(kind), engine.Utterance{
 			Speaker: string(side), Segment: SegmentRounds, Kind: kind, Exchange: r.Number, Content: t.Content, Model: t.Model,
+			Truncated: t.Truncated,
 		})
 		if err != nil {
 			return r, err
@@ -229,6 +233,7 @@ func (f *Format) record(ctx context.Context, s *engine.Session, i int, cat Categ
 	if _, err := s.Record(ctx, cat.ID+":verdict", engine.Utterance{
 		Speaker: engine.SpeakerArbiter, Segment: SegmentRounds, Kind: KindVerdict, Exchange: r.Number,
 		Content: verdictText(cat, r.Verdict, r.PreScore, r.PostScore, r.Delta), Model: g.verdict.Model,
+		Defaulted: r.Verdict.Defaulted,
 	}); err != nil {
 		return r, err
 	}

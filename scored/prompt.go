@@ -1,6 +1,7 @@
 package scored
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -120,9 +121,10 @@ func argumentRequest(cfg Config, d engine.Debate, cat Category, side Side, answe
 			strings.ToLower(sideName(other(side))), fence("argument", answering.Content))
 	}
 	return llm.Request{
-		Model:    cfg.model(side),
-		Purpose:  purpose,
-		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: user}},
+		Model:     cfg.model(side),
+		Purpose:   purpose,
+		MaxTokens: MaxTokensArgument,
+		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: user}},
 	}
 }
 
@@ -150,18 +152,37 @@ func verdictRequest(cfg Config, d engine.Debate, cat Category, g *roundGen) llm.
 	}
 	b.WriteString("Give your verdict on this round.")
 	return llm.Request{
-		Model:    cfg.ArbiterModel,
-		Purpose:  PurposeVerdict,
-		JSON:     true,
-		Messages: []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
+		Model:     cfg.ArbiterModel,
+		Purpose:   PurposeVerdict,
+		Schema:    json.RawMessage(verdictSchema),
+		MaxTokens: MaxTokensVerdict,
+		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
 	}
 }
 
-// retryMessages extends req's conversation with the unusable reply and why
-// it cannot be used.
+// The default completion caps of this format's calls ([engine.WithMaxTokens]
+// overrides them): an argument or rebuttal is asked for in 120-220 words,
+// about 330 tokens, capped at twice its words; a verdict is a short JSON
+// object.
+const (
+	MaxTokensArgument = 440 // PurposeArgument and PurposeRebuttal
+	MaxTokensVerdict  = 500 // PurposeVerdict
+)
+
+// verdictSchema is the JSON Schema of a verdict, as [ParseVerdict] reads it.
+const verdictSchema = `{"type": "object", "additionalProperties": false,
+ "required": ["winner", "reasoning", "keyPoints", "confidence"],
+ "properties": {
+  "winner": {"type": "string", "enum": ["advocate", "challenger", "draw"]},
+  "reasoning": {"type": "string"},
+  "keyPoints": {"type": "array", "items": {"type": "string"}},
+  "confidence": {"type": "number"}}}`
+
+// retryMessages extends req's conversation with the unusable reply (clipped
+// to engine.MaxQuotedReply runes) and why it cannot be used.
 func retryMessages(req llm.Request, reply, problem string) llm.Request {
 	req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)],
-		llm.Message{Role: llm.Assistant, Content: reply},
+		llm.Message{Role: llm.Assistant, Content: cut(reply, engine.MaxQuotedReply)},
 		llm.Message{Role: llm.User, Content: "That reply cannot be used: " + problem + ". Reply again, following the instructions above in full."})
 	return req
 }
@@ -169,8 +190,12 @@ func retryMessages(req llm.Request, reply, problem string) llm.Request {
 // verdictText is the arbiter's utterance for a verdict and its effect.
 func verdictText(cat Category, v Verdict, pre, post, delta float64) string {
 	var b strings.Builder
-	switch v.Winner {
-	case WinnerDraw:
+	switch {
+	case v.Defaulted:
+		fmt.Fprintf(&b, "No verdict on %s: the arbiter's reply could not be read; the round counts as a draw.", oneLine(cat.Name))
+		fmt.Fprintf(&b, "\n\nScore: %s → %s (%s).", score(pre), score(post), signed(delta))
+		return b.String()
+	case v.Winner == WinnerDraw:
 		fmt.Fprintf(&b, "Verdict on %s: a draw (confidence %.2f).", oneLine(cat.Name), v.Confidence)
 	default:
 		fmt.Fprintf(&b, "Verdict on %s: the %s wins (confidence %.2f).", oneLine(cat.Name), v.Winner, v.Confidence)

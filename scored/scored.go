@@ -70,8 +70,9 @@ const (
 // Sentinel errors callers branch on. A configuration error is an
 // [*engine.ValidationError], matched by [engine.ErrInvalidConfig].
 var (
-	// ErrInvalidVerdict: the arbiter gave no valid verdict within
-	// Config.MaxAttempts attempts.
+	// ErrInvalidVerdict is wrapped by [ParseVerdict]'s errors. A debate does
+	// not stop on it: a verdict still invalid when asked again gives the
+	// round its default verdict (see [Verdict].Defaulted).
 	ErrInvalidVerdict = errors.New("scored: invalid verdict")
 	// ErrThinArgument: a debater gave no argument of at least
 	// Config.MinArgumentWords words within Config.MaxAttempts attempts.
@@ -153,9 +154,8 @@ type Config struct {
 	// MaxAdjustment is the most one verdict moves a score; default 1. It
 	// must not exceed Scale.Max - Scale.Min.
 	MaxAdjustment float64 `json:"maxAdjustment"`
-	// MaxAttempts bounds the calls made for one argument or one verdict
-	// when the reply is unusable (too short; invalid JSON or values);
-	// default 3.
+	// MaxAttempts bounds the calls made for one argument when the reply
+	// is too short; default 3. (A verdict is asked again once at most.)
 	MaxAttempts int `json:"maxAttempts"`
 	// MinArgumentWords is the least an argument or rebuttal must have to be
 	// accepted; default 40.
@@ -171,7 +171,7 @@ type Config struct {
 // a neutral evaluation (the middle of the scale, no evidence: see
 // [NeutralEvaluations]), Claude Sonnet 4 advocating, Grok 3 challenging,
 // GPT-4o as arbiter, scores on a 1..10 scale moved by at most 1 per verdict,
-// 3 attempts per reply, arguments of at least 40 words, and one round at a
+// 3 attempts per argument, arguments of at least 40 words, and one round at a
 // time. It is valid and runs offline (on
 // [github.com/duelogic/duelogic/llm.NewStub]) as it is; a host with real
 // evidence replaces Evaluations.

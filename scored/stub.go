@@ -232,7 +232,7 @@ func writeStubVerdict(c *llm.StubCall) string {
 	if !stubRetried(c) && c.Roll("invalid verdict") < 0.15 {
 		switch c.Intn(3) {
 		case 0:
-			v.Winner = "both sides"
+			v.KeyPoints = []string{}
 		case 1:
 			v.Confidence = 1 + v.Confidence
 		default:

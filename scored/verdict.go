@@ -23,6 +23,10 @@ type Verdict struct {
 	KeyPoints []string `json:"keyPoints"`
 	// Confidence is how sure the arbiter is, in [0, 1].
 	Confidence float64 `json:"confidence"`
+	// Defaulted marks the default verdict of a round whose arbiter gave
+	// no valid one, even when asked again: a draw at confidence 0, which
+	// leaves the score as it was.
+	Defaulted bool `json:"defaulted,omitempty"`
 }
 
 // ParseVerdict reads a verdict from an arbiter's reply: the first JSON object

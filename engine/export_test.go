@@ -1,0 +1,5 @@
+package engine
+
+// ArgumentExtractionSchema exposes the extraction schema to the external
+// tests.
+const ArgumentExtractionSchema = argumentExtractionSchema

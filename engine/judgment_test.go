@@ -1,0 +1,235 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/engine/enginetest"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store"
+)
+
+// judged is a format of judgments only: one stored step per case, each
+// judging with [engine.Judge] and storing the verdict or its default.
+type judged struct {
+	Cases []string `json:"cases"`
+}
+
+func (*judged) Name() string { return "judged" }
+
+type verdict struct {
+	OK bool `json:"ok"`
+}
+
+const verdictSchema = `{"type": "object", "additionalProperties": false, "required": ["ok"], "properties": {"ok": {"type": "boolean"}}}`
+
+func parseVerdict(reply string) (verdict, error) {
+	var v struct {
+		OK *bool `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(reply), &v); err != nil {
+		return verdict{}, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if v.OK == nil {
+		return verdict{}, errors.New(`"ok" is missing`)
+	}
+	return verdict{OK: *v.OK}, nil
+}
+
+// Play returns the defaulted cases.
+func (f *judged) Play(ctx context.Context, s *engine.Session) ([]string, error) {
+	var defaulted []string
+	err := s.Segment(ctx, "judging", func(ctx context.Context) error {
+		for _, c := range f.Cases {
+			var out struct {
+				Verdict   verdict `json:"verdict"`
+				Defaulted bool    `json:"defaulted"`
+			}
+			if _, err := s.Step(ctx, "judge:"+c, "judgment", engine.SpeakerArbiter, &out, func(ctx context.Context) (any, llm.Usage, error) {
+				req := llm.Request{Purpose: "verdict", Schema: json.RawMessage(verdictSchema), MaxTokens: 50,
+					Messages: []llm.Message{{Role: llm.User, Content: "case:" + c}}}
+				v, res, usage, err := engine.Judge(ctx, s, req, "judging", engine.SpeakerArbiter, parseVerdict)
+				out.Verdict, out.Defaulted = v, res.Defaulted
+				return out, usage, err
+			}, nil); err != nil {
+				return err
+			}
+			if out.Defaulted {
+				defaulted = append(defaulted, c)
+			}
+			if _, err := s.Record(ctx, "say:"+c, engine.Utterance{Speaker: engine.SpeakerArbiter, Segment: "judging",
+				Kind: engine.KindInterjection, Content: fmt.Sprintf("%s: %v", c, out.Verdict.OK), Defaulted: out.Defaulted}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return defaulted, err
+}
+
+// scripted answers "case:<name>" requests: first replies at once, reask
+// after one bad reply, cut after one reply cut at its cap, never never.
+type scripted struct {
+	mu    sync.Mutex
+	reqs  []llm.Request
+	rambl string
+}
+
+func (c *scripted) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	c.mu.Lock()
+	c.reqs = append(c.reqs, req)
+	c.mu.Unlock()
+	again := len(req.Messages) > 1
+	good := llm.Response{Content: `{"ok": true}`, FinishReason: "stop", Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 3}}
+	switch req.Messages[0].Content {
+	case "case:first":
+		return good, nil
+	case "case:reask":
+		if again {
+			return good, nil
+		}
+		return llm.Response{Content: `{"fine": true}`, FinishReason: "stop"}, nil
+	case "case:cut":
+		if again {
+			return good, nil
+		}
+		return llm.Response{Content: `{"ok": tr`, FinishReason: engine.FinishLength}, nil
+	}
+	return llm.Response{Content: strings.Repeat("I think so. ", 500), FinishReason: "stop"}, nil
+}
+
+func TestJudge(t *testing.T) {
+	c := &scripted{}
+	mem := store.NewMemory()
+	var ended []engine.Ended
+	sink := engine.SinkFunc(func(_ context.Context, e engine.Event) {
+		if e.Type == engine.EventDebateEnded {
+			v, err := engine.DataAs[engine.Ended](e)
+			if err != nil {
+				t.Error(err)
+			}
+			ended = append(ended, v)
+		}
+	})
+	f := &judged{Cases: []string{"first", "reask", "cut", "never"}}
+	res, err := engine.Run(context.Background(), c, f, engine.Debate{ID: "j", Proposition: "p"}, engine.WithStore(mem), engine.WithSink(sink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"never"}, res.Detail); diff != "" {
+		t.Errorf("defaulted cases (-want +got):\n%s", diff)
+	}
+	want := map[string]engine.JudgmentCounts{"verdict": {First: 1, Reasked: 2, Defaulted: 1, Truncated: 1}}
+	if diff := cmp.Diff(want, res.Judgments); diff != "" {
+		t.Errorf("Result.Judgments (-want +got):\n%s", diff)
+	}
+	if len(ended) != 1 {
+		t.Fatalf("%d debate_ended events", len(ended))
+	}
+	if diff := cmp.Diff(want, ended[0].Judgments); diff != "" {
+		t.Errorf("Ended.Judgments (-want +got):\n%s", diff)
+	}
+	// Seven calls: one, two, two, two; each re-ask quotes the bad reply
+	// clipped and says what was wrong.
+	if len(c.reqs) != 7 {
+		t.Fatalf("%d calls, want 7", len(c.reqs))
+	}
+	for _, req := range c.reqs {
+		if len(req.Messages) == 1 {
+			continue
+		}
+		if len(req.Messages) != 3 {
+			t.Fatalf("a re-ask has %d messages, want 3", len(req.Messages))
+		}
+		quoted, ask := req.Messages[1], req.Messages[2]
+		if quoted.Role != llm.Assistant || utf8.RuneCountInString(quoted.Content) > engine.MaxQuotedReply+1 {
+			t.Errorf("re-ask quotes %d runes as %s, want at most %d", utf8.RuneCountInString(quoted.Content), quoted.Role, engine.MaxQuotedReply+1)
+		}
+		switch req.Messages[0].Content {
+		case "case:cut":
+			if !strings.Contains(ask.Content, "cut off") {
+				t.Errorf("the re-ask of a cut reply does not say it was cut: %q", ask.Content)
+			}
+		case "case:reask":
+			if !strings.Contains(ask.Content, `"ok" is missing`) {
+				t.Errorf("the re-ask does not state the problem: %q", ask.Content)
+			}
+			if !strings.Contains(ask.Content, `against the schema: $: missing required property "ok"`) {
+				t.Errorf("the re-ask does not name the schema's violations: %q", ask.Content)
+			}
+		}
+		if req.Schema == nil || req.MaxTokens != 50 {
+			t.Errorf("a re-ask lost the schema or the cap: %+v", req)
+		}
+	}
+
+	// A finished debate resumed counts the judgments of its stored steps.
+	again, err := engine.Resume(context.Background(), c, &judged{}, "j", engine.WithStore(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, again.Judgments); diff != "" {
+		t.Errorf("resumed Result.Judgments (-want +got):\n%s", diff)
+	}
+}
+
+func TestJudgedKeepsTheContract(t *testing.T) {
+	enginetest.Run(t, func() engine.Format[[]string] {
+		return &judged{Cases: []string{"first", "reask", "cut", "never", "first2"}}
+	},
+		enginetest.Config{Client: func() llm.Client { return &scripted{} }})
+}
+
+func TestWithMaxTokens(t *testing.T) {
+	c := &scripted{}
+	_, err := engine.Run(context.Background(), c, &judged{Cases: []string{"first"}}, engine.Debate{Proposition: "p"},
+		engine.WithMaxTokens(map[string]int{"verdict": 7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.reqs[0].MaxTokens; got != 7 {
+		t.Errorf("MaxTokens %d, want the host's 7", got)
+	}
+	_, err = engine.Run(context.Background(), c, &judged{Cases: []string{"first"}}, engine.Debate{Proposition: "p"},
+		engine.WithMaxTokens(map[string]int{"verdict": -1}))
+	if err == nil {
+		t.Error("a negative cap was accepted")
+	}
+}
+
+func TestArgumentExtractionSchemaIsStrict(t *testing.T) {
+	enginetest.StrictSchema(t, engine.PurposeArgumentExtraction, json.RawMessage(engine.ArgumentExtractionSchema))
+}
+
+func TestStrictSchemaProblems(t *testing.T) {
+	for _, c := range []struct {
+		name, schema string
+		problems     int
+	}{
+		{"strict", verdictSchema, 0},
+		{"not an object at the root", `{"type": "array", "items": {"type": "string"}}`, 1},
+		{"open object", `{"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}}}`, 1},
+		{"optional property", `{"type": "object", "additionalProperties": false, "required": [], "properties": {"a": {"type": "string"}}}`, 1},
+		{"nested open object", `{"type": "object", "additionalProperties": false, "required": ["a"], "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {}}}}}`, 1},
+		{"unsupported keyword", `{"type": "object", "additionalProperties": false, "required": ["a"], "properties": {"a": {"type": "string", "minLength": 1}}}`, 1},
+		{"not JSON", `{`, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := enginetest.StrictSchemaProblems(json.RawMessage(c.schema)); len(got) != c.problems {
+				t.Errorf("%d problems, want %d: %q", len(got), c.problems, got)
+			}
+		})
+	}
+}
