@@ -139,8 +139,12 @@ func NewDebateID() string {
 // calls, and returns its result. It fails before any model call when d is
 // invalid ([ErrInvalidDebate]), f's configuration is invalid
 // ([ErrInvalidConfig]), an option cannot be honoured
-// ([ErrUnsupportedOption]) or d's ID is already in the store
-// ([ErrDebateExists]). A model error stops the debate with a [*TurnError]; a
+// ([ErrUnsupportedOption]), d's ID is already in the store
+// ([ErrDebateExists]) or this process plays it already
+// ([ErrAlreadyRunning]). When the store is a [store.Locker], Run holds the
+// debate's lock while it plays (released when it returns, even by a panic)
+// and fails with an error wrapping store.ErrLocked if another process holds
+// it. A model error stops the debate with a [*TurnError]; a
 // store error or ctx's cancellation stops it too. In every case what was
 // said so far stays stored, and [Resume] finishes it.
 func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, opts ...Option) (*Result[R], error) {
@@ -157,7 +161,7 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 	if d.ID == "" {
 		d.ID = NewDebateID()
 	}
-	release, err := claim(s.store, d.ID)
+	release, err := claim(ctx, s.store, d.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,13 +187,15 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 // stored steps and continues at the first one not stored, so nothing stored
 // is generated again and the finished transcript has the shape of an
 // uninterrupted run. Resuming a finished debate returns its result without
-// calling a model or growing its log.
+// calling a model or growing its log. Like Run, Resume holds the debate's
+// lock of a [store.Locker] store while it plays (store.ErrLocked when
+// another process holds it).
 func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID string, opts ...Option) (*Result[R], error) {
 	s, err := newSettings(client, opts)
 	if err != nil {
 		return nil, err
 	}
-	release, err := claim(s.store, debateID)
+	release, err := claim(ctx, s.store, debateID)
 	if err != nil {
 		return nil, err
 	}
@@ -345,8 +351,12 @@ type runKey struct {
 
 // claim marks debate id of st as being played until release is called; a
 // second claim fails with [ErrAlreadyRunning]. A store whose dynamic type is
-// not comparable is told apart by its type alone.
-func claim(st store.Store, id string) (release func(), err error) {
+// not comparable is told apart by its type alone. When st is a
+// [store.Locker], claim also takes the debate's lock, failing with an error
+// wrapping store.ErrLocked when another process holds it; release unlocks.
+// An unlock that fails is not reported: the debate is over either way, and a
+// Locker frees the lock of a holder that is gone.
+func claim(ctx context.Context, st store.Store, id string) (release func(), err error) {
 	var k any = st
 	if !reflect.TypeOf(st).Comparable() {
 		k = reflect.TypeOf(st)
@@ -355,7 +365,19 @@ func claim(st store.Store, id string) (release func(), err error) {
 	if _, loaded := running.LoadOrStore(key, struct{}{}); loaded {
 		return nil, fmt.Errorf("%w: %s", ErrAlreadyRunning, id)
 	}
-	return func() { running.Delete(key) }, nil
+	l, ok := st.(store.Locker)
+	if !ok {
+		return func() { running.Delete(key) }, nil
+	}
+	unlock, err := l.Lock(ctx, id)
+	if err != nil {
+		running.Delete(key)
+		return nil, fmt.Errorf("engine: lock debate %s: %w", id, err)
+	}
+	return func() {
+		_ = unlock()
+		running.Delete(key)
+	}, nil
 }
 
 // zeroConfig zeroes the exported fields of the struct f points to, so that

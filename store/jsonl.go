@@ -34,6 +34,10 @@ import (
 // js, wasip1) JSONL serializes its own callers only, and a directory must not
 // be shared by two JSONL values.
 //
+// JSONL is a [Locker]: [JSONL.Lock] takes a debate's lock, a flock on a file
+// of its own, so that of several processes sharing the directory only one
+// plays a debate at a time.
+//
 // A crash in the middle of an Append can leave a torn last line: one without
 // its newline, or one that is not a record. The next Append or Records of that
 // debate cuts it off (and logs a warning to Logger). A record that was
@@ -64,6 +68,7 @@ type JSONL struct {
 	mu      sync.Mutex
 	closed  bool
 	debates map[string]*debateFile
+	locked  map[string]bool // debates locked by Lock in this JSONL
 }
 
 // debateFile is what a JSONL knows of one debate's file.
@@ -75,6 +80,8 @@ type debateFile struct {
 	info os.FileInfo
 	last int64
 }
+
+var _ Locker = (*JSONL)(nil)
 
 // OpenJSONL returns a store keeping its files in dir, which it creates (with
 // mode 0700) if it does not exist. Call Close when done.
@@ -89,7 +96,7 @@ func OpenJSONL(dir string) (*JSONL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open JSONL store: %w", err)
 	}
-	return &JSONL{dir: dir, root: root, debates: make(map[string]*debateFile)}, nil
+	return &JSONL{dir: dir, root: root, debates: make(map[string]*debateFile), locked: make(map[string]bool)}, nil
 }
 
 // Close releases the directory. Later calls of the store's methods return an
@@ -201,6 +208,61 @@ func (s *JSONL) Records(ctx context.Context, debateID string) ([]Record, error) 
 		return nil, fmt.Errorf("%w: debate %q", ErrNotFound, debateID)
 	}
 	return recs, nil
+}
+
+// Lock takes the lock of a debate, for a process that is about to play it
+// (see [Locker]): an exclusive flock(2) on the file <dir>/<debateID>.lock,
+// which it creates and leaves in place. It does not wait: when the lock is
+// held, by another process or another Lock of this JSONL, it returns an
+// error wrapping [ErrLocked]. The operating system frees the lock of a
+// process that dies. On systems without flock, the lock only excludes the
+// other Lock calls of this JSONL.
+func (s *JSONL) Lock(ctx context.Context, debateID string) (unlock func() error, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkID(debateID); err != nil {
+		return nil, err
+	}
+	name := debateID + ".lock"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, fmt.Errorf("store: %s: %w", s.dir, fs.ErrClosed)
+	}
+	if s.locked[debateID] {
+		return nil, fmt.Errorf("%w: debate %q: by this process", ErrLocked, debateID)
+	}
+	f, err := s.root.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: lock debate %q: %w", debateID, err)
+	}
+	ok, err := tryLockFile(f)
+	if err != nil || !ok {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: lock %s: %w", filepath.Join(s.dir, name), err)
+		}
+		return nil, fmt.Errorf("%w: debate %q: by another process (%s)", ErrLocked, debateID, filepath.Join(s.dir, name))
+	}
+	s.locked[debateID] = true
+	var once sync.Once
+	return func() error {
+		var err error
+		once.Do(func() {
+			err = unlockFile(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr // closing frees the lock even when unlocking failed
+			}
+			s.mu.Lock()
+			delete(s.locked, debateID)
+			s.mu.Unlock()
+			if err != nil {
+				err = fmt.Errorf("store: unlock %s: %w", filepath.Join(s.dir, name), err)
+			}
+		})
+		return err
+	}, nil
 }
 
 // Debates returns, sorted, the IDs of the debates whose files in the

@@ -12,6 +12,9 @@ const hasFileLock = false
 func lockFile(*os.File) error   { return nil }
 func unlockFile(*os.File) error { return nil }
 
+// tryLockFile does not lock: a JSONL's own lock table is all there is.
+func tryLockFile(*os.File) (bool, error) { return true, nil }
+
 // syncDir does nothing: not every system can fsync a directory (Windows
 // cannot), and those without flock are not the ones this store is tuned for.
 func syncDir(*os.Root) error { return nil }

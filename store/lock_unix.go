@@ -17,6 +17,16 @@ func lockFile(f *os.File) error {
 	return flock(f, syscall.LOCK_EX)
 }
 
+// tryLockFile takes an exclusive flock(2) on f if no one holds one, and
+// reports whether it did.
+func tryLockFile(f *os.File) (bool, error) {
+	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+	if pe, ok := err.(*os.PathError); ok && pe.Err == syscall.EWOULDBLOCK {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // unlockFile releases the lock lockFile took. Closing f releases it too.
 func unlockFile(f *os.File) error {
 	return flock(f, syscall.LOCK_UN)

@@ -20,6 +20,9 @@ var (
 	ErrConflict = errors.New("store: sequence conflict")
 	// ErrNotFound means the store holds no record of the debate.
 	ErrNotFound = errors.New("store: not found")
+	// ErrLocked means a [Locker] holds the debate's lock for someone else:
+	// another process, or another Lock call of this one.
+	ErrLocked = errors.New("store: debate locked")
 )
 
 // Record is one entry of a debate's log.
@@ -64,4 +67,20 @@ type Store interface {
 	Records(ctx context.Context, debateID string) ([]Record, error)
 	// Debates returns the IDs of the debates that have records, sorted.
 	Debates(ctx context.Context) ([]string, error)
+}
+
+// Locker is implemented by a store that several processes may share: it
+// lets one of them at a time play a debate. The engine's Run and Resume take
+// the lock of the debate they play when their store is a Locker, and release
+// it when they return.
+//
+// Lock does not wait: when the debate's lock is held — by another process,
+// or by an earlier Lock of this one that was not unlocked — it returns an
+// error wrapping ErrLocked. Otherwise it returns unlock, which releases the
+// lock; calling unlock again does nothing. A lock whose holder dies (its
+// process, its connection) is freed without an unlock. Holding a lock does
+// not stop Append: the log's Seq check is what keeps two writers from
+// interleaving; the lock keeps them from trying.
+type Locker interface {
+	Lock(ctx context.Context, debateID string) (unlock func() error, err error)
 }

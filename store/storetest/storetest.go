@@ -28,6 +28,9 @@ import (
 // Run checks the store.Store contract, one subtest per rule. Each subtest
 // calls newStore for an empty store of its own; newStore may use its t for
 // cleanup (t.TempDir, t.Cleanup) and report setup failures with t.Fatal.
+// When the store also implements store.Locker, Run checks that contract too
+// (the subtests named Lock...): a held lock excludes every other Lock of the
+// debate, in this process too, until unlocked.
 //
 // The suite uses debate IDs of letters, digits and '-' only, Types of ASCII
 // letters, and Data that is valid JSON, including pretty-printed JSON with
@@ -41,6 +44,21 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 				t.Fatal("newStore returned nil")
 			}
 			if err := r.check(t.Context(), s); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for _, r := range lockRules {
+		t.Run(r.name, func(t *testing.T) {
+			s := newStore(t)
+			if s == nil {
+				t.Fatal("newStore returned nil")
+			}
+			l, ok := s.(store.Locker)
+			if !ok {
+				t.Skip("the store is not a store.Locker")
+			}
+			if err := r.check(t.Context(), l); err != nil {
 				t.Error(err)
 			}
 		})

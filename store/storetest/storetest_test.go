@@ -159,3 +159,73 @@ func TestFailAfter(t *testing.T) {
 		t.Errorf("Records = %d records, %v; want the 2 stored", len(recs), err)
 	}
 }
+
+// lockToy is a toy store that is also a store.Locker, with switchable bugs.
+type lockToy struct {
+	toy
+	lockBug string
+	lmu     sync.Mutex
+	held    map[string]bool
+}
+
+func (l *lockToy) Lock(ctx context.Context, id string) (func() error, error) {
+	if err := ctx.Err(); err != nil && l.lockBug != "ignoreCtx" {
+		return nil, err
+	}
+	l.lmu.Lock()
+	defer l.lmu.Unlock()
+	if l.held == nil {
+		l.held = make(map[string]bool)
+	}
+	key := id
+	if l.lockBug == "global" {
+		key = ""
+	}
+	if l.held[key] && l.lockBug != "reentrant" {
+		return nil, fmt.Errorf("%w: %s", store.ErrLocked, id)
+	}
+	l.held[key] = true
+	return func() error {
+		l.lmu.Lock()
+		defer l.lmu.Unlock()
+		if l.lockBug != "stuck" {
+			delete(l.held, key)
+		}
+		return nil
+	}, nil
+}
+
+func TestRunCorrectLockToy(t *testing.T) {
+	Run(t, func(*testing.T) store.Store { return &lockToy{} })
+}
+
+func TestLockRulesCatchBugs(t *testing.T) {
+	tests := []struct {
+		bug  string
+		fail []string
+	}{
+		{"reentrant", []string{"LockExcludes", "LockConcurrent"}},
+		{"global", []string{"LockPerDebate"}},
+		{"stuck", []string{"LockExcludes"}},
+		{"ignoreCtx", []string{"LockCanceled"}},
+	}
+	byName := make(map[string]func(context.Context, store.Locker) error)
+	for _, r := range lockRules {
+		byName[r.name] = r.check
+	}
+	for _, tc := range tests {
+		for _, name := range tc.fail {
+			t.Run(tc.bug+"/"+name, func(t *testing.T) {
+				check := byName[name]
+				if check == nil {
+					t.Fatalf("no rule %q", name)
+				}
+				if err := check(t.Context(), &lockToy{lockBug: tc.bug}); err == nil {
+					t.Fatalf("rule %s passed a locker with bug %s", name, tc.bug)
+				} else {
+					t.Logf("reported: %v", err)
+				}
+			})
+		}
+	}
+}
