@@ -174,6 +174,7 @@ func TestValidateNamesEveryViolation(t *testing.T) {
 	cfg.Flow.TargetDurationMinutes = -1
 	cfg.Interruptions.Aggressiveness = 0
 	cfg.Interruptions.CooldownSeconds = -5
+	cfg.Interruptions.CheckMinChars, cfg.Interruptions.MaxChecksPerTurn = -1, -2
 	cfg.Tone = "calm"
 	cfg.Podcast.ShowName = ""
 	cfg.Podcast.EpisodeNumber = -1
@@ -195,6 +196,7 @@ func TestValidateNamesEveryViolation(t *testing.T) {
 		"chairs[4].position", "chairs[4].framework",
 		"arbiter.modelId", "arbiter.accountabilityLevel", "flow.style", "flow.maxExchanges",
 		"flow.targetDurationMinutes", "interruptions.aggressiveness", "interruptions.cooldownSeconds",
+		"interruptions.checkMinChars", "interruptions.maxChecksPerTurn",
 		"tone", "podcastMode.showName", "podcastMode.episodeNumber",
 	}
 	if diff := cmp.Diff(want, fields); diff != "" {

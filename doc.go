@@ -7,6 +7,19 @@
 // self-critique, framework consistency and honesty, interjects on violations,
 // lets chairs interrupt each other, and closes with a synthesis.
 //
+// Interruptions are real: while a chair's exchange response streams, the
+// interrupt check runs on what it has said so far (at sentence boundaries,
+// bounded by [InterruptionConfig]'s CheckMinChars and MaxChecksPerTurn); a
+// check that clears the urgency threshold, the cooldown and the rules cuts
+// the chair off at the end of the sentence under way — the utterance is
+// stored as said, ending with an em dash, Cut and Interrupted — and the
+// interrupter answers the trigger at once. An interrupter's interruption
+// stands for its next scheduled response when that would come right after
+// it, so no chair speaks twice in a row; the interrupted chair keeps its next
+// turn. The arbiter may cut in the same way, with an interjection, when
+// AllowArbiterInterruptions is set. A client that cannot stream is checked
+// after the whole response, and the chair is marked, not cut.
+//
 // # Running a debate
 //
 // The root package is one format of the [engine]: [Podcast] implements

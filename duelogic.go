@@ -100,9 +100,10 @@ type InterruptionConfig struct {
 	Enabled bool `json:"enabled"`
 	// AllowChairInterruptions lets chairs cut into each other's turns.
 	AllowChairInterruptions bool `json:"allowChairInterruptions"`
-	// AllowArbiterInterruptions lets the arbiter's interjection cut in right
-	// after the offending response; when false (or Enabled is false) the
-	// arbiter holds its interjections until the end of the exchange round.
+	// AllowArbiterInterruptions lets the arbiter cut a chair off the same
+	// way, on a flagrant violation (the interrupt check may name the
+	// arbiter): it then speaks an interjection. Interjections called for
+	// by the evaluation come right after the response either way.
 	AllowArbiterInterruptions bool `json:"allowArbiterInterruptions"`
 	// Aggressiveness 1 (polite) .. 5 (aggressive) sets the urgency an
 	// interruption needs: 1:0.9, 2:0.8, 3:0.7, 4:0.6, 5:0.5.
@@ -110,6 +111,38 @@ type InterruptionConfig struct {
 	// CooldownSeconds is the least time between two interruptions by the
 	// same chair, on the orchestrator's clock.
 	CooldownSeconds int `json:"cooldownSeconds"`
+	// CheckMinChars and MaxChecksPerTurn bound the interrupt checks made
+	// while a response streams: the first runs at the first sentence
+	// boundary once CheckMinChars characters (runes) are said, each next one
+	// at least CheckMinChars further on, and at most MaxChecksPerTurn run
+	// per response. Zero means the defaults, DefaultCheckMinChars and
+	// DefaultMaxChecksPerTurn. A client that cannot stream gets one check
+	// after the whole response instead.
+	CheckMinChars    int `json:"checkMinChars,omitempty"`
+	MaxChecksPerTurn int `json:"maxChecksPerTurn,omitempty"`
+}
+
+// The defaults of InterruptionConfig's mid-stream checks: one check of a
+// 150-300 word response, after about 85 words (as many check calls as a
+// check after the whole response, which it replaces); a cut then lands at
+// the end of the next sentence. Each check is a model call beside the
+// stream that a store failure while the response is stored wastes with
+// it; one keeps the worst case within the engine's three calls.
+const (
+	DefaultCheckMinChars    = 500
+	DefaultMaxChecksPerTurn = 1
+)
+
+// checks returns the mid-stream check bounds, defaults applied.
+func (i InterruptionConfig) checks() (minChars, maxChecks int) {
+	minChars, maxChecks = i.CheckMinChars, i.MaxChecksPerTurn
+	if minChars == 0 {
+		minChars = DefaultCheckMinChars
+	}
+	if maxChecks == 0 {
+		maxChecks = DefaultMaxChecksPerTurn
+	}
+	return minChars, maxChecks
 }
 
 // PodcastConfig configures podcast production mode; JSON name "podcastMode".
@@ -372,6 +405,12 @@ func (c Config) ValidateCatalog(cat *Catalog) error {
 	}
 	if c.Interruptions.CooldownSeconds < 0 {
 		bad("interruptions.cooldownSeconds", "%d is negative", c.Interruptions.CooldownSeconds)
+	}
+	if c.Interruptions.CheckMinChars < 0 {
+		bad("interruptions.checkMinChars", "%d is negative", c.Interruptions.CheckMinChars)
+	}
+	if c.Interruptions.MaxChecksPerTurn < 0 {
+		bad("interruptions.maxChecksPerTurn", "%d is negative", c.Interruptions.MaxChecksPerTurn)
 	}
 	switch c.Tone {
 	case ToneRespectful, ToneSpirited, ToneHeated:

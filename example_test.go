@@ -53,15 +53,14 @@ func Example() {
 	// response: chair_2
 	// interjection: arbiter
 	// response: chair_1
-	// response: chair_2
-	// interruption: chair_1
+	// interruption: chair_2
 	// interjection: arbiter
 	// response: chair_1
 	// response: chair_2
 	// interjection: arbiter
 	// == synthesis
 	// closing: arbiter
-	// 14 utterances, 6 responses evaluated
+	// 13 utterances, 5 responses evaluated
 }
 
 // Decoding a partial JSON config, as a web handler receives it, over the
@@ -137,6 +136,6 @@ func ExampleOrchestrator_Resume() {
 	}
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
-	// engine: exchange segment, chair_2 (response): 503 from upstream
-	// 6 responses
+	// engine: exchange segment, chair_1 (response): 503 from upstream
+	// 5 responses
 }

@@ -26,8 +26,11 @@ func TestDebateOnScriptedFake(t *testing.T) {
 		`{"shouldInterrupt": false, "urgency": 0.1}`,
 	)
 	f.OnPurpose(duelogic.PurposeInterruption).Reply("Hold on, you're attacking a position I never took—numbers serve people.")
+	f.OnPurpose(duelogic.PurposeResponse).Reply("Virtue is vague, my opponent says. That is a caricature. Character is trained judgment. Let me show how it works in practice.")
 	cfg := duelogic.DefaultConfig()
 	cfg.Flow.MaxExchanges = 3
+	// One check per response, once its first sentences are said.
+	cfg.Interruptions.CheckMinChars, cfg.Interruptions.MaxChecksPerTurn = 40, 1
 	var tokens strings.Builder
 	sink := duelogic.SinkFunc(func(_ context.Context, e duelogic.Event) {
 		if e.Type == duelogic.EventToken {
@@ -42,20 +45,27 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Exchange 1: chair_1 responds (clean), chair_2 responds; its evaluation
-	// is the violation and its interrupt check lets chair_1 cut in.
+	// Exchange 1: chair_1 responds (clean), chair_2 responds; the check
+	// made as it streams lets chair_1 cut in at the end of the sentence
+	// under way, and its evaluation is the violation. chair_1's
+	// interruption stands for its response of exchange 2.
 	var kinds []string
 	for _, u := range res.Transcript {
 		if u.Exchange == 1 {
 			kinds = append(kinds, u.Speaker+":"+string(u.Kind))
+		}
+		if u.Speaker == "chair_2" && u.Exchange == 1 && u.Kind == duelogic.KindResponse {
+			if want := "Virtue is vague, my opponent says. That is a caricature. Character is trained judgment—"; u.Content != want || !u.Cut || u.InterruptedBy != "chair_1" {
+				t.Errorf("chair_2's response %q (cut %v by %q), want %q cut by chair_1", u.Content, u.Cut, u.InterruptedBy, want)
+			}
 		}
 	}
 	want := "chair_1:response chair_2:response chair_1:interruption arbiter:interjection"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("exchange 1 = %s, want %s", got, want)
 	}
-	if f.Calls(duelogic.PurposeEvaluation) != 6 || f.Calls(duelogic.PurposeInterruptCheck) != 6 {
-		t.Errorf("calls: %d evaluations, %d interrupt checks", f.Calls(duelogic.PurposeEvaluation), f.Calls(duelogic.PurposeInterruptCheck))
+	if f.Calls(duelogic.PurposeEvaluation) != 5 || f.Calls(duelogic.PurposeInterruptCheck) != 5 {
+		t.Errorf("calls: %d evaluations, %d interrupt checks, want 5 and 5", f.Calls(duelogic.PurposeEvaluation), f.Calls(duelogic.PurposeInterruptCheck))
 	}
 	for _, r := range f.Requests() {
 		if r.Purpose == duelogic.PurposeEvaluation && (len(r.Schema) == 0 || r.Model != cfg.Arbiter.ModelID) {
@@ -68,7 +78,7 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	if !strings.Contains(tokens.String(), "fake reply for opening") {
 		t.Errorf("streamed tokens lack the fake's replies: %.80q", tokens.String())
 	}
-	if m := res.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 6 {
+	if m := res.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 5 {
 		t.Errorf("metrics %+v", m)
 	}
 }

@@ -43,8 +43,10 @@ func (r *play) interruptCheck(ctx context.Context, speaker, content string) (d *
 }
 
 // InterruptCheckPrompt builds the seed's interrupt check: who is speaking and
-// what they just said (fenced), the other chairs who could interrupt (with
-// their positions), the six valid reasons, and the JSON to return.
+// what they just said (fenced; while a response streams, what was said so
+// far), the other chairs who could interrupt (with their positions) when
+// chair interruptions are allowed, the arbiter when arbiter interruptions
+// are, the six valid reasons, and the JSON to return.
 func InterruptCheckPrompt(cfg Config, cat *Catalog, d Debate, speaker, content string) Prompt {
 	cur, _ := cfg.chair(speaker)
 	var b strings.Builder
@@ -52,11 +54,19 @@ func InterruptCheckPrompt(cfg Config, cat *Catalog, d Debate, speaker, content s
 	b.WriteString("Topic:\n" + fence("proposition", d.Proposition) + "\n\n")
 	fmt.Fprintf(&b, "Current speaker: %s (%s)\n\n", cur.DisplayName(), cat.info(cur.Framework).Name)
 	b.WriteString("What they just said:\n" + fence("response", content) + "\n\n")
-	b.WriteString("Other chairs who could interrupt:\n")
-	for _, c := range cfg.Chairs {
-		if c.Position != speaker {
-			fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.info(c.Framework).Name)
+	if cfg.Interruptions.AllowChairInterruptions {
+		b.WriteString("Other chairs who could interrupt:\n")
+		for _, c := range cfg.Chairs {
+			if c.Position != speaker {
+				fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.info(c.Framework).Name)
+			}
 		}
+	} else {
+		b.WriteString("No chair may interrupt.\n")
+	}
+	if cfg.Interruptions.AllowArbiterInterruptions {
+		fmt.Fprintf(&b, "\nThe arbiter (interruptingChairPosition %q) may cut in instead, only on a flagrant violation: "+
+			"a straw man, a factual error about a framework, or evading a direct challenge.\n", SpeakerArbiter)
 	}
 	b.WriteString(`
 Should any chair interrupt? Valid reasons:
@@ -132,9 +142,12 @@ type interruptRejection string
 
 // candidate turns a decision into an interruption of speaker, or says why
 // not: it must want to interrupt, reach the urgency threshold of the
-// aggressiveness, name another chair of this debate and a known reason, and
-// that chair's cooldown must have passed at now (last holds each chair's
-// last interruption).
+// aggressiveness, give a known reason, and name another chair of this
+// debate while chair interruptions are allowed, or the arbiter (for a
+// violation: factual correction, straw man, direct challenge) while arbiter
+// interruptions are; and the interrupter's cooldown must have passed at now
+// (last holds each interrupter's last interruption). An arbiter's
+// InterruptingChair has Position SpeakerArbiter and the arbiter's model.
 func candidate(cfg Config, speaker string, d InterruptDecision, now time.Time, last map[string]time.Time, salt string) (*InterruptCandidate, interruptRejection) {
 	switch {
 	case !d.ShouldInterrupt:
@@ -146,9 +159,23 @@ func candidate(cfg Config, speaker string, d InterruptDecision, now time.Time, l
 	case !slices.Contains(InterruptReasons(), d.Reason):
 		return nil, "unknown reason"
 	}
-	by, ok := cfg.chair(d.Position)
-	if !ok {
-		return nil, "no such chair"
+	var by Chair
+	if d.Position == SpeakerArbiter {
+		switch {
+		case !cfg.Interruptions.AllowArbiterInterruptions:
+			return nil, "arbiter interruptions are off"
+		case arbiterViolation(d.Reason) == "":
+			return nil, "the arbiter cuts in only on a violation"
+		}
+		by = Chair{Position: SpeakerArbiter, ModelID: cfg.Arbiter.ModelID, ModelDisplayName: cfg.Arbiter.ModelDisplayName}
+	} else {
+		if !cfg.Interruptions.AllowChairInterruptions {
+			return nil, "chair interruptions are off"
+		}
+		var ok bool
+		if by, ok = cfg.chair(d.Position); !ok {
+			return nil, "no such chair"
+		}
 	}
 	if t, ok := last[by.Position]; ok {
 		if now.Sub(t) < time.Duration(cfg.Interruptions.CooldownSeconds)*time.Second {
@@ -171,4 +198,18 @@ func candidate(cfg Config, speaker string, d InterruptDecision, now time.Time, l
 		Urgency:           d.Urgency,
 		SuggestedOpener:   opener,
 	}, ""
+}
+
+// arbiterViolation is the interjection the arbiter makes when it cuts in for
+// reason, "" for a reason that is no violation.
+func arbiterViolation(reason InterruptReason) ViolationType {
+	switch reason {
+	case ReasonStrawManDetected:
+		return ViolationStrawManning
+	case ReasonFactualCorrection:
+		return ViolationFrameworkInconsistency
+	case ReasonDirectChallenge:
+		return ViolationRhetoricalEvasion
+	}
+	return ""
 }

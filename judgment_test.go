@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/duelogic/duelogic/engine"
@@ -39,6 +40,9 @@ func TestInterruptCheckSchemaReasons(t *testing.T) {
 // the response unscored and uninterrupted, and is counted as defaulted.
 func TestUnreadableJudgmentsAreDefaulted(t *testing.T) {
 	f := llmtest.New()
+	// Responses long enough for one mid-stream interrupt check each
+	// (CheckMinChars), with sentences after it.
+	f.OnPurpose(PurposeResponse).Reply(strings.Repeat("My framework answers this with care and evidence. ", 14))
 	f.OnPurpose(PurposeEvaluation).Reply("It was a fine response.")
 	f.OnPurpose(PurposeInterruptCheck).Reply(`{"urgency": 0.9}`)
 	cfg := DefaultConfig()

@@ -2,6 +2,7 @@ package duelogic
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -124,6 +125,9 @@ type play struct {
 	interruptions []InterruptCandidate
 	systems       map[string]string
 	boundaries    int
+	// interrupter is the chair that just cut in, whose next scheduled
+	// response passes if it comes right after (see exchange).
+	interrupter string
 }
 
 // evaluationRecord is the arbiter's review of one exchange response: the
@@ -206,12 +210,23 @@ func (r *play) openings(ctx context.Context) error {
 	return nil
 }
 
+// exchange runs the rounds: each chair responds once per round, in chair
+// order. The turn order after an interruption: the interrupter's
+// interruption stands for its next scheduled response when that response
+// would come right after it (the next chair turn; the arbiter's
+// interjections do not count), so no chair speaks twice in a row; the
+// interrupted chair keeps its next scheduled turn.
 func (r *play) exchange(ctx context.Context) error {
 	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
 		for _, ch := range r.cfg.Chairs {
 			if err := r.boundary(ctx); err != nil {
 				return err
 			}
+			if r.interrupter == ch.Position {
+				r.interrupter = ""
+				continue
+			}
+			r.interrupter = ""
 			if err := r.respond(ctx, x, ch); err != nil {
 				return err
 			}
@@ -220,9 +235,11 @@ func (r *play) exchange(ctx context.Context) error {
 	return nil
 }
 
-// respond runs one chair's exchange turn: the response, the arbiter's review
-// of it (evaluation and interrupt check side by side), then any interruption
-// and interjection the review calls for.
+// respond runs one chair's exchange turn: the response, with the interrupt
+// checks beside its stream; when one cuts it off, the interruption; the
+// arbiter's review of it (the evaluation, and when the response could not be
+// checked as it streamed, the interrupt check side by side), then any
+// interruption and interjection the review calls for.
 func (r *play) respond(ctx context.Context, x int, ch Chair) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
 	var answered *Utterance
@@ -234,11 +251,17 @@ func (r *play) respond(ctx context.Context, x int, ch Chair) error {
 		t.previous = r.label(answered.Speaker)
 	}
 	p := Prompt{System: r.chairSystem(ch.Position), User: chairTurnPrompt(r.cfg, r.d, r.window(), t)}
-	u, err := r.say(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p, PurposeResponse)
+	u, cut, live, err := r.speak(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p)
 	if err != nil {
 		return err
 	}
-	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered)
+	if cut != nil {
+		// The interrupter answers at once; the review follows.
+		if err := r.interruption(ctx, key, u, *cut); err != nil {
+			return err
+		}
+	}
+	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered, !live)
 	if err != nil {
 		return err
 	}
@@ -246,6 +269,10 @@ func (r *play) respond(ctx context.Context, x int, ch Chair) error {
 		if err := r.interruption(ctx, key, u, *ev.Interrupt); err != nil {
 			return err
 		}
+		cut = ev.Interrupt
+	}
+	if cut != nil && cut.InterruptingChair.Position == SpeakerArbiter {
+		return nil // the arbiter has already called the response out
 	}
 	if vt, ok := InterjectionFor(r.cfg, ev.Evaluation); ok {
 		ij := Interjection{Type: vt, Target: ch.Position, Reason: ev.Evaluation.InterjectionReason, UtteranceSeq: u.Seq}
@@ -260,12 +287,53 @@ func (r *play) respond(ctx context.Context, x int, ch Chair) error {
 	return nil
 }
 
-// reviewStep replays or makes and stores the arbiter's review of u.
-func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered *Utterance) (evaluationRecord, error) {
+// speak says a chair's exchange response. When interruptions are on, the
+// interrupt check watches it as it streams (engine.Session.SayWatched) and
+// may cut it off: the candidate that cut is returned, as stored with the
+// utterance. live reports that the checks ran beside the stream; when not
+// (a client that cannot stream), the review checks the whole response.
+func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ Utterance, cut *InterruptCandidate, live bool, _ error) {
+	req := r.request(PurposeResponse, u.Speaker, p)
+	if !r.interruptionsOn() {
+		u, err := r.s.Say(ctx, key, u, req)
+		return u, nil, false, err
+	}
+	minChars, maxChecks := r.cfg.Interruptions.checks()
+	speaker := u.Speaker
+	u, w, err := r.s.SayWatched(ctx, key, u, req, engine.Watch{
+		Speaker: SpeakerArbiter, MinRunes: minChars, MaxChecks: maxChecks,
+		Check: func(ctx context.Context, said string) (*engine.Cut, llm.Usage, error) {
+			d, _, usage, err := r.interruptCheck(ctx, speaker, said)
+			if err != nil || d == nil {
+				return nil, usage, err
+			}
+			c, why := candidate(r.cfg, speaker, *d, r.s.Now(), r.lastInterrupt, r.d.ID+key)
+			if c == nil {
+				if d.ShouldInterrupt {
+					r.s.Logger().Debug("duelogic: interruption not made", "debate", r.d.ID, "chair", speaker, "why", why)
+				}
+				return nil, usage, nil
+			}
+			return &engine.Cut{By: c.InterruptingChair.Position, Value: c}, usage, nil
+		},
+	})
+	if err != nil || w.Cut == nil {
+		return u, nil, w.Live, err
+	}
+	cut = new(InterruptCandidate)
+	if err := json.Unmarshal(w.Cut, cut); err != nil {
+		return u, nil, true, fmt.Errorf("%w: the interruption that cut %s: %v", ErrCorruptLog, key, err)
+	}
+	return u, cut, true, nil
+}
+
+// reviewStep replays or makes and stores the arbiter's review of u; the
+// interrupt check runs only when check is set.
+func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered *Utterance, check bool) (evaluationRecord, error) {
 	var ev evaluationRecord
 	_, err := r.s.Step(ctx, key, RecordEvaluation, SpeakerArbiter, &ev, func(ctx context.Context) (any, llm.Usage, error) {
 		ch, _ := r.cfg.chair(u.Speaker)
-		review, usage, err := r.review(ctx, ch, answered, u.Content)
+		review, usage, err := r.review(ctx, ch, answered, u.Content, check)
 		if err != nil {
 			return nil, usage, err
 		}
@@ -289,8 +357,9 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 	return ev, nil
 }
 
-// review evaluates a response and checks for an interruption, side by side.
-func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content string) (*evaluationRecord, llm.Usage, error) {
+// review evaluates a response and, when check is set, checks for an
+// interruption, side by side.
+func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content string, check bool) (*evaluationRecord, llm.Usage, error) {
 	ev := &evaluationRecord{}
 	var evalUsage, checkUsage llm.Usage
 	g, gctx := errgroup.WithContext(ctx)
@@ -306,7 +375,7 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 			return err
 		})
 	}
-	if r.interruptionsOn() {
+	if check && r.interruptionsOn() {
 		g.Go(func() error {
 			var err error
 			ev.Check, ev.CheckError, checkUsage, err = r.interruptCheck(gctx, ch.Position, content)
@@ -317,14 +386,18 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 	return ev, evalUsage.Add(checkUsage), err
 }
 
+// interruptionsOn reports whether anyone may cut into a response: chairs
+// (when there is another chair) or the arbiter.
 func (r *play) interruptionsOn() bool {
 	i := r.cfg.Interruptions
-	return i.Enabled && i.AllowChairInterruptions && len(r.cfg.Chairs) > 1
+	return i.Enabled && ((i.AllowChairInterruptions && len(r.cfg.Chairs) > 1) || i.AllowArbiterInterruptions)
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// interruption records that c cut into u and gives the interrupter the floor.
+// interruption records that c cut into u and gives the interrupter the
+// floor: a chair answers the trigger with its opener; the arbiter speaks an
+// interjection on the violation.
 func (r *play) interruption(ctx context.Context, key string, u Utterance, c InterruptCandidate) error {
 	by := c.InterruptingChair.Position
 	mark := func(x *Utterance) { x.Interrupted, x.InterruptedBy = true, by }
@@ -347,6 +420,13 @@ func (r *play) interruption(ctx context.Context, key string, u Utterance, c Inte
 	r.lastInterrupt[by] = made.At
 	r.interruptions = append(r.interruptions, c)
 	r.s.Amend(u.Seq, mark)
+	if by == SpeakerArbiter {
+		return r.interject(ctx, key+":int", Interjection{
+			Type: arbiterViolation(c.TriggerReason), Target: u.Speaker, UtteranceSeq: u.Seq,
+			Reason: fmt.Sprintf("%s: %q", c.TriggerReason, c.TriggerContent),
+		})
+	}
+	r.interrupter = by
 	p := Prompt{
 		System: r.chairSystem(by),
 		User: chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{

@@ -47,7 +47,10 @@
 // store before the event announcing it reaches the [EventSink]; the record
 // keeps that event, so [Replay] gives back exactly the events emitted live.
 // Tokens stream to the sink as the model produces them and never wait
-// behind a store write. The engine runs at most one step ahead of the
+// behind a store write. An utterance may be watched as it streams
+// ([Session.SayWatched]): checks run beside the stream at sentence
+// boundaries and may cut the speaker off; the cut is stored with the
+// utterance, so a resumed debate replays it as cut. The engine runs at most one step ahead of the
 // store, so a failing store stops a debate after the model calls already in
 // flight.
 //

@@ -37,6 +37,9 @@ type entry struct {
 	// Judgments counts the judgments made for the step ([Judge]), by
 	// purpose: a resumed debate counts them as it charges Usage.
 	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
+	// Watch is what the checks beside a watched utterance came to
+	// ([Session.SayWatched]); their usage is charged to its Speaker.
+	Watch *watchEntry `json:"watch,omitempty"`
 }
 
 // head is the value of a debate's first record.

@@ -381,12 +381,68 @@ type sideKey struct{}
 // what a store failure wastes to the calls already in flight.
 func isSide(ctx context.Context) bool { return ctx.Value(sideKey{}) != nil }
 
+// watchKey marks the context of a check made while an utterance streams
+// (see [Session.SayWatched]).
+type watchKey struct{}
+
+// isWatch reports whether ctx is a mid-stream check's: the stream it
+// watches has already waited for the main records, so the check only
+// settles (see settle).
+func isWatch(ctx context.Context) bool { return ctx.Value(watchKey{}) != nil }
+
+// settle is called before a mid-stream check: it waits until the side steps
+// under way have queued their records and every side record queued so far
+// is stored, so a store failure met by a side step beside the stream stops
+// the checks before they are sent (the stream and the side step are the
+// only calls it wastes). It does not move the pacing mark.
+func (r *recorder) settle(ctx context.Context) error {
+	for {
+		r.mu.Lock()
+		busy, err, adv, target := r.sides > 0, r.err, r.advance, r.side
+		r.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if !busy {
+			return r.waitFor(ctx, target)
+		}
+		select {
+		case <-adv:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// hold makes the next paced call wait until everything queued so far is
+// stored: after an utterance whose stream had checks beside it, so that a
+// store failure wastes no more calls than after a plain one.
+func (r *recorder) hold() {
+	r.mu.Lock()
+	r.mark = r.queued
+	r.mu.Unlock()
+}
+
 // call sends one request and returns the reply, streaming tokens to the sink
 // as EventToken when stream is set. It first paces the debate against the
 // store (see [recorder]).
 func (r *recorder) call(ctx context.Context, c llm.Client, req llm.Request, seg Segment, speaker string, stream bool) (llm.Response, error) {
+	var tap func(string) (string, error)
+	if stream {
+		tap = func(delta string) (string, error) { return delta, nil }
+	}
+	return r.tapped(ctx, c, req, seg, speaker, tap)
+}
+
+// tapped is call with the stream going through tap, when not nil: tap
+// returns the part of each delta the sink is given and an error that stops
+// the stream.
+func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, seg Segment, speaker string, tap func(string) (string, error)) (llm.Response, error) {
 	wait := r.pace
-	if stream || isSide(ctx) {
+	switch {
+	case isWatch(ctx):
+		wait = r.settle
+	case tap != nil || isSide(ctx):
 		wait = r.flush
 	}
 	if err := wait(ctx); err != nil {
@@ -397,10 +453,13 @@ func (r *recorder) call(ctx context.Context, c llm.Client, req llm.Request, seg 
 	}
 	var resp llm.Response
 	var err error
-	if stream {
+	if tap != nil {
 		resp, err = llm.Stream(ctx, c, req, func(delta string) error {
-			r.emit(ctx, Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta, Time: r.now()})
-			return nil
+			said, err := tap(delta)
+			if said != "" {
+				r.emit(ctx, Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: said, Time: r.now()})
+			}
+			return err
 		})
 	} else {
 		resp, err = c.Complete(ctx, req)

@@ -124,6 +124,7 @@ func (s *Session) Say(ctx context.Context, key string, u Utterance, req llm.Requ
 	if resp.Model != "" {
 		u.Model = resp.Model
 	}
+	u.Truncated = s.Truncated(req, resp, u.Segment, u.Speaker)
 	return s.keep(ctx, key, u, resp.Usage)
 }
 
@@ -147,12 +148,19 @@ func (s *Session) RecordCharged(ctx context.Context, key string, u Utterance, us
 }
 
 func (s *Session) keep(ctx context.Context, key string, u Utterance, usage llm.Usage) (Utterance, error) {
+	return s.keepWatched(ctx, key, u, usage, nil)
+}
+
+// keepWatched is keep for an utterance that had checks beside it (w not
+// nil): their outcome is stored in the same record and their usage charged
+// to w.Speaker.
+func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usage llm.Usage, w *watchEntry) (Utterance, error) {
 	u.Seq = 0
 	raw, err := json.Marshal(u)
 	if err != nil {
 		return u, fmt.Errorf("engine: encode utterance %s: %w", key, err)
 	}
-	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Value: raw},
+	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Value: raw, Watch: w},
 		func(seq int64) *Announcement {
 			cp := u
 			cp.Seq = seq
@@ -163,26 +171,40 @@ func (s *Session) keep(ctx context.Context, key string, u Utterance, usage llm.U
 	}
 	u.Seq = rec.Seq
 	s.add(u, usage)
+	if w != nil {
+		s.charge(w.Speaker, w.Usage)
+		s.countJudgments(w.Judgments)
+	}
 	return u, nil
 }
 
 // replayed takes the stored utterance of key, if the log holds it.
 func (s *Session) replayed(key string) (Utterance, bool, error) {
+	u, _, ok, err := s.replayedEntry(key)
+	return u, ok, err
+}
+
+// replayedEntry is replayed that also returns the record's entry.
+func (s *Session) replayedEntry(key string) (Utterance, entry, bool, error) {
 	rec, ok, err := s.j.must(key)
 	if err != nil || !ok {
-		return Utterance{}, false, err
+		return Utterance{}, entry{}, false, err
 	}
 	en, err := decode[entry](rec)
 	if err != nil {
-		return Utterance{}, false, err
+		return Utterance{}, en, false, err
 	}
 	var u Utterance
 	if err := json.Unmarshal(en.Value, &u); err != nil {
-		return Utterance{}, false, fmt.Errorf("%w: record %d (%s): %v", ErrCorruptLog, rec.Seq, rec.Type, err)
+		return Utterance{}, en, false, fmt.Errorf("%w: record %d (%s): %v", ErrCorruptLog, rec.Seq, rec.Type, err)
 	}
 	u.Seq = rec.Seq
 	s.add(u, en.Usage)
-	return u, true, nil
+	if w := en.Watch; w != nil {
+		s.charge(w.Speaker, w.Usage)
+		s.countJudgments(w.Judgments)
+	}
+	return u, en, true, nil
 }
 
 func (s *Session) add(u Utterance, usage llm.Usage) {

@@ -70,6 +70,11 @@ type Utterance struct {
 	// InterruptedBy names that speaker.
 	Interrupted   bool   `json:"interrupted,omitempty"`
 	InterruptedBy string `json:"interruptedBy,omitempty"`
+	// Cut reports that the speaker was stopped mid-turn
+	// ([Session.SayWatched]): Content is what was said up to the cut,
+	// ending with an em dash. An utterance Interrupted but not Cut was
+	// said whole and then marked.
+	Cut bool `json:"cut,omitempty"`
 	// ReplyTo is the Seq of the utterance this one answers: the interrupted
 	// utterance for an interruption, the offending one for an interjection.
 	ReplyTo int64 `json:"replyTo,omitempty"`

@@ -88,7 +88,10 @@ func TestFullStubDebate(t *testing.T) {
 		"══════ INTRODUCTION ══════", "══════ OPENING ══════", "══════ EXCHANGE ══════", "══════ SYNTHESIS ══════",
 		"▶ ARBITER", "▶ CLAUDE SONNET 4 · Utilitarian Chair", "▶ GROK 3 · Virtue Ethics Chair",
 		"✓ evaluation: adherence", `Today's proposition: "Should we use GraphQL or REST?"`,
-		"══════ METRICS ══════", "responses 6, evaluated 6",
+		"══════ METRICS ══════", "responses 4, evaluated 4",
+		// The stub's chairs cut each other off as they speak; an
+		// interrupter's interruption stands for its next response.
+		"✂ cut off by ",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q", want)

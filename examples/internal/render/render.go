@@ -38,7 +38,8 @@ type Renderer struct {
 	cfg        duelogic.Config
 	labels     func(string) string // a format's speaker names (SetLabels), nil for the podcast
 	debateID   string
-	speaking   string // the speaker whose tokens are being printed
+	speaking   string          // the speaker whose tokens are being printed
+	streamed   strings.Builder // what speaking has said so far
 	segment    duelogic.Segment
 	exchange   int
 	tokens     int
@@ -165,7 +166,9 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 			r.endLine()
 			fmt.Fprintf(r.w, "\n%s\n", r.style("▶ "+r.label(e.Speaker), r.speakerColor(e.Speaker)))
 			r.speaking = e.Speaker
+			r.streamed.Reset()
 		}
+		r.streamed.WriteString(e.Delta)
 		fmt.Fprint(r.w, e.Delta)
 	case duelogic.EventUtterance:
 		u := e.Utterance
@@ -176,6 +179,11 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 			r.endLine()
 			fmt.Fprintf(r.w, "\n%s\n%s", r.style("▶ "+r.label(u.Speaker), r.speakerColor(u.Speaker)), u.Content)
 			r.speaking = u.Speaker
+			r.streamed.Reset()
+			r.streamed.WriteString(u.Content)
+		}
+		if u.Cut {
+			r.cut(u)
 		}
 		r.endLine()
 		switch u.Kind {
@@ -228,6 +236,31 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 		}
 		fmt.Fprintln(r.w, r.style(line, dim))
 	}
+}
+
+// cut shows where u was cut off: the text stops with a dash when what was
+// streamed is what stands; when the speaker had streamed on past the cut
+// (the check ended late), the words that stand are repeated up to the cut.
+func (r *Renderer) cut(u *engine.Utterance) {
+	said := strings.TrimSuffix(u.Content, engine.CutMark)
+	streamed := strings.TrimSpace(r.streamed.String())
+	switch {
+	case streamed == strings.TrimSpace(u.Content):
+		// Printed whole already (a replayed or unstreamed utterance).
+	case strings.TrimSuffix(streamed, ".") == said || streamed == said:
+		fmt.Fprint(r.w, engine.CutMark)
+	default:
+		tail := []rune(said)
+		if len(tail) > 60 {
+			tail = append([]rune("…"), tail[len(tail)-60:]...)
+		}
+		r.endLine()
+		fmt.Fprint(r.w, r.style("  ✂ cut at: "+string(tail)+engine.CutMark, yellow))
+		r.speaking = u.Speaker
+	}
+	r.endLine()
+	fmt.Fprint(r.w, r.style("  ✂ cut off by "+r.label(u.InterruptedBy), yellow))
+	r.speaking = u.Speaker // endLine below ends the line
 }
 
 // Metrics prints the result's metrics and token counts.

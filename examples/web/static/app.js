@@ -369,6 +369,12 @@ function finish(u) {
   if (u.kind === 'interruption' && u.reason) {
     card.querySelector('.badges').append(el('span', { class: 'badge warn', text: `↯ ${pretty(u.reason)}` }));
   }
+  if (u.cut) {
+    // Cut off mid-turn: the text stops where it was cut (with its dash,
+    // even if more had streamed), and the interrupter's card follows.
+    card.classList.add('cut');
+    card.querySelector('.badges').append(el('span', { class: 'badge warn', text: `✂ cut off by ${speaker(u.interruptedBy).name}` }));
+  }
   state.bySeq.set(u.seq, card);
   state.lastBySpeaker.set(u.speaker, card);
 }
@@ -416,7 +422,8 @@ function interruption(e) {
     ' — ', pretty(c.triggerReason),
     el('span', { class: 'urgency', text: `urgency ${Number(c.urgency).toFixed(2)}` })));
   const card = state.bySeq.get(e.utterance && e.utterance.seq);
-  if (card) card.querySelector('.badges').append(el('span', { class: 'badge muted', text: `interrupted by ${by.name}` }));
+  // A cut utterance already says who cut it off.
+  if (card && !e.utterance.cut) card.querySelector('.badges').append(el('span', { class: 'badge muted', text: `interrupted by ${by.name}` }));
 }
 
 function argumentMap() {
