@@ -300,6 +300,9 @@ func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ 
 	}
 	minChars, maxChecks := r.cfg.Interruptions.checks()
 	speaker := u.Speaker
+	// Cooldowns are judged at the start of the turn: the checks run beside
+	// the stream, and what they decide must not depend on when they run.
+	now := r.s.Now()
 	u, w, err := r.s.SayWatched(ctx, key, u, req, engine.Watch{
 		Speaker: SpeakerArbiter, MinRunes: minChars, MaxChecks: maxChecks,
 		Check: func(ctx context.Context, said string) (*engine.Cut, llm.Usage, error) {
@@ -307,7 +310,7 @@ func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ 
 			if err != nil || d == nil {
 				return nil, usage, err
 			}
-			c, why := candidate(r.cfg, speaker, *d, r.s.Now(), r.lastInterrupt, r.d.ID+key)
+			c, why := candidate(r.cfg, speaker, *d, now, r.lastInterrupt, r.d.ID+key)
 			if c == nil {
 				if d.ShouldInterrupt {
 					r.s.Logger().Debug("duelogic: interruption not made", "debate", r.d.ID, "chair", speaker, "why", why)

@@ -36,6 +36,8 @@ func WithSink(s EventSink) Option { return func(o *settings) { o.sink = s } }
 
 // WithClock sets the clock read for record times and anything a format
 // times (cooldowns, timeouts, dates in prompts); the default is time.Now.
+// It may be called from several goroutines at once (side steps, streams),
+// so it must be safe for concurrent use.
 func WithClock(now func() time.Time) Option { return func(o *settings) { o.now = now } }
 
 // WithLogger sets the logger for what the engine notices but survives (an

@@ -382,7 +382,7 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
 			questions: p.questions[who], warnings: warnings, today: rules.today,
 		})
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, len(rules.challenge) > 0),
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, rules.rebuttable, len(rules.challenge) > 0),
 			MaxTokens: MaxTokensTurn, Messages: prompt.Messages()}
 		var v turnValue
 		t, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, who.voice(), func(reply string) (turn, error) {

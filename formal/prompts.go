@@ -1,8 +1,10 @@
 package formal
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/duelogic/duelogic/engine"
@@ -166,15 +168,19 @@ const (
 
 // turnSchema is the JSON Schema of a debater's turn, as parseTurn reads it:
 // "type" one of the allowed types, "rebuttal_to_seq" null but for a
-// rebuttal, and, when the turn may challenge a source (the prompt then asks
+// rebuttal (then one of the rebuttable entries), and, when the turn may challenge a source (the prompt then asks
 // for it), "source_challenge": null or the challenge.
-func turnSchema(allowed []EntryType, challenge bool) json.RawMessage {
+func turnSchema(allowed []EntryType, rebuttable []int, challenge bool) json.RawMessage {
 	types, _ := json.Marshal(allowed)
+	// rebuttal_to_seq: null, or one of the entries the turn may rebut, so
+	// that a server constrained by the schema cannot name another.
+	seqs, _ := json.Marshal(append(slices.Clone(rebuttable), -1))
+	seqs = bytes.Replace(seqs, []byte("-1]"), []byte("null]"), 1)
 	props := `"type": {"type": "string", "enum": ` + string(types) + `},
   "content": {"type": "string"},
   "sources": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["url", "title", "accessed"],
    "properties": {"url": {"type": "string"}, "title": {"type": "string"}, "accessed": {"type": "string"}}}},
-  "rebuttal_to_seq": {"type": ["integer", "null"]}`
+  "rebuttal_to_seq": {"type": ["integer", "null"], "enum": ` + string(seqs) + `}`
 	required := `"type", "content", "sources", "rebuttal_to_seq"`
 	if challenge {
 		props += `,

@@ -9,8 +9,8 @@ import (
 
 func TestSchemasAreStrict(t *testing.T) {
 	for name, schema := range map[string]json.RawMessage{
-		"turn (opening)":          turnSchema([]EntryType{TypeOpeningStatement}, false),
-		"turn (round, challenge)": turnSchema([]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}, true),
+		"turn (opening)":          turnSchema([]EntryType{TypeOpeningStatement}, nil, false),
+		"turn (round, challenge)": turnSchema([]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}, []int{2, 8}, true),
 		PurposeAudienceQuestions:  json.RawMessage(questionsSchema),
 		PurposeRelay:              json.RawMessage(relaySchema),
 		PurposeConclusionCheck:    json.RawMessage(conclusionCheckSchema),

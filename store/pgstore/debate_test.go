@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,8 +30,11 @@ func podcastConfig() duelogic.Config {
 
 // clock is a pinned clock that ticks a second a call.
 func clock() func() time.Time {
+	var mu sync.Mutex
 	t := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
 		t = t.Add(time.Second)
 		return t
 	}
