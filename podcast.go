@@ -300,9 +300,10 @@ func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ 
 	}
 	minChars, maxChecks := r.cfg.Interruptions.checks()
 	speaker := u.Speaker
-	// Cooldowns are judged at the start of the turn: the checks run beside
-	// the stream, and what they decide must not depend on when they run.
-	now := r.s.Now()
+	// Cooldowns are judged at the time of the debate's latest record: the
+	// checks run beside the stream, and what they decide must depend
+	// neither on when they run nor on whether the debate was resumed.
+	now := r.s.RecordTime()
 	u, w, err := r.s.SayWatched(ctx, key, u, req, engine.Watch{
 		Speaker: SpeakerArbiter, MinRunes: minChars, MaxChecks: maxChecks,
 		Check: func(ctx context.Context, said string) (*engine.Cut, llm.Usage, error) {

@@ -30,6 +30,8 @@ type journal struct {
 	side map[string]store.Record
 	// finished: the log ends the debate, so no side step may run anew.
 	finished bool
+	// lastTime is the Time of the last main record taken.
+	lastTime time.Time
 }
 
 func newJournal(recs []store.Record) (*journal, error) {
@@ -60,6 +62,7 @@ func (j *journal) take(key string) (store.Record, bool) {
 	}
 	r := j.main[j.pos]
 	j.pos++
+	j.lastTime = r.Time
 	return r, true
 }
 
@@ -110,20 +113,21 @@ type recorder struct {
 	now    func() time.Time
 	logger *slog.Logger
 
-	mu      sync.Mutex
-	seq     int64    // last Seq handed out
-	q       []queued // waiting for the writer
-	queued  int64    // items ever queued
-	done    int64    // items the writer has finished
-	mark    int64    // queued when the last model call began
-	side    int64    // queued up to the last side record
-	gen     int64    // model calls paced so far
-	sides   int      // side steps under way
-	closed  bool
-	err     error
-	wake    chan struct{} // the writer has work (capacity 1)
-	advance chan struct{} // closed and replaced whenever done grows
-	exited  chan struct{}
+	mu       sync.Mutex
+	seq      int64     // last Seq handed out
+	mainTime time.Time // Time of the last main-sequence record
+	q        []queued  // waiting for the writer
+	queued   int64     // items ever queued
+	done     int64     // items the writer has finished
+	mark     int64     // queued when the last model call began
+	side     int64     // queued up to the last side record
+	gen      int64     // model calls paced so far
+	sides    int       // side steps under way
+	closed   bool
+	err      error
+	wake     chan struct{} // the writer has work (capacity 1)
+	advance  chan struct{} // closed and replaced whenever done grows
+	exited   chan struct{}
 
 	emitMu sync.Mutex // one Emit at a time: the writer's and the tokens'
 }
@@ -348,6 +352,8 @@ func (r *recorder) appendRecord(ctx context.Context, typ string, encode func(rec
 	r.queued++
 	if isSide(ctx) {
 		r.side = r.queued
+	} else {
+		r.mainTime = rec.Time
 	}
 	if ev != nil {
 		r.q = append(r.q, queued{ev: ev})

@@ -72,6 +72,24 @@ func (s *Session) Next(key string) bool { return s.j.nextIs(key) }
 // Now reads the session's clock ([WithClock]).
 func (s *Session) Now() time.Time { return s.rec.now() }
 
+// RecordTime is the Time of the debate's latest main-sequence record,
+// stored in this run or replayed: a clock that a resumed debate reads the
+// same as the run it resumes, for decisions a format makes anew on resume
+// (the podcast's interruption cooldowns, judged while a response streams).
+// Before any record it is [Session.Now].
+func (s *Session) RecordTime() time.Time {
+	s.rec.mu.Lock()
+	t := s.rec.mainTime
+	s.rec.mu.Unlock()
+	if t.IsZero() && s.j != nil {
+		t = s.j.lastTime
+	}
+	if t.IsZero() {
+		return s.Now()
+	}
+	return t
+}
+
 // Logger is the session's logger ([WithLogger]).
 func (s *Session) Logger() *slog.Logger { return s.o.logger }
 

@@ -48,7 +48,19 @@ type faulty struct {
 	calls int
 }
 
+// Stream streams as the stub does (so the debate takes the path of an
+// uninterrupted run: interruptions cut streams), after the same fault.
+func (f *faulty) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	f.fault(ctx)
+	return llm.Stream(ctx, f.Client, req, onDelta)
+}
+
 func (f *faulty) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	f.fault(ctx)
+	return f.Client.Complete(ctx, req)
+}
+
+func (f *faulty) fault(ctx context.Context) {
 	f.mu.Lock()
 	f.calls++
 	now := f.calls == f.at
@@ -58,7 +70,6 @@ func (f *faulty) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 			f.t.Errorf("%s %s: %v\n%s", f.script, f.action, err, out)
 		}
 	}
-	return f.Client.Complete(ctx, req)
 }
 
 // finishAndCompare resumes a debate, checks its log has no gap and its
