@@ -31,13 +31,18 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 		modify func(*Config)
 		opts   []Option
 		engine []engine.Option
+		// extra bounds the calls a store failure may cost (0: the
+		// engine's 3). Mapped, a round's arguments (up to
+		// maxParallelArguments at once) and an argument extraction beside
+		// them can all be in flight when the store fails: 4.
+		extra int
 	}{
-		{"plain", nil, nil, nil},
-		{"mapped", nil, nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)}},
+		{"plain", nil, nil, nil, 0},
+		{"mapped", nil, nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)}, maxParallelArguments + 1},
 		{"guided", func(c *Config) { c.TokenBudget = 150 }, []Option{
 			WithCheckpointer(guideOnce),
 			WithFollowUp(func(context.Context, Synthesis) error { return nil }),
-		}, nil},
+		}, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,7 +57,7 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 					t.Fatal(err)
 				}
 				return f
-			}, enginetest.Config{Options: tt.engine})
+			}, enginetest.Config{Options: tt.engine, MaxExtraCalls: tt.extra})
 		})
 	}
 }
