@@ -108,8 +108,9 @@ type stubAnalysis struct {
 // writeStubAnalysis suggests perspectives by the question's words.
 // Now and then it asks for too many debaters (7), suggests two perspectives
 // on the same side of the trade-offs, names one the catalog lacks, or
-// (asked without a schema, as an unconstrained model) answers in prose first, so the format's clamping, balancing and asking
-// again get exercised.
+// (asked without a schema, as an unconstrained model) answers in prose
+// first, so the format's clamping, balancing and asking again get
+// exercised.
 func writeStubAnalysis(c *llm.StubCall) string {
 	if !stubRetried(c) && len(c.Request().Schema) == 0 && c.Roll("prose analysis") < 0.08 {
 		// Only unconstrained: a server given the schema answers in shape.
