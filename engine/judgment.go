@@ -36,10 +36,6 @@ const MaxQuotedReply = 600
 // unusable reply; an offline stub model reads it to tell a re-ask.
 const ReaskPrefix = "Your reply cannot be used: "
 
-// FinishLength is the finish reason of a reply cut at its request's
-// MaxTokens.
-const FinishLength = "length"
-
 // JudgmentOutcome says how the reply to one judgment was read.
 type JudgmentOutcome struct {
 	// Reasked: the first reply could not be used and the model was asked
@@ -156,7 +152,7 @@ func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (
 		if out.Model == "" {
 			out.Model = req.Model
 		}
-		cut := resp.FinishReason == FinishLength
+		cut := resp.FinishReason == llm.FinishLength
 		if cut {
 			out.Truncated++
 		}
@@ -277,7 +273,7 @@ func (s *Session) Judgments() map[string]JudgmentCounts {
 // MaxTokens (finish reason "length"), and logs it when it was: a format
 // that keeps such a free-text reply marks it ([Utterance].Truncated).
 func (s *Session) Truncated(req llm.Request, resp llm.Response, seg Segment, speaker string) bool {
-	if resp.FinishReason != FinishLength {
+	if resp.FinishReason != llm.FinishLength {
 		return false
 	}
 	s.o.logger.Warn("engine: reply cut at its token cap; kept as truncated", "debate", s.d.ID, "purpose", req.Purpose,

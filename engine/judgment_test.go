@@ -105,7 +105,7 @@ func (c *scripted) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		if again {
 			return good, nil
 		}
-		return llm.Response{Content: `{"ok": tr`, FinishReason: engine.FinishLength}, nil
+		return llm.Response{Content: `{"ok": tr`, FinishReason: llm.FinishLength}, nil
 	}
 	return llm.Response{Content: strings.Repeat("I think so. ", 500), FinishReason: "stop"}, nil
 }

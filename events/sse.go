@@ -301,7 +301,10 @@ func (st *stream) stopped(id string, err error) {
 func (st *stream) flush() error {
 	if st.timeout > 0 {
 		// Not every ResponseWriter supports deadlines; without one the
-		// request's context still ends the stream.
+		// request's context still ends the stream. A connection's write
+		// deadline is an instant of the operating system's clock, so this
+		// reads the wall clock, not the debate's injected one; it paces
+		// the network only and reaches no prompt, stub answer or record.
 		_ = st.rc.SetWriteDeadline(time.Now().Add(st.timeout))
 	}
 	if err := st.w.Flush(); err != nil {

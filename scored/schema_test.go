@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/engine/enginetest"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -17,7 +16,7 @@ func TestSchemasAreStrict(t *testing.T) {
 // An argument cut at its token cap is kept, marked truncated.
 func TestTruncatedArgumentIsMarked(t *testing.T) {
 	f := llmtest.New()
-	f.OnPurpose(PurposeArgument).Respond(llm.Response{Content: words(60), FinishReason: engine.FinishLength}, llm.Response{Content: words(60)})
+	f.OnPurpose(PurposeArgument).Respond(llm.Response{Content: words(60), FinishReason: llm.FinishLength}, llm.Response{Content: words(60)})
 	f.OnPurpose(PurposeRebuttal).Reply(words(45))
 	f.OnPurpose(PurposeVerdict).Reply(validVerdict)
 	res, err := run(t, f, oneCategory())

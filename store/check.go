@@ -42,12 +42,21 @@ func checkID(id string) error {
 }
 
 // checkRecord reports why rec cannot be appended before its Seq is compared
-// with the log: an invalid ID, a Seq below 1 (wrapping ErrConflict), or an
-// invalid Type, Data or Time (wrapping ErrInvalidRecord).
+// with the log: an invalid ID, or what [CheckRecord] finds.
 func checkRecord(rec Record) error {
 	if err := checkID(rec.DebateID); err != nil {
 		return err
 	}
+	return CheckRecord(rec)
+}
+
+// CheckRecord reports why no Store keeps rec, whatever its rules for debate
+// IDs: a Seq below 1 (wrapping [ErrConflict]), or a Type that is empty or
+// not UTF-8, Data that is not UTF-8 JSON, or a Time that RFC 3339 cannot
+// carry (years outside 0..9999, an offset of a day or more), each wrapping
+// [ErrInvalidRecord]. Memory and JSONL refuse exactly these; a Store
+// written elsewhere calls it to refuse the same records.
+func CheckRecord(rec Record) error {
 	if rec.Seq < 1 {
 		return fmt.Errorf("%w: debate %q: seq %d, want 1 or more", ErrConflict, rec.DebateID, rec.Seq)
 	}

@@ -212,3 +212,32 @@ func BenchmarkWriteFsync(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckRecord: the exported check refuses what Memory refuses, with the
+// same sentinels, whatever the store's rules for IDs.
+func TestCheckRecord(t *testing.T) {
+	ok := store.Record{DebateID: "d", Seq: 1, Type: "t", Data: []byte(`null`), Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	tests := []struct {
+		name   string
+		change func(*store.Record)
+		want   error
+	}{
+		{"valid", func(*store.Record) {}, nil},
+		{"seq 0", func(r *store.Record) { r.Seq = 0 }, store.ErrConflict},
+		{"empty type", func(r *store.Record) { r.Type = "" }, store.ErrInvalidRecord},
+		{"data not JSON", func(r *store.Record) { r.Data = []byte("{") }, store.ErrInvalidRecord},
+		{"year 10000", func(r *store.Record) { r.Time = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }, store.ErrInvalidRecord},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := ok
+			tt.change(&rec)
+			if err := store.CheckRecord(rec); !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+				t.Errorf("CheckRecord = %v; want %v", err, tt.want)
+			}
+			if err := store.NewMemory().Append(context.Background(), rec); !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+				t.Errorf("Memory.Append = %v; want %v", err, tt.want)
+			}
+		})
+	}
+}

@@ -284,37 +284,18 @@ func checkID(id string) error {
 }
 
 // checkRecord reports why rec cannot be appended before its Seq is compared
-// with the log: an invalid ID, a Seq below 1 (wrapping store.ErrConflict), a
-// Type that is empty, not UTF-8 or holds NUL, Data that is not UTF-8 JSON,
-// or a Time outside the years 0 to 9999 or with an offset of a day or more
-// (wrapping store.ErrInvalidRecord) — the records store.JSONL refuses too.
+// with the log: an invalid ID (see checkID), what store.CheckRecord finds
+// (the records store.JSONL refuses too), or a Type holding NUL, which a
+// PostgreSQL text column cannot.
 func checkRecord(rec store.Record) error {
 	if err := checkID(rec.DebateID); err != nil {
 		return err
 	}
-	if rec.Seq < 1 {
-		return fmt.Errorf("%w: debate %q: seq %d, want 1 or more", store.ErrConflict, rec.DebateID, rec.Seq)
+	if err := store.CheckRecord(rec); err != nil {
+		return err
 	}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: debate %q seq %d: %s", store.ErrInvalidRecord, rec.DebateID, rec.Seq, fmt.Sprintf(format, args...))
-	}
-	switch {
-	case rec.Type == "":
-		return bad("empty type")
-	case !utf8.ValidString(rec.Type) || strings.IndexByte(rec.Type, 0) >= 0:
-		return bad("type %q is not UTF-8 text without NUL", rec.Type)
-	case len(rec.Data) == 0:
-		return bad("empty data (want a JSON value, e.g. null)")
-	case !json.Valid(rec.Data):
-		return bad("data is not valid JSON")
-	case !utf8.Valid(rec.Data):
-		return bad("data is not valid UTF-8")
-	}
-	if y := rec.Time.Year(); y < 0 || y > 9999 {
-		return bad("time %v: year outside 0..9999", rec.Time)
-	}
-	if _, off := rec.Time.Zone(); off <= -24*60*60 || off >= 24*60*60 {
-		return bad("time %v: UTC offset of 24 hours or more", rec.Time)
+	if strings.IndexByte(rec.Type, 0) >= 0 {
+		return fmt.Errorf("%w: debate %q seq %d: type %q holds a NUL byte", store.ErrInvalidRecord, rec.DebateID, rec.Seq, rec.Type)
 	}
 	return nil
 }
