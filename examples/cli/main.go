@@ -15,7 +15,9 @@
 //
 // or run it in place with go run ./examples/cli.
 //
-// Debates are recorded as JSONL files in --store (./debates by default), so
+// Debates are recorded as JSONL files in --store (./debates by default;
+// examples/pgcli is the same command with PostgreSQL linked in, for
+// --store postgres://...), so
 // --list shows them and --resume finishes one that stopped (a model error,
 // Ctrl-C, or a paused checkpoint); --list names a file of --store that is not
 // a readable debate on standard error, and lists the others. --out DIR
@@ -48,11 +50,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/duelogic/duelogic/examples/internal/cliapp"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	code := cliapp.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, nil)
 	stop()
 	os.Exit(code)
 }

@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"context"
@@ -17,52 +17,72 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
-// list prints the debates recorded in dir, oldest first, to w. A file it
-// cannot read as a debate (a damaged one) is left out of the table and named
-// in a note on errw, so that one bad file does not hide the others; list
-// returns an error only when it cannot list the directory at all.
-func list(ctx context.Context, dir string, w, errw io.Writer) error {
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(w, "no debates in %s\n", dir)
-		return nil
+// lister is a store that can name its debates (JSONL and pgstore can).
+type lister interface {
+	store.Store
+	Debates(ctx context.Context) ([]string, error)
+}
+
+// list prints the debates recorded in dir (a JSONL directory, or a URL
+// openURL opens), oldest first, to w. A debate it cannot read (a damaged
+// file) is left out of the table and named in a note on errw, so that one
+// bad file does not hide the others; list returns an error only when it
+// cannot list the store at all.
+func list(ctx context.Context, dir string, openURL StoreOpener, w, errw io.Writer) error {
+	name := storeName(dir)
+	if !isURL(dir) {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(w, "no debates in %s\n", name)
+			return nil
+		}
 	}
-	js, err := store.OpenJSONL(dir)
+	st, err := openStore(ctx, dir, openURL)
 	if err != nil {
 		return err
 	}
-	defer js.Close()
-	ids, err := js.Debates(ctx)
+	defer closeStore(st)
+	ls, ok := st.(lister)
+	if !ok {
+		return fmt.Errorf("the store %s cannot list its debates", name)
+	}
+	ids, err := ls.Debates(ctx)
 	if err != nil {
 		return err
 	}
 	if len(ids) == 0 {
-		fmt.Fprintf(w, "no debates in %s\n", dir)
+		fmt.Fprintf(w, "no debates in %s\n", name)
 		return nil
 	}
 	var sums []events.Summary
 	var damaged []string
 	for _, id := range ids {
-		s, err := summary(ctx, js, id)
+		s, err := summary(ctx, st, id)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		name := filepath.Join(dir, id+".jsonl")
+		what := id
+		if !isURL(dir) {
+			what = filepath.Join(dir, id+".jsonl")
+		}
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			// Listed with a line, read without a record: its only line
 			// was not a record (the store cuts such a line off), unless
 			// the file was removed in between.
-			if _, serr := os.Stat(name); serr == nil {
-				damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): it holds no complete record", name))
+			if isURL(dir) {
+				break
+			}
+			if _, serr := os.Stat(what); serr == nil {
+				damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): it holds no complete record", what))
 			}
 		case err != nil:
-			damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): %v", name, err))
+			damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): %v", what, err))
 		default:
 			sums = append(sums, s)
 		}
 	}
 	if len(sums) == 0 {
-		fmt.Fprintf(w, "no readable debates in %s\n", dir)
+		fmt.Fprintf(w, "no readable debates in %s\n", name)
 	} else if err := table(w, sums); err != nil {
 		return err
 	}
@@ -73,7 +93,7 @@ func list(ctx context.Context, dir string, w, errw io.Writer) error {
 }
 
 // summary reads the stored debate id.
-func summary(ctx context.Context, js *store.JSONL, id string) (events.Summary, error) {
+func summary(ctx context.Context, js store.Store, id string) (events.Summary, error) {
 	recs, err := js.Records(ctx, id)
 	if err != nil {
 		return events.Summary{}, err

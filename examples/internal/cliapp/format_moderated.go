@@ -1,7 +1,8 @@
-package main
+package cliapp
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -67,3 +68,10 @@ func checkpointer(e *env) moderated.Checkpointer {
 		return moderated.Decision{Action: moderated.Continue}, nil
 	})
 }
+
+// moderatedOptions are the flags only the moderated format reads (list them in its adapter's
+// flags too, so that other formats reject them).
+type moderatedOptions struct{}
+
+// register declares o's flags on fs.
+func (o *moderatedOptions) register(fs *flag.FlagSet) {}

@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -51,6 +52,12 @@ type options struct {
 	context       string
 	question      string
 
+	// Each format's own flags, declared and registered in its file.
+	podcastOpt   podcastOptions
+	formalOpt    formalOptions
+	scoredOpt    scoredOptions
+	moderatedOpt moderatedOptions
+
 	set map[string]bool // the flags given
 }
 
@@ -90,12 +97,16 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
-	fs.StringVar(&o.storeDir, "store", "debates", "the directory where debates are recorded (JSONL)")
+	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
 	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub model); the key is read from $DUELOGIC_API_KEY")
 	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL)")
 	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
 	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the stub model's pause per word, to watch it stream (e.g. 20ms)")
 	fs.StringVar(&o.context, "context", "", "background for the question, given to every participant")
+	o.podcastOpt.register(fs)
+	o.formalOpt.register(fs)
+	o.scoredOpt.register(fs)
+	o.moderatedOpt.register(fs)
 	return fs
 }
 
@@ -161,8 +172,22 @@ type env struct {
 	stderr io.Writer
 }
 
-// run is the program; it returns the exit status.
+// StoreOpener opens the store a --store URL names (postgres://...); a
+// build of the command that links a SQL store passes one to [Run].
+type StoreOpener func(ctx context.Context, url string) (store.Store, error)
+
+// run is the program with JSONL stores only; it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return Run(ctx, args, stdin, stdout, stderr, getenv, nil)
+}
+
+// Run is the debate command: it parses args, runs what they ask and
+// returns the exit status (0 done or paused, 1 failed, 2 bad usage).
+// getenv reads the environment (DUELOGIC_BASE_URL, DUELOGIC_API_KEY,
+// DUELOGIC_MODEL, NO_COLOR). openURL opens a --store value that is a
+// postgres:// or postgresql:// URL; when it is nil such a value is a usage
+// error naming the build that has it.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
 	opt, fs, err := parse(args, getenv)
 	// Usage errors end with the usage, then the error, so that the error is
 	// the last thing on the terminal.
@@ -178,20 +203,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case err != nil:
 		return badUsage(err)
 	}
+	if isURL(opt.storeDir) && openURL == nil {
+		return badUsage(usagef("--store %s: this build of debate records to JSONL directories only; for PostgreSQL run examples/pgcli (go -C examples/pgcli run . --store postgres://...)", storeName(opt.storeDir)))
+	}
 	if opt.list {
-		if err := list(ctx, opt.storeDir, stdout, stderr); err != nil {
+		if err := list(ctx, opt.storeDir, openURL, stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "debate:", err)
 			return exitFail
 		}
 		return exitOK
 	}
 
-	js, err := store.OpenJSONL(opt.storeDir)
+	js, err := openStore(ctx, opt.storeDir, openURL)
 	if err != nil {
 		fmt.Fprintln(stderr, "debate:", err)
 		return exitFail
 	}
-	defer js.Close()
+	defer closeStore(js)
 
 	term := isTerminal(stdout)
 	color := term && getenv("NO_COLOR") == ""
@@ -242,7 +270,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.As(err, new(usageError)):
 		return badUsage(err)
 	case errors.Is(err, moderated.ErrPaused):
-		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", opt.storeDir, id)
+		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
 		return exitOK
 	case err != nil:
 		fmt.Fprintln(stderr, "\ndebate:", err)
@@ -255,10 +283,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			// Resuming as it is would send the same prompt again.
 			fmt.Fprintln(stderr, "the prompt does not fit the model's context window: start the server with a larger context (llama-server -c / --ctx-size, Ollama num_ctx, LM Studio's context length) or use a model with a longer one")
 			if stored {
-				fmt.Fprintf(stderr, "then continue the stored debate with: debate --store %s --resume %s\n", opt.storeDir, id)
+				fmt.Fprintf(stderr, "then continue the stored debate with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
 			}
 		case stored:
-			fmt.Fprintf(stderr, "the debate is stored; continue it with: debate --store %s --resume %s\n", opt.storeDir, id)
+			fmt.Fprintf(stderr, "the debate is stored; continue it with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
 		}
 		return exitFail
 	}
@@ -283,7 +311,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func resume(ctx context.Context, e *env, id string) (*outcome, error) {
 	recs, err := e.store.Records(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, e.opt.storeDir)
+		return nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, storeName(e.opt.storeDir))
 	}
 	if err != nil {
 		return nil, err
@@ -422,4 +450,47 @@ func flagsOnly(o *options, names ...string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// isURL reports whether a --store value names a database rather than a
+// directory.
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// storeName is a --store value as the command prints it: a URL's password
+// is masked, so that a hint to resume never echoes a secret.
+func storeName(s string) string {
+	if !isURL(s) {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// openStore opens the JSONL directory or, through openURL, the database
+// that dir names.
+func openStore(ctx context.Context, dir string, openURL StoreOpener) (store.Store, error) {
+	if !isURL(dir) {
+		return store.OpenJSONL(dir)
+	}
+	st, err := openURL(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", storeName(dir), err)
+	}
+	return st, nil
+}
+
+// closeStore closes st if it has a Close method (JSONL's returns an error,
+// pgstore's does not).
+func closeStore(st store.Store) {
+	switch c := st.(type) {
+	case interface{ Close() error }:
+		c.Close()
+	case interface{ Close() }:
+		c.Close()
+	}
 }

@@ -1,6 +1,7 @@
-package main
+package cliapp
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -107,3 +108,10 @@ func metricsTable(m duelogic.Metrics) string {
 	fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
 	return b.String()
 }
+
+// podcastOptions are the flags only the duelogic format reads (list them in its adapter's
+// flags too, so that other formats reject them).
+type podcastOptions struct{}
+
+// register declares o's flags on fs.
+func (o *podcastOptions) register(fs *flag.FlagSet) {}

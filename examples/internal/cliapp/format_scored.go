@@ -1,6 +1,7 @@
-package main
+package cliapp
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -34,3 +35,10 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 		return map[string]string{"md": res.Detail.Markdown(res.Debate)}, nil
 	},
 })
+
+// scoredOptions are the flags only the scored format reads (list them in its adapter's
+// flags too, so that other formats reject them).
+type scoredOptions struct{}
+
+// register declares o's flags on fs.
+func (o *scoredOptions) register(fs *flag.FlagSet) {}

@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"context"
@@ -99,11 +99,22 @@ func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debat
 	return res, configError(err)
 }
 
-// formatFlags are the flags that only some formats read; giving one to
-// another format is a usage error. --no-checkpoints is not among them: a
-// format without checkpoints already runs without pausing, so every format
-// accepts it, and a script can pass it whatever the format.
-var formatFlags = []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "rounds", "perspective", "round-timeout", "total-timeout"}
+// formatFlags are the flags that only some formats read (those some
+// format lists); giving one to another format is a usage error.
+// --no-checkpoints is not among them: a format without checkpoints already
+// runs without pausing, so every format accepts it, and a script can pass
+// it whatever the format.
+func formatFlags() []string {
+	var names []string
+	for _, f := range registry {
+		for _, n := range f.flags {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
 
 // registry holds the formats, in the order usage lists them.
 var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat, persuasionFormat}
@@ -128,7 +139,7 @@ func lookupFormat(name string) (*format, error) {
 // check rejects format-specific flags the format does not read.
 func (f *format) check(o *options) error {
 	var foreign []string
-	for _, n := range formatFlags {
+	for _, n := range formatFlags() {
 		if !slices.Contains(f.flags, n) {
 			foreign = append(foreign, n)
 		}

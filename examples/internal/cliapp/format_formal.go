@@ -1,6 +1,7 @@
-package main
+package cliapp
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/duelogic/duelogic/engine"
@@ -43,3 +44,10 @@ var formalFormat = define(adapter[*formal.Outcome]{
 		}, nil
 	},
 })
+
+// formalOptions are the flags only the formal format reads (list them in its adapter's
+// flags too, so that other formats reject them).
+type formalOptions struct{}
+
+// register declares o's flags on fs.
+func (o *formalOptions) register(fs *flag.FlagSet) {}
