@@ -94,7 +94,7 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without pausing at checkpoints (moderated); formats without checkpoints accept it and do nothing")
 	fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
 	fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
-	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID")
+	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID, or with a prefix of it that names one debate (dl-4b41, or 4b41)")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
 	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
@@ -251,8 +251,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var id string
 	var res *outcome
 	if opt.resume != "" {
-		id = opt.resume
-		res, err = resume(ctx, e, id)
+		id, res, err = resume(ctx, e, opt.resume)
 	} else {
 		var f *format
 		f, err = lookupFormat(opt.format)
@@ -306,23 +305,28 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitOK
 }
 
-// resume shows what the stored debate id said so far, then continues it
-// with its format.
-func resume(ctx context.Context, e *env, id string) (*outcome, error) {
+// resume shows what the stored debate id (or the one an ID prefix names)
+// said so far, then continues it with its format. It returns the debate's
+// full ID.
+func resume(ctx context.Context, e *env, id string) (string, *outcome, error) {
+	id, err := resolveID(ctx, e.store, id)
+	if err != nil {
+		return id, nil, err
+	}
 	recs, err := e.store.Records(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, storeName(e.opt.storeDir))
+		return id, nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, storeName(e.opt.storeDir))
 	}
 	if err != nil {
-		return nil, err
+		return id, nil, err
 	}
 	sum, err := events.Summarize(recs)
 	if err != nil {
-		return nil, err
+		return id, nil, err
 	}
 	f, err := lookupFormat(sum.Format)
 	if err != nil {
-		return nil, err
+		return id, nil, err
 	}
 	if sum.Config != nil {
 		e.render.SetConfig(*sum.Config)
@@ -335,7 +339,45 @@ func resume(ctx context.Context, e *env, id string) (*outcome, error) {
 		}
 	}
 	e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
-	return f.play(ctx, e, engine.Debate{}, id)
+	res, err := f.play(ctx, e, engine.Debate{}, id)
+	return id, res, err
+}
+
+// resolveID returns the stored debate that id names: the debate id itself,
+// or, like git's abbreviated commits, the one debate whose ID starts with
+// id (with or without the "dl-" of engine.NewDebateID). A prefix that names
+// several debates is a usage error listing them; one that names none is
+// returned as it is, for resume to report.
+func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
+	if _, err := st.Records(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		return id, nil
+	}
+	ls, ok := st.(lister)
+	if !ok {
+		return id, nil
+	}
+	ids, err := ls.Debates(ctx)
+	if err != nil {
+		return "", fmt.Errorf("resolve --resume %s: %w", id, err)
+	}
+	var match []string
+	for _, cand := range ids {
+		if strings.HasPrefix(cand, id) || strings.HasPrefix(cand, "dl-"+id) {
+			match = append(match, cand)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return id, nil
+	case 1:
+		return match[0], nil
+	}
+	const shown = 5
+	names := strings.Join(match[:min(len(match), shown)], ", ")
+	if len(match) > shown {
+		names += ", ..."
+	}
+	return "", usagef("--resume %s is ambiguous: %d debates start with it (%s); give more of the ID", id, len(match), names)
 }
 
 // shown counts the utterances shown, by kind, so that a checkpoint can wait

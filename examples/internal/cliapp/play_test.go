@@ -136,7 +136,7 @@ func TestPlayEveryFormat(t *testing.T) {
 			// Resuming the finished debate replays it.
 			out.Reset()
 			e, client, _ = testEnv(t, st, &out, "--resume", id)
-			o, err = resume(t.Context(), e, id)
+			_, o, err = resume(t.Context(), e, id)
 			if err != nil {
 				t.Fatal(err)
 			}
