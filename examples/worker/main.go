@@ -1,19 +1,25 @@
-// Command worker finishes the unfinished Duelogic podcast debates of a
-// PostgreSQL database: run several of them, on one machine or many, against
-// one database, and each debate is played by one worker at a time.
+// Command worker finishes the unfinished debates of a PostgreSQL database,
+// of every format: run several of them, on one machine or many, against one
+// database, and each debate is played by one worker at a time.
 //
 //	worker -dsn postgres://app@db/duelogic
 //
 // A worker lists the unfinished debates (pgstore's Unfinished), resumes each
 // one it can lock (a debate another worker holds is skipped: the engine's
-// Resume fails with store.ErrLocked), and exits once none is left. A worker
+// Resume fails with store.ErrLocked), and exits once none is left that it
+// can play. A moderated debate's checkpoints wait for a person (the CLI or
+// the web page that started it): the worker plays one only up to its next
+// checkpoint, where it pauses again ("paused <id>"), and leaves it. A worker
 // that dies mid-debate loses nothing committed: its lock is freed with its
 // connection and another worker resumes the debate where the log ends.
 //
 // The model is the offline stub (llm.NewStub), optionally slowed down by
 // -delay per call: the example is about the store, not the model.
 //
-// For each debate it resumed it prints "played <id> <calls>", the number of
+// The stub streams, so a podcast's interruptions cut responses mid-stream
+// as they would have in the process that started the debate.
+//
+// For each debate it finished it prints "played <id> <calls>", the number of
 // model calls it made for it; with -v it also prints "call <n>" before each
 // model call.
 package main
@@ -27,13 +33,18 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/moderated"
+	"github.com/duelogic/duelogic/persuasion"
+	"github.com/duelogic/duelogic/scored"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
 )
@@ -84,19 +95,27 @@ func (w *worker) printf(format string, args ...any) {
 	fmt.Fprintf(w.out, format, args...)
 }
 
-// loop resumes unfinished debates until there are none.
+// loop resumes unfinished debates until there are none it can play.
 func (w *worker) loop(ctx context.Context, poll time.Duration) error {
+	paused := map[string]bool{} // moderated debates waiting for a person
 	for {
 		ids, err := w.st.Unfinished(ctx)
 		if err != nil {
 			return err
 		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { return paused[id] })
 		if len(ids) == 0 {
 			return nil
 		}
 		played := false
 		for _, id := range ids {
 			ok, err := w.play(ctx, id)
+			if errors.Is(err, moderated.ErrPaused) {
+				paused[id] = true
+				w.printf("paused %s\n", id)
+				played = true
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -112,33 +131,67 @@ func (w *worker) loop(ctx context.Context, poll time.Duration) error {
 	}
 }
 
-// play resumes one debate; false when another worker holds it or it is not
-// a podcast.
+// play resumes one debate with its stored format and configuration; false
+// when another worker holds it.
 func (w *worker) play(ctx context.Context, id string) (bool, error) {
 	sum, err := engine.Inspect(ctx, w.st, id)
 	if err != nil {
 		return false, err
 	}
-	if sum.Format != duelogic.FormatName {
-		return false, nil
-	}
 	c := &counting{Client: w.model, w: w}
-	// Resume plays the stored config; the one given here is not used.
-	o, err := duelogic.New(duelogic.DefaultConfig(), c, duelogic.WithStore(w.st),
-		duelogic.WithLogger(slog.New(slog.DiscardHandler)))
-	if err != nil {
-		return false, err
+	// Resume plays the stored configuration: the ones given here are
+	// replaced by it.
+	opts := []engine.Option{engine.WithStore(w.st)}
+	switch sum.Format {
+	case duelogic.FormatName:
+		var o *duelogic.Orchestrator
+		o, err = duelogic.New(duelogic.DefaultConfig(), c, duelogic.WithStore(w.st),
+			duelogic.WithLogger(slog.New(slog.DiscardHandler)))
+		if err == nil {
+			_, err = o.Resume(ctx, id)
+		}
+	case formal.FormatName:
+		f, ferr := formal.New(formal.DefaultConfig())
+		err = resume(ctx, c, id, opts, f, ferr)
+	case scored.FormatName:
+		f, ferr := scored.New(scored.DefaultConfig())
+		err = resume(ctx, c, id, opts, f, ferr)
+	case moderated.FormatName:
+		f, ferr := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(waitForPerson))
+		err = resume(ctx, c, id, opts, f, ferr)
+	case persuasion.FormatName:
+		f, ferr := persuasion.New(persuasion.DefaultConfig())
+		err = resume(ctx, c, id, opts, f, ferr)
+	default:
+		return false, fmt.Errorf("resume %s: unknown format %q", id, sum.Format)
 	}
-	_, err = o.Resume(ctx, id)
-	if errors.Is(err, store.ErrLocked) {
+	switch {
+	case errors.Is(err, store.ErrLocked):
 		return false, nil
-	}
-	if err != nil {
+	case errors.Is(err, moderated.ErrPaused):
+		return false, err
+	case err != nil:
 		return false, fmt.Errorf("resume %s: %w", id, err)
 	}
 	w.printf("played %s %d\n", id, c.n.Load())
 	return true, nil
 }
+
+// resume continues debate id in format f (made by a format's New, whose
+// error it passes on).
+func resume[R any](ctx context.Context, c llm.Client, id string, opts []engine.Option, f engine.Format[R], err error) error {
+	if err != nil {
+		return err
+	}
+	_, err = engine.Resume(ctx, c, f, id, opts...)
+	return err
+}
+
+// waitForPerson is the moderated checkpoint of a worker: it pauses the
+// debate, which waits for the person who started it.
+var waitForPerson = moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
+	return moderated.Decision{}, moderated.ErrPaused
+})
 
 // counting counts a debate's model calls.
 type counting struct {
@@ -148,11 +201,21 @@ type counting struct {
 }
 
 func (c *counting) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	c.count()
+	return c.Client.Complete(ctx, req)
+}
+
+// Stream streams through the model when it streams.
+func (c *counting) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	c.count()
+	return llm.Stream(ctx, c.Client, req, onDelta)
+}
+
+func (c *counting) count() {
 	n := c.n.Add(1)
 	if c.w.verbose {
 		c.w.printf("call %d\n", n)
 	}
-	return c.Client.Complete(ctx, req)
 }
 
 // slowStub is the stub model taking delay per call.
@@ -162,14 +225,31 @@ type slowStub struct {
 }
 
 func (s *slowStub) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if s.delay > 0 {
-		t := time.NewTimer(s.delay)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return llm.Response{}, ctx.Err()
-		case <-t.C:
-		}
+	if err := s.wait(ctx); err != nil {
+		return llm.Response{}, err
 	}
 	return s.Client.Complete(ctx, req)
+}
+
+// Stream streams the stub's answer after the delay.
+func (s *slowStub) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	if err := s.wait(ctx); err != nil {
+		return llm.Response{}, err
+	}
+	return llm.Stream(ctx, s.Client, req, onDelta)
+}
+
+// wait takes the call's delay, or returns ctx's error when it ends first.
+func (s *slowStub) wait(ctx context.Context) error {
+	if s.delay <= 0 {
+		return nil
+	}
+	t := time.NewTimer(s.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

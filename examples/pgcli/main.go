@@ -1,0 +1,57 @@
+// Command pgcli is the debate command of examples/cli with PostgreSQL
+// linked in: besides a directory of JSONL files, --store takes a
+// postgres:// (or postgresql://) URL, and the debates are recorded in that
+// database by store/pgstore, which creates its tables on first use.
+//
+//	pgcli --store postgres://app@db/duelogic "Should cities ban cars?"
+//	pgcli --store postgres://app@db/duelogic --list
+//	pgcli --store postgres://app@db/duelogic --resume dl-0123456789abcdef
+//
+// It is a module of its own, so that the core module and examples/cli do
+// not require a database driver. Build it with
+//
+//	go -C examples/pgcli build -o pgcli .
+//
+// or run it in place with go -C examples/pgcli run . [flags].
+//
+// Everything else is the debate command's: the formats and their flags,
+// the offline stub model unless --base-url (or DUELOGIC_BASE_URL) names an
+// OpenAI-compatible endpoint, the key in DUELOGIC_API_KEY, --out, and the
+// exit statuses (0 finished or paused, 1 failed or interrupted, 2 bad
+// usage); see examples/cli.
+//
+// A debate stopped by Ctrl-C, a model error or a lost connection stays in
+// the database as far as it was recorded: --resume finishes it, and so does
+// examples/worker, which takes the unfinished podcast debates of the
+// database. A password in the URL is never printed: the hints to resume and
+// the --list header show the URL with the password masked. Prefer a
+// password file (PGPASSFILE) or PGPASSWORD to a password in the URL, which
+// other users of the machine can read on the command line.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/duelogic/duelogic/examples/internal/cliapp"
+	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/pgstore"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cliapp.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, open)
+	stop()
+	os.Exit(code)
+}
+
+// open is pgstore.Open as the command's store opener.
+func open(ctx context.Context, url string) (store.Store, error) {
+	st, err := pgstore.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
