@@ -35,14 +35,24 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 		// engine's 3). Mapped, a round's arguments (up to
 		// maxParallelArguments at once) and an argument extraction beside
 		// them can all be in flight when the store fails: 4.
-		extra int
+		extra  int
+		debate engine.Debate // zero: enginetest's
 	}{
-		{"plain", nil, nil, nil, 0},
-		{"mapped", nil, nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)}, maxParallelArguments + 1},
+		{"plain", nil, nil, nil, 0, engine.Debate{}},
+		{"mapped", nil, nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)}, maxParallelArguments + 1, engine.Debate{}},
 		{"guided", func(c *Config) { c.TokenBudget = 150 }, []Option{
 			WithCheckpointer(guideOnce),
 			WithFollowUp(func(context.Context, Synthesis) error { return nil }),
-		}, nil, 0},
+		}, nil, 0, engine.Debate{}},
+		// A vague question clarified, a synthesis rejected: the answers
+		// are stored like any step.
+		{"clarified and reviewed", nil, []Option{
+			WithClarifier(ClarifyFunc(func(context.Context, Clarification) (string, error) { return "Redis or PostgreSQL.", nil })),
+			WithApprover(ApproveFunc(func(context.Context, Synthesis) (Approval, error) {
+				return Approval{Status: Rejected, Note: "Too early."}, nil
+			})),
+			WithCheckpointer(guideOnce),
+		}, nil, 0, engine.Debate{ID: "enginetest-vague", Proposition: "Which cache?"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +67,7 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 					t.Fatal(err)
 				}
 				return f
-			}, enginetest.Config{Options: tt.engine, MaxExtraCalls: tt.extra})
+			}, enginetest.Config{Options: tt.engine, MaxExtraCalls: tt.extra, Debate: tt.debate})
 		})
 	}
 }

@@ -8,7 +8,10 @@
 // It is a format of package [engine]: [New] makes the [Format], and
 // [engine.Run] and [engine.Resume] play it, with the engine's options
 // (store, sink, clock, logger, prompt hook, argument map). The format's own
-// behaviour — the human checkpoint, the follow-up — is set by options of New:
+// behaviour — the people who asked the question, consulted through the
+// clarifying question ([WithClarifier]), the checkpoints
+// ([WithCheckpointer]) and the approval of the synthesis ([WithApprover]),
+// and the follow-up ([WithFollowUp]) — is set by options of New:
 //
 //	f, err := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(myCheckpointer))
 //	...
@@ -27,12 +30,32 @@
 // The configuration a resumed debate plays with is the one stored when it
 // started, whatever Config the Format given to Resume holds.
 //
+// # A vague question
+//
+// Before anything else the moderator checks the question (purpose
+// [PurposeClarity], a JSON judgment with a strict schema): is it too vague
+// to debate, and if so, what would it ask, and what will it assume without
+// an answer. A vague question is put to the host's [Clarifier] before the
+// perspectives are assigned; its answer — or, without a Clarifier or an
+// answer, the moderator's assumption — is stored ([Clarification],
+// [EventClarification]), reported by the moderator in the transcript
+// ([KindClarification]), given fenced as data to every later prompt, and
+// recorded in the synthesis. A resumed debate never asks again once
+// answered. A question nobody answers within Config.CheckpointTimeout, or
+// a Clarifier returning [ErrPaused], pauses the debate like a checkpoint.
+// A check whose replies cannot be read counts as clear. The offline stub
+// finds a question vague, deterministically, when it and its background
+// have fewer than five words.
+//
 // # Analysis and perspectives
 //
-// The moderator first analyses the question (purpose
+// The moderator then analyses the question (purpose
 // [PurposeAnalysis]): its domain, the implicit constraints it reveals, how
 // many debaters it needs (2 for a binary choice, 3-4 for a multi-faceted
 // one; clamped to 2..4) and which perspectives of the catalog should argue.
+// How many argue is Config.Debaters: the seed's default_perspectives, 2 by
+// default ([DefaultPerspectives]); Debaters 0 lets the moderator's count
+// decide.
 // The catalog is [duelogic.Perspectives] plus the host's
 // Config.CustomPerspectives. The seats are filled, in order, by the
 // perspectives the moderator named (unknown names are dropped), then by
@@ -80,14 +103,16 @@
 // guidance is given, fenced as data, to the next round's debaters and
 // moderator, and recorded as the human's utterance, Speaker [SpeakerHuman])
 // or [End] (synthesize now). Without a Checkpointer every round continues
-// and the debate runs to its end without pausing. The decision is stored
+// and the debate runs to its end without pausing (and without a Clarifier
+// and an Approver, without asking anything). The decision is stored
 // ([CheckpointOutcome]), so a resumed debate replays it. A checkpoint not
 // answered within Config.CheckpointTimeout (default 30 minutes), or
 // answered with [ErrPaused], pauses the debate: the pause is stored and
 // engine.Run returns an error wrapping ErrPaused; engine.Resume with a
 // Format carrying a Checkpointer asks that checkpoint again. [List]
 // reports every moderated debate of a store with its [Status]: analyzing,
-// in_round, checkpoint, synthesizing, complete or paused.
+// in_round, checkpoint, synthesizing, complete or paused (at a checkpoint,
+// the clarifying question or the approval), and the time it has spent.
 //
 // # Guardrails
 //
@@ -109,15 +134,29 @@
 // [engine.Utterance].Truncated and logged; a moderator's reply cut at its
 // cap that does not parse is asked again, the model told it was cut off.
 //
-// Timeouts: each round's model calls run under Config.RoundTimeout
-// (default 2 minutes). A round that overruns stops the debate with an error
-// wrapping [ErrRoundTimeout] (and context.DeadlineExceeded) that names the
-// round and the turn; what the round stored stays stored and Resume
-// retries only the missing turns, with a fresh round timeout.
-// Config.TotalTimeout (default 30 minutes) bounds the time one engine.Run
-// or engine.Resume call spends on the debate, checkpoint waits excluded;
-// what is spent is read on the session's clock ([engine.WithClock]), and
-// running out stops the debate with [ErrTotalTimeout].
+// Timeouts (the seed's "Default round timeout: 2 minutes", "Checkpoint
+// timeout: 30 minutes before auto-pause", "Total debate timeout: 30
+// minutes"): each round's model calls, and the synthesis's, run under
+// Config.RoundTimeout. A round that overruns stops the debate with an
+// error wrapping [ErrRoundTimeout] (and context.DeadlineExceeded) that
+// names the round and the turn; what the round stored stays stored and
+// Resume retries only the missing turns, with a fresh round timeout. Every
+// question to the people who asked waits at most Config.CheckpointTimeout,
+// then pauses the debate. Config.TotalTimeout bounds the time the debate
+// spends across engine.Run and every engine.Resume: the time spent is
+// measured on the session's clock ([engine.WithClock]; never the wall clock
+// unless that is the host's clock) and stored ([RecordElapsed]) after the
+// analysis, after each round and after the synthesis, and a resumed debate
+// starts from the stored time. Excluded are the waits for people
+// (clarification, checkpoints, approval) and the time between a stop and
+// its resume; the part of a round played before a crash or error in its
+// middle is not stored, so it is not counted. The total is checked between
+// rounds: once it is spent, the rounds end ([EndTimeout]) — the round under
+// way finishes within its round timeout — and the moderator writes the
+// synthesis, with Low confidence and a caveat, as at the round cap. So a
+// debate spends at most TotalTimeout plus two round timeouts. The check and
+// analysis of the question run under what is left of the total, and stop
+// the debate with [ErrTotalTimeout] when they overrun it.
 //
 // Rate limits: the format adds no retries of its own, so that retries live
 // in one layer: the client's (package llm/openai's client retries 429 and 5xx, honouring
@@ -141,10 +180,31 @@
 // Dissenting View); it is also the moderator's last utterance. A synthesis
 // that cannot be read, even when asked again, is replaced by one the format
 // writes from the rounds ([Synthesis].Fallback): no recommendation, Low
-// confidence, each perspective's last argument. Then the host's follow-up ([WithFollowUp]), when
-// set, receives the synthesis — the seed's "create a workflow from this
-// decision" — once: its success is stored, its failure stops the debate and
-// Resume calls it again.
+// confidence, each perspective's last argument.
+//
+// Then the people who asked approve or reject it: the host's [Approver]
+// ([WithApprover]) answers [Approved], [Rejected] (with a note, if any) or
+// nothing ([Unreviewed], also the answer without an Approver); the answer
+// is stored ([ApprovalOutcome], [EventApproval]) and set on the outcome's
+// Synthesis.Approval, whose Markdown then carries a Status line, and for a
+// rejection a warning under its title; the synthesis announced before
+// (and the transcript's document) has none. An Approver that does not
+// answer within Config.CheckpointTimeout, or returns [ErrPaused], pauses
+// the debate; Resume asks again.
+//
+// Then the host's follow-up ([WithFollowUp]), when set and the synthesis
+// was not rejected, receives the reviewed synthesis — the seed's "Would
+// you like me to create a workflow from this decision?" — once: its
+// success is stored, [ErrDeclined] is stored as declined, any other error
+// stops the debate and Resume calls it again.
+//
+// # Settings file
+//
+// [ParseSettings] reads the seed's settings ("max_rounds",
+// "default_perspectives", "token_budget_per_round", the timeouts in
+// seconds, "custom_perspectives" with name, priorities and trade_offs)
+// from a JSON document over a Config, naming each problem by its path in
+// the file.
 //
 // # Judgments
 //
@@ -165,10 +225,13 @@
 // moderator's analysis ([EventAnalysis], Data an [Analysis]), the seats
 // ([EventAssignment], a []Perspective), each round's judgment
 // ([EventJudgment], a [Judgment]), each checkpoint ([EventCheckpoint], a
-// [CheckpointOutcome]), the synthesis ([EventSynthesis], a [Synthesis]) and
-// the follow-up ([EventFollowUp], a bool); read Data with [engine.DataAs].
-// The result's Detail is an [*Outcome]: the configuration, analysis,
-// perspectives, rounds, end reason and synthesis.
+// [CheckpointOutcome]), the clarification of a vague question
+// ([EventClarification], a [Clarification]), the synthesis
+// ([EventSynthesis], a [Synthesis]), its approval ([EventApproval], an
+// [ApprovalOutcome]) and the follow-up ([EventFollowUp], a bool); read Data
+// with [engine.DataAs]. The result's Detail is an [*Outcome]: the
+// configuration, clarification, analysis, perspectives, rounds, end reason,
+// reviewed synthesis and time spent.
 //
 // # Argument mapping
 //

@@ -133,30 +133,6 @@ func TestRoundTimeout(t *testing.T) {
 	})
 }
 
-func TestTotalTimeout(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := llmtest.New()
-		f.OnPurpose(PurposeAnalysis).Reply(analysisTwo)
-		f.OnPurpose(PurposeArgument).Delay(20 * time.Second).Reply(texts("argument", 50)...)
-		f.OnPurpose(PurposeRebuttal).Delay(20 * time.Second).Reply(texts("rebuttal", 50)...)
-		f.OnPurpose(PurposeJudgment).Delay(20 * time.Second).Reply(judgeOn)
-		cfg := testConfig()
-		cfg.MaxRounds = 5
-		cfg.TotalTimeout = 200 * time.Second // a round takes 80 s: 20 + 2×20 + 20
-		st := store.NewMemory()
-		_, err := run(t.Context(), f, cfg, cachingQuestion, nil, engine.WithStore(st))
-		if !errors.Is(err, ErrTotalTimeout) || errors.Is(err, ErrRoundTimeout) || !strings.Contains(err.Error(), "round 3") {
-			t.Fatalf("err = %v, want ErrTotalTimeout in round 3", err)
-		}
-		// A resumed call has its own total time: the debate goes on.
-		g := newFakeArgs(texts("resumed", 50), judgeAgree)
-		res, err := resume(t.Context(), g, cachingQuestion.ID, nil, engine.WithStore(st))
-		if err != nil || len(res.Rounds) != 3 {
-			t.Fatalf("resume: %v", err)
-		}
-	})
-}
-
 // TestOneRetryLayer: the moderated format adds no retries of its own (the
 // client's, or llm.Retry around it, is the one layer): a rate limit stops
 // the debate after one call, and llm.Retry rides it out honouring

@@ -26,6 +26,7 @@ const (
 	judgeOn       = `{"converging":false,"stagnating":false,"newGround":true,"clearWinner":"","offTopic":[],"summary":"Still apart on latency."}`
 	judgeAgree    = `{"converging":true,"newGround":false,"summary":"They agree: PostgreSQL first."}`
 	judgeStagnant = `{"stagnating":true,"summary":"Going in circles."}`
+	clear         = `{"vague":false,"question":"","assumption":""}`
 )
 
 // texts returns n distinct texts of kind, with no word trigram in common.
@@ -70,6 +71,7 @@ func addRules(f *llmtest.Fake, analyses, args []string, judgments ...string) *ll
 	f.OnPurpose(PurposeRebuttal).Reply(texts("rebuttal", 50)...)
 	f.OnPurpose(PurposeJudgment).Reply(judgments...)
 	f.OnPurpose(PurposeSynthesis).Reply(synthesisOK)
+	f.OnPurpose(PurposeClarity).Reply(clear)
 	return f
 }
 
@@ -128,9 +130,13 @@ func (d *decisions) Checkpoint(_ context.Context, st State) (Decision, error) {
 
 var errDisk = errors.New("disk full")
 
+// testConfig is DefaultConfig with at most 3 rounds, and the number of
+// debaters left to the moderator's analysis (Debaters 0), which most tests
+// script.
 func testConfig() Config {
 	cfg := DefaultConfig()
 	cfg.MaxRounds = 3
+	cfg.Debaters = 0
 	return cfg
 }
 

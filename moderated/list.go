@@ -26,12 +26,17 @@ type Summary struct {
 	// Started and Updated are the times of the first and last records.
 	Started time.Time `json:"started"`
 	Updated time.Time `json:"updated"`
+	// Elapsed is the time the debate has spent, as last stored (after the
+	// analysis, each round and the synthesis): what counts against
+	// Config.TotalTimeout.
+	Elapsed time.Duration `json:"elapsedNs"`
 }
 
 // List reads every debate in st and reports the moderated ones, in the
 // store's order, with where each stands: analyzing, in_round, checkpoint
 // (a round was judged and its checkpoint not yet decided — also a debate
-// that stopped there), synthesizing, complete or paused.
+// that stopped there), synthesizing, complete or paused (at a checkpoint,
+// the clarifying question or the approval of the synthesis).
 func List(ctx context.Context, st store.Store) ([]Summary, error) {
 	ids, err := st.Debates(ctx)
 	if err != nil {
@@ -92,6 +97,24 @@ func summarize(recs []store.Record) (Summary, bool) {
 			fmt.Sscanf(data.Key, "round%d:", &n)
 		}
 		switch rec.Type {
+		case RecordClarification, RecordApproval:
+			var p struct {
+				Paused bool `json:"paused"`
+			}
+			_ = json.Unmarshal(data.Value, &p)
+			switch {
+			case p.Paused:
+				sum.Status = StatusPaused
+			case rec.Type == RecordClarification:
+				sum.Status = StatusAnalyzing
+			default:
+				sum.Status = StatusSynthesizing
+			}
+		case RecordElapsed:
+			var e elapsed
+			if json.Unmarshal(data.Value, &e) == nil {
+				sum.Elapsed = e.Spent
+			}
 		case RecordAssignment:
 			var seats []Perspective
 			if json.Unmarshal(data.Value, &seats) == nil {

@@ -17,6 +17,7 @@ const FormatName = "moderated"
 
 // Purpose values of the requests this format makes.
 const (
+	PurposeClarity   = "moderator_clarity"
 	PurposeAnalysis  = "moderator_analysis"
 	PurposeArgument  = "debater_argument"
 	PurposeRebuttal  = "debater_rebuttal"
@@ -42,6 +43,9 @@ const (
 
 // The kinds of a moderated debate's utterances.
 const (
+	// KindClarification: the moderator reports its clarifying question
+	// about a vague prompt and the answer, or the assumption it made.
+	KindClarification engine.UtteranceKind = "clarification"
 	// KindAssignment: the moderator announces the perspectives.
 	KindAssignment engine.UtteranceKind = "assignment"
 	// KindOpening: the moderator opens a round (the question, or a summary
@@ -63,6 +67,10 @@ const (
 // segment start and end, utterances, argument moves). Each announces the
 // stored record of the same type; decode its Data with [engine.DataAs].
 const (
+	// EventClarification announces what came of the moderator's
+	// clarifying question about a vague prompt: an answer, the
+	// moderator's assumption, or a pause; Data is a [Clarification].
+	EventClarification engine.EventType = "moderated_clarification"
 	// EventAnalysis announces the moderator's analysis of the question;
 	// Data is an [Analysis].
 	EventAnalysis engine.EventType = "moderated_analysis"
@@ -77,22 +85,30 @@ const (
 	EventCheckpoint engine.EventType = "moderated_checkpoint"
 	// EventSynthesis announces the synthesis; Data is a [Synthesis].
 	EventSynthesis engine.EventType = "moderated_synthesis"
+	// EventApproval announces what the people who asked made of the
+	// synthesis, or a pause; Data is an [ApprovalOutcome].
+	EventApproval engine.EventType = "moderated_approval"
 	// EventFollowUp announces that the follow-up step is done; Data is a
-	// bool, whether the host's follow-up ([WithFollowUp]) ran.
+	// bool, whether the host's follow-up ([WithFollowUp]) ran and did not
+	// decline.
 	EventFollowUp engine.EventType = "moderated_followup"
 )
 
-// Record types this format writes, beside the engine's. Each but RecordTurn
-// is announced by the event of the same name, whose Data is the record's
-// value.
+// Record types this format writes, beside the engine's. Each but
+// RecordClarity, RecordTurn and RecordElapsed is announced by the event of
+// the same name, whose Data is the record's value.
 const (
-	RecordAnalysis   = string(EventAnalysis)   // value: Analysis
-	RecordAssignment = string(EventAssignment) // value: []Perspective
-	RecordTurn       = "moderated_turn"        // a debater's reply; not announced (its utterance is)
-	RecordJudgment   = string(EventJudgment)   // value: Judgment
-	RecordCheckpoint = string(EventCheckpoint) // value: CheckpointOutcome
-	RecordSynthesis  = string(EventSynthesis)  // value: Synthesis
-	RecordFollowUp   = string(EventFollowUp)   // value: bool
+	RecordClarity       = "moderated_clarity"        // the moderator's check of the prompt; not announced
+	RecordClarification = string(EventClarification) // value: Clarification
+	RecordElapsed       = "moderated_elapsed"        // value: {"spentNs": n}, the debate's time so far; not announced
+	RecordApproval      = string(EventApproval)      // value: ApprovalOutcome
+	RecordAnalysis      = string(EventAnalysis)      // value: Analysis
+	RecordAssignment    = string(EventAssignment)    // value: []Perspective
+	RecordTurn          = "moderated_turn"           // a debater's reply; not announced (its utterance is)
+	RecordJudgment      = string(EventJudgment)      // value: Judgment
+	RecordCheckpoint    = string(EventCheckpoint)    // value: CheckpointOutcome
+	RecordSynthesis     = string(EventSynthesis)     // value: Synthesis
+	RecordFollowUp      = string(EventFollowUp)      // value: bool
 )
 
 // Sentinel errors callers branch on. A configuration error matches
@@ -104,8 +120,16 @@ var (
 	ErrPaused = errors.New("moderated: debate paused")
 	// ErrRoundTimeout: a round did not finish within Config.RoundTimeout.
 	ErrRoundTimeout = errors.New("moderated: round timed out")
-	// ErrTotalTimeout: the debate used up Config.TotalTimeout.
+	// ErrTotalTimeout: the moderator's check and analysis of the question
+	// overran Config.TotalTimeout. (Once the rounds have begun, a spent
+	// total ends them instead, with [EndTimeout], and the synthesis is
+	// written.)
 	ErrTotalTimeout = errors.New("moderated: debate timed out")
+	// ErrDeclined is returned by a follow-up ([WithFollowUp]) whose person
+	// declined to create a workflow from the decision. It does not stop
+	// the debate: the follow-up is stored as not done, and never asked
+	// again.
+	ErrDeclined = errors.New("moderated: follow-up declined")
 )
 
 // Config configures a moderated debate. The question is the
@@ -124,12 +148,14 @@ type Config struct {
 	// DebaterModels are the debaters' models: debater i argues with
 	// DebaterModels[i % len(DebaterModels)].
 	DebaterModels []string `json:"debaterModels"`
-	// Debaters is how many perspectives argue (2..4); 0 lets the
-	// moderator's analysis decide: 2 for a binary choice, 3-4 for a
-	// multi-faceted question.
+	// Debaters is how many perspectives argue (2..4): the seed's
+	// default_perspectives, 2 in [DefaultConfig]. 0 lets the moderator's
+	// analysis decide: 2 for a binary choice, 3-4 for a multi-faceted
+	// question. Like TokenBudget, New leaves 0 as it is.
 	Debaters int `json:"debaters,omitempty"`
 	// Perspectives, when set, are the perspectives that argue (2..4 IDs
-	// of the catalog, balanced), instead of the moderator's choice.
+	// of the catalog, balanced), instead of the moderator's choice; how
+	// many they are overrides Debaters.
 	Perspectives []duelogic.Framework `json:"perspectives,omitempty"`
 	// CustomPerspectives extend the built-in engineering perspectives
 	// (duelogic.Perspectives) as by duelogic.DefaultCatalog().With; give
@@ -148,26 +174,34 @@ type Config struct {
 	// means unlimited. See the package documentation for how it is
 	// enforced.
 	TokenBudget int `json:"tokenBudget"`
-	// RoundTimeout bounds each round's model calls; default 2 minutes.
-	// In JSON this and the other durations are seconds.
+	// RoundTimeout bounds each round's model calls, and the synthesis's;
+	// default 2 minutes. In JSON this and the other durations are
+	// seconds.
 	RoundTimeout time.Duration `json:"roundTimeout"`
-	// CheckpointTimeout is how long a checkpoint waits for a decision
-	// before the debate pauses; default 30 minutes.
+	// CheckpointTimeout is how long a question to the people who asked —
+	// a checkpoint, a clarifying question, the approval of the synthesis —
+	// waits for an answer before the debate pauses; default 30 minutes.
 	CheckpointTimeout time.Duration `json:"checkpointTimeout"`
-	// TotalTimeout bounds the time one engine.Run or engine.Resume call
-	// spends on the debate, not counting checkpoint waits; default 30
-	// minutes.
+	// TotalTimeout bounds the time the debate spends, counted across
+	// engine.Run and every engine.Resume (it is stored), not counting the
+	// waits for people nor the time a stopped debate waits to be resumed;
+	// default 30 minutes. See the package documentation.
 	TotalTimeout time.Duration `json:"totalTimeout"`
 }
 
+// DefaultPerspectives is the seed's default_perspectives: how many debaters
+// argue unless the configuration says otherwise.
+const DefaultPerspectives = 2
+
 // DefaultConfig returns the seed's defaults: GPT-4o moderating, Claude
-// Sonnet 4, Grok 3, Gemini 2.5 Pro and DeepSeek V3 debating, debaters
-// chosen by the moderator, at most 5 rounds, 2000 tokens per debater per
+// Sonnet 4, Grok 3, Gemini 2.5 Pro and DeepSeek V3 debating, two debaters
+// (default_perspectives: 2), at most 5 rounds, 2000 tokens per debater per
 // round, 2-minute rounds, 30-minute checkpoints and a 30-minute total.
 func DefaultConfig() Config {
 	return Config{
 		ModeratorModel:    "openai/gpt-4o",
 		DebaterModels:     []string{"anthropic/claude-sonnet-4", "x-ai/grok-3", "google/gemini-2.5-pro", "deepseek/deepseek-chat"},
+		Debaters:          DefaultPerspectives,
 		MaxRounds:         5,
 		TokenBudget:       2000,
 		RoundTimeout:      2 * time.Minute,
@@ -228,11 +262,8 @@ func (c Config) Validate() error {
 	}
 	ps := buildPerspectives(c, v)
 	if len(c.Perspectives) > 0 {
-		switch n := len(c.Perspectives); {
-		case n < 2 || n > 4:
+		if n := len(c.Perspectives); n < 2 || n > 4 {
 			v.Add("perspectives", "%d given; want 2..4", n)
-		case c.Debaters != 0 && c.Debaters != n:
-			v.Add("perspectives", "%d given but debaters is %d", n, c.Debaters)
 		}
 		for i, id := range c.Perspectives {
 			field := fmt.Sprintf("perspectives[%d]", i)
@@ -275,6 +306,8 @@ type Format struct {
 	Config Config `json:"config"`
 
 	checkpointer Checkpointer
+	clarifier    Clarifier
+	approver     Approver
 	followUp     func(context.Context, Synthesis) error
 }
 
@@ -286,13 +319,25 @@ type Option func(*Format)
 // every round continues, and the debate runs to its end without pausing.
 func WithCheckpointer(c Checkpointer) Option { return func(f *Format) { f.checkpointer = c } }
 
-// WithFollowUp sets fn to receive the synthesis once it is stored, to hand
-// the decision to the host (the seed's "create a workflow from this
-// decision"). If fn fails, the debate stops with its error and Resume calls
-// it again; once its success is stored, it is never called again for this
-// debate. A crash or store failure between its success and that record
-// makes Resume call it once more: it is at-least-once, so make it
-// idempotent (the synthesis carries the debate ID as a key).
+// WithClarifier makes c the person asked the moderator's clarifying
+// question when the prompt is too vague (see [Clarifier]). Without one the
+// debate goes on the moderator's assumption.
+func WithClarifier(c Clarifier) Option { return func(f *Format) { f.clarifier = c } }
+
+// WithApprover makes a the person who approves or rejects the synthesis
+// (see [Approver]). Without one the synthesis stays [Unreviewed].
+func WithApprover(a Approver) Option { return func(f *Format) { f.approver = a } }
+
+// WithFollowUp sets fn to receive the synthesis once it is stored and
+// reviewed, to hand the decision to the host (the seed's "Would you like me
+// to create a workflow from this decision?"); a synthesis the approver
+// rejected is not handed over. fn returns [ErrDeclined] when the person
+// declines: that is stored, and the debate ends. If fn fails otherwise, the
+// debate stops with its error and Resume calls it again; once its outcome
+// is stored, it is never called again for this debate. A crash or store
+// failure between its success and that record makes Resume call it once
+// more: it is at-least-once, so make it idempotent (the synthesis carries
+// the debate ID as a key).
 func WithFollowUp(fn func(ctx context.Context, s Synthesis) error) Option {
 	return func(f *Format) { f.followUp = fn }
 }
@@ -456,6 +501,8 @@ const (
 	EndMaxRounds EndReason = "max_rounds"
 	// EndHuman: a checkpoint decided to end.
 	EndHuman EndReason = "human"
+	// EndTimeout: Config.TotalTimeout was spent before the next round.
+	EndTimeout EndReason = "timeout"
 )
 
 // Argument is a debater's argument or rebuttal in a round.
@@ -506,9 +553,15 @@ type Outcome struct {
 	Rounds       []Round       `json:"rounds"`
 	EndReason    EndReason     `json:"endReason"`
 	Synthesis    Synthesis     `json:"synthesis"`
+	// Clarification is the moderator's clarifying question about a vague
+	// prompt and what came of it; nil when the prompt was clear.
+	Clarification *Clarification `json:"clarification,omitempty"`
 	// FollowedUp reports whether the host's follow-up ([WithFollowUp])
-	// ran.
+	// ran and did not decline.
 	FollowedUp bool `json:"followedUp"`
+	// Elapsed is the time the debate spent, across every Run and Resume,
+	// checkpoint waits excluded, as the session's clock measured it.
+	Elapsed time.Duration `json:"elapsedNs"`
 }
 
 // Guidance returns the guidance given at the checkpoints, in order.

@@ -157,7 +157,7 @@ func TestModelsAndPurposes(t *testing.T) {
 	for _, r := range f.Requests() {
 		sys := r.Messages[0].Content
 		switch r.Purpose {
-		case PurposeAnalysis, PurposeJudgment, PurposeSynthesis:
+		case PurposeClarity, PurposeAnalysis, PurposeJudgment, PurposeSynthesis:
 			if r.Model != "m-mod" || len(r.Schema) == 0 || r.MaxTokens <= 0 {
 				t.Errorf("%s: model %q, schema %s, MaxTokens %d", r.Purpose, r.Model, r.Schema, r.MaxTokens)
 			}
@@ -267,10 +267,11 @@ func TestConfigValidate(t *testing.T) {
 			c.Perspectives = []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate, duelogic.SecurityAdvocate,
 				duelogic.UserExperience, duelogic.FutureFlexibility}
 		}, []engine.Violation{{Field: "perspectives", Problem: "5 given; want 2..4"}}},
-		{"forced against debaters", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.SecurityAdvocate, duelogic.UserExperience}
-			c.Debaters = 3
-		}, []engine.Violation{{Field: "perspectives", Problem: "2 given but debaters is 3"}}},
+		// Forced perspectives decide how many argue, whatever Debaters says
+		// (DefaultConfig's is 2).
+		{"forced perspectives override debaters", func(c *Config) {
+			c.Perspectives = []duelogic.Framework{duelogic.SecurityAdvocate, duelogic.UserExperience, duelogic.PerformanceAdvocate}
+		}, nil},
 		{"debaters", func(c *Config) { c.Debaters = 5 }, []engine.Violation{{Field: "debaters", Problem: "5: want 2..4"}}},
 		{"rounds", func(c *Config) { c.MaxRounds = 21 }, []engine.Violation{{Field: "maxRounds", Problem: "21: want 1..20"}}},
 		{"budget", func(c *Config) { c.TokenBudget = -1 }, []engine.Violation{{Field: "tokenBudget", Problem: "-1 is negative"}}},
@@ -329,13 +330,14 @@ func TestConfigValidate(t *testing.T) {
 	if _, err := run(t.Context(), llmtest.New(), DefaultConfig(), engine.Debate{Proposition: " "}, nil); !errors.Is(err, engine.ErrInvalidDebate) {
 		t.Errorf("empty question: %v", err)
 	}
-	// New gives zero fields their defaults, except the token budget.
+	// New gives zero fields their defaults, except the token budget and
+	// the debaters (0: the moderator's choice).
 	f, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := DefaultConfig()
-	want.TokenBudget = 0
+	want.TokenBudget, want.Debaters = 0, 0
 	if diff := cmp.Diff(want, f.Config); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
@@ -387,8 +389,17 @@ func TestEvents(t *testing.T) {
 		case EventSynthesis:
 			var syn Synthesis
 			syn, err = engine.DataAs[Synthesis](e)
-			if diff := cmp.Diff(res.Synthesis, syn); diff != "" {
+			// The synthesis is announced before it is reviewed.
+			reviewed := res.Synthesis
+			reviewed.Approval = nil
+			if diff := cmp.Diff(reviewed, syn); diff != "" {
 				t.Errorf("synthesis event (-result +event):\n%s", diff)
+			}
+		case EventApproval:
+			var a ApprovalOutcome
+			a, err = engine.DataAs[ApprovalOutcome](e)
+			if want := (ApprovalOutcome{Approval: Approval{Status: Unreviewed}}); a != want || *res.Synthesis.Approval != want.Approval {
+				t.Errorf("approval event %+v, result %+v; want %+v", a, res.Synthesis.Approval, want)
 			}
 		case EventFollowUp:
 			var ran bool
@@ -406,7 +417,7 @@ func TestEvents(t *testing.T) {
 	}
 	want := map[engine.EventType]int{
 		engine.EventDebateStarted: 1, engine.EventSegmentStarted: 3, engine.EventSegmentEnded: 3, engine.EventDebateEnded: 1,
-		EventAnalysis: 1, EventAssignment: 1, EventJudgment: 2, EventCheckpoint: 1, EventSynthesis: 1, EventFollowUp: 1,
+		EventAnalysis: 1, EventAssignment: 1, EventJudgment: 2, EventCheckpoint: 1, EventSynthesis: 1, EventApproval: 1, EventFollowUp: 1,
 		// assignment, 2 × (opening, 2 arguments, 2 rebuttals, judgment), guidance, synthesis
 		engine.EventUtterance: 1 + 2*6 + 1 + 1,
 	}

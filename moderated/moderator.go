@@ -190,6 +190,13 @@ type Synthesis struct {
 	// the recommendation, or "".
 	Dissent   string    `json:"dissent,omitempty"`
 	EndReason EndReason `json:"endReason"`
+	// Clarification is the moderator's clarifying question about a vague
+	// prompt and what came of it; nil when the prompt was clear.
+	Clarification *Clarification `json:"clarification,omitempty"`
+	// Approval is what the people who asked made of the synthesis: nil
+	// until it is reviewed ([WithApprover]; the synthesis of
+	// [EventSynthesis] has none), then Approved, Rejected or Unreviewed.
+	Approval *Approval `json:"approval,omitempty"`
 	// Fallback marks a synthesis made without the moderator, whose
 	// replies could not be read: it has no recommendation of the
 	// moderator's, Low confidence, and each perspective's first sentence
@@ -255,7 +262,9 @@ func parseSynthesis(reply string) (Synthesis, error) {
 
 // Markdown renders the synthesis in the seed's structure, ready for
 // docs/decisions/. Text from the question and the models is escaped so it
-// cannot add sections of its own.
+// cannot add sections of its own. An approved or rejected synthesis
+// carries a Status line (a rejected one also a warning under its title;
+// an unreviewed one neither), and a clarified question its clarification.
 func (s Synthesis) Markdown() string {
 	var b strings.Builder
 	names := make([]string, len(s.Perspectives))
@@ -263,11 +272,29 @@ func (s Synthesis) Markdown() string {
 		names[i] = inline(p.Name)
 	}
 	fmt.Fprintf(&b, "# Decision: %s\n\n", inline(s.Title))
+	if s.Approval != nil && s.Approval.Status == Rejected {
+		b.WriteString("> **Rejected.** The people who asked rejected this synthesis: it is not the decision.\n\n")
+	}
 	fmt.Fprintf(&b, "**Date:** %s\n", s.Date.Format(time.DateOnly))
 	fmt.Fprintf(&b, "**Debate ID:** %s\n", inline(s.DebateID))
 	fmt.Fprintf(&b, "**Rounds:** %d\n", s.Rounds)
-	fmt.Fprintf(&b, "**Perspectives:** %s\n\n", strings.Join(names, ", "))
-	fmt.Fprintf(&b, "## Question\n\n%s\n\n", block(s.Question))
+	fmt.Fprintf(&b, "**Perspectives:** %s\n", strings.Join(names, ", "))
+	if a := s.Approval; a != nil && (a.Status == Approved || a.Status == Rejected) {
+		status := map[ApprovalStatus]string{Approved: "Approved", Rejected: "Rejected"}[a.Status]
+		if a.Note != "" {
+			status += " — " + inline(a.Note)
+		}
+		fmt.Fprintf(&b, "**Status:** %s\n", status)
+	}
+	fmt.Fprintf(&b, "\n## Question\n\n%s\n\n", block(s.Question))
+	if c := s.Clarification; c != nil {
+		fmt.Fprintf(&b, "**Clarifying question:** %s\n", inline(c.Question))
+		if c.Assumed {
+			fmt.Fprintf(&b, "**Assumed (no answer):** %s\n\n", inline(c.Assumption))
+		} else {
+			fmt.Fprintf(&b, "**Answer:** %s\n\n", inline(c.Answer))
+		}
+	}
 	b.WriteString("## Perspectives Considered\n\n")
 	for _, p := range s.Perspectives {
 		fmt.Fprintf(&b, "### %s\n", inline(p.Name))

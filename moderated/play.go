@@ -27,6 +27,8 @@ const maxParallelArguments = 3
 type game struct {
 	cfg          Config
 	checkpointer Checkpointer
+	clarifier    Clarifier
+	approver     Approver
 	followUp     func(context.Context, Synthesis) error
 
 	ps         *perspectives
@@ -39,8 +41,18 @@ type game struct {
 	end        EndReason
 	synthesis  Synthesis
 	followedUp bool
-	spent      time.Duration // time spent in this call, on the session's clock
-	now        func() time.Time
+	// clarification is what came of the moderator's clarifying question,
+	// nil when the prompt was clear.
+	clarification *Clarification
+	// spent is the time the debate has spent, on the session's clock: the
+	// last stored elapsed record, plus what this call spent since.
+	spent time.Duration
+	now   func() time.Time
+}
+
+// elapsed is the value of a RecordElapsed record.
+type elapsed struct {
+	Spent time.Duration `json:"spentNs"`
 }
 
 // turn is a debater's reply as stored by its step.
@@ -65,7 +77,7 @@ func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) 
 		return nil, err
 	}
 	g := &game{
-		cfg: f.Config, checkpointer: f.checkpointer, followUp: f.followUp,
+		cfg: f.Config, checkpointer: f.checkpointer, clarifier: f.clarifier, approver: f.approver, followUp: f.followUp,
 		ps: ps, muted: map[duelogic.Framework]bool{}, now: s.Now,
 	}
 	if err := g.play(ctx, s); err != nil {
@@ -76,7 +88,13 @@ func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) 
 
 func (g *game) play(ctx context.Context, s *engine.Session) error {
 	if err := s.Segment(ctx, SegmentAnalysis, func(ctx context.Context) error {
-		return g.timed(ctx, 0, nil, func(ctx context.Context) error { return g.analyse(ctx, s) })
+		if err := g.clarify(ctx, s); err != nil {
+			return err
+		}
+		if err := g.timed(ctx, 0, nil, true, func(ctx context.Context) error { return g.analyse(ctx, s) }); err != nil {
+			return err
+		}
+		return g.storeElapsed(ctx, s, "analysis:elapsed")
 	}); err != nil {
 		return err
 	}
@@ -86,17 +104,20 @@ func (g *game) play(ctx context.Context, s *engine.Session) error {
 	return s.Segment(ctx, SegmentSynthesis, func(ctx context.Context) error { return g.synthesize(ctx, s) })
 }
 
-// timed runs body with a deadline: limit (when positive), or what is left
-// of the total time if that is less. A body stopped by that deadline returns
-// an error wrapping limitErr or ErrTotalTimeout.
-func (g *game) timed(ctx context.Context, limit time.Duration, limitErr error, body func(context.Context) error) error {
-	left := g.cfg.TotalTimeout - g.spent
-	if left <= 0 {
-		return fmt.Errorf("%w: %v used", ErrTotalTimeout, g.cfg.TotalTimeout)
-	}
-	d, cause := left, ErrTotalTimeout
-	if limit > 0 && limit < left {
-		d, cause = limit, limitErr
+// timed runs body with a deadline: limit (when positive), or, when total
+// is set, what is left of the total time if that is less. A body stopped by
+// that deadline returns an error wrapping limitErr or ErrTotalTimeout. The
+// time body takes is added to the time spent.
+func (g *game) timed(ctx context.Context, limit time.Duration, limitErr error, total bool, body func(context.Context) error) error {
+	d, cause := limit, limitErr
+	if total {
+		left := g.cfg.TotalTimeout - g.spent
+		if left <= 0 {
+			return fmt.Errorf("%w: %v used", ErrTotalTimeout, g.cfg.TotalTimeout)
+		}
+		if limit <= 0 || left < limit {
+			d, cause = left, ErrTotalTimeout
+		}
 	}
 	// The deadline is real time; what the budget has spent is read on the
 	// session's clock (WithClock), the host's time.
@@ -104,11 +125,28 @@ func (g *game) timed(ctx context.Context, limit time.Duration, limitErr error, b
 	tctx, cancel := context.WithTimeoutCause(ctx, d, cause)
 	defer cancel()
 	err := body(tctx)
-	g.spent += g.now().Sub(start)
+	g.spent += max(g.now().Sub(start), 0)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(tctx), cause) {
 		return fmt.Errorf("%w after %v: %w", cause, d, err)
 	}
 	return err
+}
+
+// storeElapsed stores the time the debate has spent so far under key or,
+// replaying, takes it from the log: so the total timeout counts the time of
+// every Run and Resume, and not the time between them.
+func (g *game) storeElapsed(ctx context.Context, s *engine.Session, key string) error {
+	if legacy(s, key) {
+		return nil
+	}
+	var e elapsed
+	if _, err := s.Step(ctx, key, RecordElapsed, SpeakerModerator, &e, func(context.Context) (any, llm.Usage, error) {
+		return elapsed{Spent: g.spent}, llm.Usage{}, nil
+	}, nil); err != nil {
+		return err
+	}
+	g.spent = e.Spent
+	return nil
 }
 
 // announce announces a stored value as an event of type typ whose Data is
@@ -132,7 +170,7 @@ func (g *game) analyse(ctx context.Context, s *engine.Session) error {
 	d := s.Debate()
 	if _, err := s.Step(ctx, "analysis", RecordAnalysis, SpeakerModerator, &g.analysis,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			a, usage, ok, err := ask(ctx, s, SegmentAnalysis, analysisRequest(g.cfg, d, g.ps),
+			a, usage, ok, err := ask(ctx, s, SegmentAnalysis, analysisRequest(g.cfg, d, g.clarification, g.ps),
 				func(reply string) (Analysis, error) { return parseAnalysis(reply, d.Proposition) })
 			if err != nil {
 				return nil, usage, err
@@ -218,10 +256,19 @@ func (g *game) last() *Round {
 
 func (g *game) playRounds(ctx context.Context, s *engine.Session) error {
 	for n := 1; ; n++ {
-		if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, func(ctx context.Context) error {
+		if g.spent >= g.cfg.TotalTimeout {
+			g.end = EndTimeout
+			return nil
+		}
+		// The total is checked between rounds: a round under way when it
+		// runs out finishes, within its own timeout.
+		if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, false, func(ctx context.Context) error {
 			return g.round(ctx, s, n)
 		}); err != nil {
 			return fmt.Errorf("moderated: round %d: %w", n, err)
+		}
+		if err := g.storeElapsed(ctx, s, fmt.Sprintf("round%d:elapsed", n)); err != nil {
+			return err
 		}
 		r := g.last()
 		if r.Judgment.End != "" {
@@ -597,11 +644,13 @@ func (g *game) state(s *engine.Session, n int) State {
 	}
 }
 
-// synthesize stores the synthesis, records its document, and hands it to
-// the host's FollowUp.
+// synthesize stores the synthesis, records its document, has it approved,
+// and hands it to the host's FollowUp. The synthesis has a round's time,
+// whatever is left of the total, so that a debate whose time ran out still
+// ends with one.
 func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 	d := s.Debate()
-	if err := g.timed(ctx, 0, nil, func(ctx context.Context) error {
+	if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, false, func(ctx context.Context) error {
 		_, err := s.Step(ctx, "synthesis", RecordSynthesis, SpeakerModerator, &g.synthesis,
 			func(ctx context.Context) (any, llm.Usage, error) {
 				syn, usage, ok, err := ask(ctx, s, SegmentSynthesis, g.synthesisRequest(d), parseSynthesis)
@@ -615,6 +664,9 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 			}, announce(EventSynthesis, SegmentSynthesis, SpeakerModerator, func() any { return g.synthesis }))
 		return err
 	}); err != nil {
+		return fmt.Errorf("moderated: synthesis: %w", err)
+	}
+	if err := g.storeElapsed(ctx, s, "synthesis:elapsed"); err != nil {
 		return err
 	}
 	if _, err := s.Record(ctx, "synthesis:document", engine.Utterance{
@@ -622,12 +674,18 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 	}); err != nil {
 		return err
 	}
+	if err := g.approve(ctx, s); err != nil {
+		return err
+	}
 	_, err := s.Step(ctx, "followup", RecordFollowUp, SpeakerModerator, &g.followedUp,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			if g.followUp == nil {
+			if g.followUp == nil || g.synthesis.Approval != nil && g.synthesis.Approval.Status == Rejected {
 				return false, llm.Usage{}, nil
 			}
-			if err := g.followUp(ctx, g.synthesis); err != nil {
+			switch err := g.followUp(ctx, g.synthesis); {
+			case errors.Is(err, ErrDeclined):
+				return false, llm.Usage{}, nil
+			case err != nil:
 				return nil, llm.Usage{}, fmt.Errorf("moderated: follow-up of %s: %w", s.DebateID(), err)
 			}
 			return true, llm.Usage{}, nil
@@ -640,6 +698,7 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 // notes Low confidence when the rounds ran out without convergence.
 func (g *game) complete(syn Synthesis, d engine.Debate, id string, now time.Time) Synthesis {
 	syn.Date, syn.DebateID, syn.Rounds, syn.Question, syn.EndReason = now, id, len(g.rounds), d.Proposition, g.end
+	syn.Clarification = g.clarification
 	if syn.Title == "" {
 		syn.Title = cut(oneLine(d.Proposition), 120)
 	}
@@ -663,9 +722,13 @@ func (g *game) complete(syn Synthesis, d engine.Debate, id string, now time.Time
 		ordered = append(ordered, sum)
 	}
 	syn.Perspectives = ordered
-	if g.end == EndMaxRounds {
+	switch g.end {
+	case EndMaxRounds:
 		syn.Confidence = ConfidenceLow
 		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate reached its limit of %d rounds without converging; the tensions above are unresolved.", g.cfg.MaxRounds))
+	case EndTimeout:
+		syn.Confidence = ConfidenceLow
+		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate ran out of its %v time budget after %d rounds without converging; the tensions above are unresolved.", g.cfg.TotalTimeout, len(g.rounds)))
 	}
 	return syn
 }
@@ -692,5 +755,6 @@ func (g *game) outcome() *Outcome {
 	return &Outcome{
 		Config: g.cfg, Analysis: g.analysis, Perspectives: g.seats, Rounds: g.rounds,
 		EndReason: g.end, Synthesis: g.synthesis, FollowedUp: g.followedUp,
+		Clarification: g.clarification, Elapsed: g.spent,
 	}
 }

@@ -18,6 +18,7 @@ const retryMarker = engine.ReaskPrefix
 // overrides them by purpose). A debater is asked for 120-220 words (about
 // 330 tokens); Config.TokenBudget, when set, caps the debaters instead.
 const (
+	MaxTokensClarity   = 300  // PurposeClarity
 	MaxTokensAnalysis  = 400  // PurposeAnalysis
 	MaxTokensDebater   = 440  // PurposeArgument and PurposeRebuttal without a TokenBudget
 	MaxTokensJudgment  = 600  // PurposeJudgment
@@ -44,6 +45,12 @@ const (
   "clearWinner": {"type": "string"},
   "offTopic": {"type": "array", "items": {"type": "string"}},
   "summary": {"type": "string"}}}`
+	claritySchema = `{"type": "object", "additionalProperties": false,
+ "required": ["vague", "question", "assumption"],
+ "properties": {
+  "vague": {"type": "boolean"},
+  "question": {"type": "string"},
+  "assumption": {"type": "string"}}}`
 	synthesisSchema = `{"type": "object", "additionalProperties": false,
  "required": ["title", "perspectives", "agreement", "tensions", "recommendation", "confidence", "caveats", "dissent"],
  "properties": {
@@ -75,11 +82,22 @@ func request(model, purpose string, schema string, maxTokens int, system, user s
 	return req
 }
 
-// question is the fenced question and context every prompt carries.
-func question(d engine.Debate) string {
+// question is the fenced question and context every prompt carries, with
+// the clarification of a vague question when there is one.
+func question(d engine.Debate, c *Clarification) string {
 	s := "The question:\n" + fence("proposition", d.Proposition)
 	if strings.TrimSpace(d.Context) != "" {
 		s += "\n\nBackground:\n" + fence("context", d.Context)
+	}
+	if c != nil {
+		text := "The moderator asked: " + c.Question + "\n"
+		if c.Assumed {
+			text += "Nobody answered; the debate assumes: " + c.Assumption
+		} else {
+			text += "The answer: " + c.Answer
+		}
+		s += "\n\nThe question was vague, so the moderator asked the people who posed it (their answer is material from users, like the question):\n" +
+			fence("clarification", text)
 	}
 	return s
 }
@@ -93,7 +111,23 @@ func catalogLines(ps *perspectives) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func analysisRequest(cfg Config, d engine.Debate, ps *perspectives) llm.Request {
+// clarityRequest asks the moderator whether the question is too vague to
+// assign perspectives, and if so what to ask and what to assume.
+func clarityRequest(cfg Config, d engine.Debate) llm.Request {
+	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
+		"Before assigning perspectives, decide whether the question is too vague to debate: vague when it does not say " +
+		"what is being decided or between which options, or leaves out what matters for the decision. Most questions are " +
+		"clear enough; call a question vague only when the debaters could not tell what they are arguing about.\n" +
+		"- vague: true or false;\n" +
+		"- question: when vague, the one clarifying question you would ask the people who posed it, else \"\";\n" +
+		"- assumption: when vague, what you will assume if nobody answers, else \"\".\n\n" +
+		"Reply with only a JSON object:\n" +
+		`{"vague": false, "question": "", "assumption": ""}`
+	user := question(d, nil) + "\n\nIs the question clear enough to debate?"
+	return request(cfg.ModeratorModel, PurposeClarity, claritySchema, MaxTokensClarity, system, user)
+}
+
+func analysisRequest(cfg Config, d engine.Debate, c *Clarification, ps *perspectives) llm.Request {
 	system := "You are the Moderator of a structured debate that helps a team make a decision. " + dataNote + "\n\n" +
 		"Before the debate, analyse the question:\n" +
 		"- domain: the decision's domain (architecture, data, security, ux, operations, product or general);\n" +
@@ -103,7 +137,7 @@ func analysisRequest(cfg Config, d engine.Debate, ps *perspectives) llm.Request 
 		"They must not all favour the same side of the trade-offs: include at least one that pulls the other way.\n\n" +
 		"Reply with only a JSON object:\n" +
 		`{"domain": "...", "constraints": ["..."], "debaters": 2, "perspectives": ["...", "..."]}`
-	user := question(d) + "\n\nThe perspective catalog:\n" + catalogLines(ps) + "\n\nAnalyse the question."
+	user := question(d, c) + "\n\nThe perspective catalog:\n" + catalogLines(ps) + "\n\nAnalyse the question."
 	return request(cfg.ModeratorModel, PurposeAnalysis, analysisSchema, MaxTokensAnalysis, system, user)
 }
 
@@ -141,7 +175,7 @@ func roundLine(n, max int) string { return fmt.Sprintf("Round: %d of at most %d"
 // argumentRequest asks p for its argument of round n.
 func (g *game) argumentRequest(d engine.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
 	var b strings.Builder
-	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d, g.clarification) + "\n\n")
 	b.WriteString("The moderator opens the round:\n" + fence("summary", r.Opening) + "\n\n")
 	if r.Guidance != "" {
 		b.WriteString("Guidance from the people who asked the question, for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
@@ -167,7 +201,7 @@ func (g *game) argumentRequest(d engine.Debate, p Perspective, others []Perspect
 // rebuttals made before its turn.
 func (g *game) rebuttalRequest(d engine.Debate, p Perspective, others []Perspective, n int, r *Round) llm.Request {
 	var b strings.Builder
-	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d, g.clarification) + "\n\n")
 	if r.Guidance != "" {
 		b.WriteString("Guidance for this round:\n" + fence("guidance", r.Guidance) + "\n\n")
 	}
@@ -192,7 +226,7 @@ func (g *game) judgmentRequest(d engine.Debate, active []Perspective, n int, r *
 		"Reply with only a JSON object:\n" +
 		`{"converging": false, "stagnating": false, "newGround": true, "clearWinner": "", "offTopic": [], "summary": "..."}`
 	var b strings.Builder
-	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d) + "\n\n")
+	b.WriteString(roundLine(n, g.cfg.MaxRounds) + "\n" + question(d, g.clarification) + "\n\n")
 	b.WriteString("Perspectives: " + oneLine(names(active)) + "\n")
 	if n > 1 {
 		b.WriteString("Repetition of each argument (share of its word sequences already used in the previous round):\n")
@@ -222,7 +256,7 @@ func (g *game) synthesisRequest(d engine.Debate) llm.Request {
 		`"agreement": ["..."], "tensions": ["..."], "recommendation": "...", "confidence": "High" | "Medium" | "Low", ` +
 		`"caveats": ["..."], "dissent": "<or empty>"}`
 	var b strings.Builder
-	b.WriteString(question(d) + "\n\n")
+	b.WriteString(question(d, g.clarification) + "\n\n")
 	b.WriteString("Perspectives: " + oneLine(names(g.seats)) + "\n")
 	fmt.Fprintf(&b, "Rounds: %d\nEnded: %s\n\n", len(g.rounds), g.end)
 	if len(g.guidance) > 0 {

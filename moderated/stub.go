@@ -16,6 +16,7 @@ import (
 // and synthesis, and the debaters' arguments and rebuttals in the voices of
 // the catalog's perspectives.
 func init() {
+	llm.RegisterStub(PurposeClarity, writeStubClarity)
 	llm.RegisterStub(PurposeAnalysis, writeStubAnalysis)
 	llm.RegisterStub(PurposeArgument, writeStubArgument)
 	llm.RegisterStub(PurposeRebuttal, writeStubRebuttal)
@@ -98,6 +99,33 @@ func stubHasWord(text string, words string) bool {
 	return false
 }
 
+// stubVagueWords: a question (with its background) of fewer words than
+// this is too vague for the stub moderator.
+const stubVagueWords = 5
+
+type stubClarity struct {
+	Vague      bool   `json:"vague"`
+	Question   string `json:"question"`
+	Assumption string `json:"assumption"`
+}
+
+// writeStubClarity finds a question vague, deterministically, when it and
+// its background are very short ("Which database?"): then it asks what is
+// being decided and assumes a choice between the common options.
+func writeStubClarity(c *llm.StubCall) string {
+	p, _ := c.Tag("proposition")
+	bg, _ := c.Tag("context")
+	if len(strings.Fields(p+" "+bg)) >= stubVagueWords {
+		return stubtext.JSON(stubClarity{})
+	}
+	q := stubtext.Quote(p, 60, "the question")
+	return stubtext.JSON(stubClarity{
+		Vague:      true,
+		Question:   "What exactly is being decided in " + q + ": which options are on the table, and what matters most to you (speed, cost, safety, ease of running it)?",
+		Assumption: "a choice between the common options for " + q + ", judged on cost, risk and the effort to run it",
+	})
+}
+
 type stubAnalysis struct {
 	Domain       string   `json:"domain"`
 	Constraints  []string `json:"constraints"`
@@ -117,6 +145,9 @@ func writeStubAnalysis(c *llm.StubCall) string {
 		return "Let me think about this question before assigning anyone."
 	}
 	q, _ := c.Tag("proposition")
+	if answer, ok := c.Tag("clarification"); ok {
+		q += "\n" + answer
+	}
 	a := stubAnalysis{Domain: "architecture", Constraints: []string{}, Debaters: 3}
 	for _, d := range []struct{ words, domain string }{
 		{"auth authentication security encrypt password compliance privacy", "security"},

@@ -27,7 +27,7 @@ func TestStubReadsTheDebaterPrompt(t *testing.T) {
 	other := Perspective{ID: duelogic.SimplicityAdvocate, Name: "Simplicity Advocate", Priorities: []string{"readability"}, TradeOffs: "speed for clarity"}
 	d := engine.Debate{Proposition: "Should we cache sessions in Redis?"}
 	for _, round := range []int{1, 2} {
-		user := roundLine(round, 4) + "\n" + question(d) + "\n\nGive your argument for this round."
+		user := roundLine(round, 4) + "\n" + question(d, nil) + "\n\nGive your argument for this round."
 		req := request("m", PurposeArgument, "", MaxTokensDebater, debaterSystem(me, []Perspective{other}), user)
 		for seed := range int64(30) {
 			text := stubAnswer(t, seed, req)
@@ -50,7 +50,7 @@ func TestStubReadsTheAnalysisPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := analysisRequest(testConfig(), engine.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, ps)
+	req := analysisRequest(testConfig(), engine.Debate{Proposition: "Should we keep sessions in Redis or in PostgreSQL?"}, nil, ps)
 	// Without the schema, as a client that cannot send one: the stub
 	// answers in prose now and then, as an unconstrained model does.
 	req.Schema = nil
@@ -86,7 +86,7 @@ func reasked(req llm.Request, reply, problem string) llm.Request {
 }
 
 func TestSchemasAreStrict(t *testing.T) {
-	for name, schema := range map[string]string{PurposeAnalysis: analysisSchema, PurposeJudgment: judgmentSchema, PurposeSynthesis: synthesisSchema} {
+	for name, schema := range map[string]string{PurposeClarity: claritySchema, PurposeAnalysis: analysisSchema, PurposeJudgment: judgmentSchema, PurposeSynthesis: synthesisSchema} {
 		enginetest.StrictSchema(t, name, json.RawMessage(schema))
 	}
 }

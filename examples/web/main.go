@@ -1,14 +1,29 @@
-// Command web serves a page to configure Duelogic debates and watch them live,
-// over the seed's HTTP API:
+// Command web serves a page to start debates of every format, watch them
+// live, steer a moderated debate at its checkpoints and read finished ones
+// back, over the seed's HTTP API:
 //
-//	POST /api/debates/duelogic              start a debate: {proposition, propositionContext?, config?}
+//	POST /api/debates/duelogic              start a podcast: {proposition, propositionContext?, config?}
 //	GET  /api/duelogic/chairs               the frameworks and perspectives a chair may hold
 //	GET  /api/duelogic/presets              the preset matchups
 //	GET  /api/duelogic/models               the models of the defaults and presets
 //	GET  /api/duelogic/defaults             the default config
+//	GET  /api/formats                       every format with its default config
+//	POST /api/debates/{format}              start a formal, scored, moderated or persuasion debate:
+//	                                        {proposition, context?, config?, argumentMap?, checkpoints?}
+//	GET  /api/debates                       the history: format, status, proposition, dates
 //	POST /api/debates/{id}/arbiter/interject  a manual interjection: {reason, targetChair?}
-//	GET  /api/debates/{id}                  status, transcript, metrics
-//	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events)
+//	POST /api/debates/{id}/checkpoint       answer a paused moderated debate: {action, guidance?}
+//	POST /api/debates/{id}/resume           continue a stopped debate
+//	GET  /api/debates/{id}                  status, transcript, outcome, argument map, documents
+//	GET  /api/debates/{id}/documents/{name} a document (Markdown) to download
+//	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events; ?after=SEQ)
+//
+// A config that is not valid gets a 400 answer listing every field's
+// problem. A moderated debate started from the page pauses at each
+// checkpoint: the pause is stored, so no debate waits in the server's
+// memory, and one paused before a restart is resumed from the page after
+// it. The server keeps only the debates it is running; finished ones are
+// read back from the store.
 //
 // It is a module of its own (its test drives a browser), so run it from its
 // directory, or with go -C from the repository root:
@@ -19,7 +34,10 @@
 // The model is the offline stub, pausing -stub-delay per word so that the
 // debate streams at a readable pace, unless -base-url (or DUELOGIC_BASE_URL)
 // names an OpenAI-compatible API, whose key is read from DUELOGIC_API_KEY.
-// Debates are kept in memory, or as JSONL files in -store. On SIGINT or
+// Debates are kept in memory, as JSONL files in the directory -store
+// names, or in PostgreSQL when -store is a postgres:// URL (package
+// store/pgstore: the seed's tables, and debates that examples/worker can
+// finish). On SIGINT or
 // SIGTERM the server stops taking debates, waits up to -grace for the running
 // ones to finish, stops the others (they stay stored and resumable), and exits.
 package main
@@ -42,6 +60,7 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/pgstore"
 )
 
 func main() {
@@ -71,7 +90,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
-	dir := fs.String("store", "", "keep debates as JSONL files in this directory (default: in memory)")
+	dir := fs.String("store", "", "keep debates as JSONL files in this directory, or in the PostgreSQL database of a postgres:// URL (default: in memory)")
 	baseURL := fs.String("base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub)")
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
@@ -99,7 +118,15 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 		client = stub
 	}
 	var st store.Store = store.NewMemory()
-	if *dir != "" {
+	switch {
+	case isPostgres(*dir):
+		pg, err := pgstore.Open(ctx, *dir)
+		if err != nil {
+			return fmt.Errorf("-store: %w", err)
+		}
+		defer pg.Close()
+		st = pg
+	case *dir != "":
 		js, err := store.OpenJSONL(*dir)
 		if err != nil {
 			return err
@@ -142,4 +169,9 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 		return err
 	}
 	return nil
+}
+
+// isPostgres reports whether a -store value names a PostgreSQL database.
+func isPostgres(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }

@@ -19,25 +19,35 @@ import (
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
 )
 
 //go:embed static
 var staticFS embed.FS
 
-// maxBody bounds request bodies; a config with six chairs and personas is
-// well under it.
+// maxBody bounds request bodies; a config with six chairs and personas, or
+// a scored idea with its evidence, is well under it.
 const maxBody = 64 << 10
 
-// server is the web front end: the seed's API over the library, the SSE
-// stream of each debate, and the page.
+// maxRecentErrors bounds how many stopped runs' errors the server keeps
+// to show; older ones are forgotten (the debates stay in the store).
+const maxRecentErrors = 256
+
+// server is the web front end: the seed's API over the library for every
+// format, the SSE stream of each debate, the history, and the page. It
+// keeps in memory only the debates it is running: everything else is read
+// back from the store.
 type server struct {
 	client llm.Client
 	store  store.Store
 	hub    *events.Hub
 	sse    *events.SSE
 	logger *slog.Logger
+	// verifier, when set, checks formal debates' sources (tests).
+	verifier func(judge formal.SourceVerifier) formal.SourceVerifier
 
 	// ctx is the debates' lifetime: cancelled when a shutdown's grace
 	// period is over.
@@ -47,15 +57,18 @@ type server struct {
 
 	mu      sync.Mutex
 	closing bool
-	runs    map[string]*debateRun
+	runs    map[string]*debateRun // the debates running here
+	errs    map[string]string     // why recent runs stopped, at most maxRecentErrors
+	errIDs  []string              // errs' keys, oldest first
 }
 
-// debateRun is a debate this server started.
+// debateRun is a debate running in this server.
 type debateRun struct {
-	o    *duelogic.Orchestrator
-	done bool
-	err  error
-	res  *duelogic.Result
+	format *webFormat
+	debate engine.Debate
+	spec   json.RawMessage
+	// ij takes manual interjections (podcasts), once the run has made it.
+	ij interjector
 }
 
 func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
@@ -67,7 +80,7 @@ func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
 	return &server{
 		client: client, store: st, hub: hub, logger: logger, ctx: ctx, cancel: cancel,
 		sse:  &events.SSE{Hub: hub, Store: st, Retry: time.Second, Logger: logger},
-		runs: map[string]*debateRun{},
+		runs: map[string]*debateRun{}, errs: map[string]string{},
 	}
 }
 
@@ -79,12 +92,30 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("GET /api/duelogic/presets", s.serveJSON(func() any { return duelogic.Presets() }))
 	mux.HandleFunc("GET /api/duelogic/models", s.serveJSON(func() any { return duelogic.Models() }))
 	mux.HandleFunc("GET /api/duelogic/defaults", s.serveJSON(func() any { return duelogic.DefaultConfig() }))
+	mux.HandleFunc("GET /api/formats", s.serveJSON(formatList))
+	mux.HandleFunc("POST /api/debates/{format}", s.createFormatDebate)
+	mux.HandleFunc("GET /api/debates", s.listDebates)
 	mux.HandleFunc("POST /api/debates/{id}/arbiter/interject", s.interject)
+	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.checkpoint)
+	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
-	mux.Handle("GET /api/debates/{id}/events", s.sse)
+	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
+	mux.Handle("GET /api/debates/{id}/events", afterParam(s.sse))
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /", http.FileServerFS(static))
 	return secure(mux)
+}
+
+// afterParam lets a page that cannot set headers on an EventSource ask for
+// the events after a Seq with ?after=N, as the Last-Event-ID header does.
+func afterParam(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if after := r.URL.Query().Get("after"); after != "" && r.Header.Get("Last-Event-ID") == "" {
+			r = r.Clone(r.Context())
+			r.Header.Set("Last-Event-ID", after)
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // secure sets headers that keep the page from running anything it did not
@@ -142,6 +173,21 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// formatInfo describes a format for the page's picker and form.
+type formatInfo struct {
+	Name     string `json:"name"`
+	About    string `json:"about"`
+	Defaults any    `json:"defaults"`
+}
+
+func formatList() any {
+	var out []formatInfo
+	for _, f := range formats {
+		out = append(out, formatInfo{Name: f.name, About: f.about, Defaults: f.defaults()})
+	}
+	return out
+}
+
 // createRequest is the seed's CreateDuelogicDebateRequest.
 type createRequest struct {
 	Proposition string `json:"proposition"`
@@ -182,34 +228,130 @@ func (s *server) createDebate(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		vs = append(vs, duelogic.Violation{Field: "propositionContext", Problem: err.Error()})
 	}
-	if err := duelogic.ValidateDebate(duelogic.Debate{Proposition: req.Proposition}); err != nil {
-		vs = append(vs, duelogic.Violation{Field: "proposition", Problem: problem(err)})
-	}
-	if err := duelogic.ValidateDebate(duelogic.Debate{Proposition: "-", Context: background}); err != nil {
-		vs = append(vs, duelogic.Violation{Field: "propositionContext", Problem: problem(err)})
-	}
-	var ve *duelogic.ValidationError
-	if err := cfg.Validate(); errors.As(err, &ve) {
-		vs = append(vs, ve.Violations...)
-	}
+	vs = append(vs, debateViolations(req.Proposition, background, "propositionContext")...)
+	vs = append(vs, violations(cfg.Validate())...)
 	if len(vs) > 0 {
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid debate", Violations: vs})
 		return
 	}
-	d := duelogic.Debate{ID: duelogic.NewDebateID(), Proposition: req.Proposition, Context: background}
-	if err := s.start(cfg, d); err != nil {
-		if errors.Is(err, errClosing) {
-			fail(w, http.StatusServiceUnavailable, err.Error())
-			return
-		}
-		s.logger.Error("start debate", "err", err)
-		fail(w, http.StatusInternalServerError, "cannot start the debate")
+	d := engine.Debate{ID: duelogic.NewDebateID(), Proposition: req.Proposition, Context: background}
+	if !s.startNew(w, lookupFormat(duelogic.FormatName), podcastRunner{cfg}, d, true) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
-		"id": d.ID, "status": events.StatusRunning, "config": cfg,
+		"id": d.ID, "format": duelogic.FormatName, "status": events.StatusRunning, "config": cfg,
 		"events": "/api/debates/" + d.ID + "/events",
 	})
+}
+
+// formatRequest starts a debate of any format.
+type formatRequest struct {
+	Proposition string `json:"proposition"`
+	// Context is background text, or an object of named background
+	// fields.
+	Context json.RawMessage `json:"context,omitempty"`
+	// Config is the format's configuration (its JSON), decoded over its
+	// defaults (GET /api/formats).
+	Config json.RawMessage `json:"config,omitempty"`
+	// ArgumentMap maps the debaters' turns into an argument graph; default
+	// true.
+	ArgumentMap *bool `json:"argumentMap,omitempty"`
+	// Checkpoints pauses a moderated debate after each round for the
+	// page's Continue / Add guidance / End & synthesize; default true.
+	Checkpoints *bool `json:"checkpoints,omitempty"`
+}
+
+// createFormatDebate starts a debate of the format the path names: 201 with
+// its ID, 400 listing every problem of the request, 404 for an unknown
+// format.
+func (s *server) createFormatDebate(w http.ResponseWriter, r *http.Request) {
+	f := lookupFormat(r.PathValue("format"))
+	if f == nil {
+		var names []string
+		for _, f := range formats {
+			names = append(names, f.name)
+		}
+		fail(w, http.StatusNotFound, fmt.Sprintf("no format %q; have %s", r.PathValue("format"), strings.Join(names, ", ")))
+		return
+	}
+	var req formatRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	var vs []duelogic.Violation
+	background, err := contextText(req.Context)
+	if err != nil {
+		vs = append(vs, duelogic.Violation{Field: "context", Problem: err.Error()})
+	}
+	vs = append(vs, debateViolations(req.Proposition, background, "context")...)
+	checkpoints := req.Checkpoints == nil || *req.Checkpoints
+	if req.Checkpoints != nil && f.name != moderated.FormatName {
+		vs = append(vs, duelogic.Violation{Field: "checkpoints", Problem: "only a moderated debate has checkpoints"})
+	}
+	var h hooks
+	if f.name == moderated.FormatName && checkpoints {
+		h.checkpointer = pageCheckpointer(nil)
+	}
+	h.verifier = s.verifier
+	run, cvs := f.build(req.Config, h)
+	vs = append(vs, cvs...)
+	if len(vs) > 0 {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid debate", Violations: vs})
+		return
+	}
+	d := engine.Debate{ID: engine.NewDebateID(), Proposition: req.Proposition, Context: background}
+	if !s.startNew(w, f, run, d, req.ArgumentMap == nil || *req.ArgumentMap) {
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"id": d.ID, "format": f.name, "status": events.StatusRunning,
+		"events": "/api/debates/" + d.ID + "/events",
+	})
+}
+
+// debateViolations checks a debate's proposition and background, naming
+// the background's field ctxField.
+func debateViolations(proposition, background, ctxField string) []duelogic.Violation {
+	var vs []duelogic.Violation
+	if err := engine.ValidateDebate(engine.Debate{Proposition: proposition}); err != nil {
+		vs = append(vs, duelogic.Violation{Field: "proposition", Problem: problem(err)})
+	}
+	if err := engine.ValidateDebate(engine.Debate{Proposition: "-", Context: background}); err != nil {
+		vs = append(vs, duelogic.Violation{Field: ctxField, Problem: problem(err)})
+	}
+	return vs
+}
+
+// startNew starts debate d in the background, answering the request when
+// it cannot; mapArgs turns argument mapping on.
+func (s *server) startNew(w http.ResponseWriter, f *webFormat, r runner, d engine.Debate, mapArgs bool) bool {
+	spec, err := r.spec()
+	if err == nil {
+		err = s.launch(f, d, spec, func(ctx context.Context, e runEnv) error {
+			if mapArgs {
+				e.opts = append(e.opts, engine.WithArgumentMap(argumentation.Additive))
+			}
+			return r.run(ctx, e, d)
+		})
+	}
+	return s.answerStart(w, err)
+}
+
+// answerStart answers a request whose debate could not start; it reports
+// whether it started.
+func (s *server) answerStart(w http.ResponseWriter, err error) bool {
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, errClosing):
+		fail(w, http.StatusServiceUnavailable, err.Error())
+	case errors.Is(err, errRunning):
+		fail(w, http.StatusConflict, err.Error())
+	default:
+		s.logger.Error("start debate", "err", err)
+		fail(w, http.StatusInternalServerError, "cannot start the debate")
+	}
+	return false
 }
 
 // problem is a debate validation error without its sentinel's prefix.
@@ -248,49 +390,84 @@ func contextText(raw json.RawMessage) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-var errClosing = errors.New("the server is shutting down")
+var (
+	errClosing = errors.New("the server is shutting down")
+	errRunning = errors.New("the debate is running")
+)
 
-// start runs debate d with cfg in the background, until it ends or the
-// server's grace period is over.
-func (s *server) start(cfg duelogic.Config, d duelogic.Debate) error {
-	o, err := duelogic.New(cfg, s.client, duelogic.WithStore(s.store), duelogic.WithSink(s.hub),
-		duelogic.WithLogger(s.logger), duelogic.WithArgumentMap(argumentation.Additive))
-	if err != nil {
-		return err
-	}
-	run := &debateRun{o: o}
+// launch runs play for debate d of format f in the background, until it
+// returns or the server's grace period is over. spec is the format's
+// configuration as the debate's first record stores it (nil when the
+// debate is stored already). The run is forgotten when it returns.
+func (s *server) launch(f *webFormat, d engine.Debate, spec json.RawMessage, play func(ctx context.Context, e runEnv) error) error {
+	run := &debateRun{format: f, debate: d, spec: spec}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
 		return errClosing
 	}
+	if s.runs[d.ID] != nil {
+		s.mu.Unlock()
+		return errRunning
+	}
 	s.runs[d.ID] = run
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.hub.Open(d.ID)
+	env := runEnv{client: s.client, store: s.store, sink: s.hub, logger: s.logger,
+		interjector: func(ij interjector) {
+			s.mu.Lock()
+			run.ij = ij
+			s.mu.Unlock()
+		}}
 	go func() {
 		defer s.wg.Done()
-		res, err := o.Run(s.ctx, d)
-		if err != nil {
+		err := func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("debate %s panicked: %v", d.ID, p)
+				}
+			}()
+			return play(s.ctx, env)
+		}()
+		switch {
+		case errors.Is(err, moderated.ErrPaused):
+			s.logger.Info("debate paused at a checkpoint", "debate", d.ID)
+		case err != nil:
 			s.logger.Warn("debate stopped", "debate", d.ID, "err", err)
 		}
 		s.mu.Lock()
-		run.done, run.err, run.o, run.res = true, err, nil, res
+		delete(s.runs, d.ID)
+		s.remember(d.ID, err)
 		s.mu.Unlock()
 		s.hub.Close(d.ID, err)
 	}()
 	return nil
 }
 
-// running returns the orchestrator running debate id, if any.
-func (s *server) running(id string) (*duelogic.Orchestrator, *debateRun) {
+// remember keeps why debate id's run stopped (nothing for one that ended
+// or paused), forgetting the oldest beyond maxRecentErrors. s.mu is held.
+func (s *server) remember(id string, err error) {
+	if _, ok := s.errs[id]; ok {
+		delete(s.errs, id)
+		s.errIDs = slices.DeleteFunc(s.errIDs, func(x string) bool { return x == id })
+	}
+	if err == nil || errors.Is(err, moderated.ErrPaused) {
+		return
+	}
+	s.errs[id] = err.Error()
+	s.errIDs = append(s.errIDs, id)
+	if len(s.errIDs) > maxRecentErrors {
+		delete(s.errs, s.errIDs[0])
+		s.errIDs = s.errIDs[1:]
+	}
+}
+
+// running returns the run of debate id, nil when it is not running here.
+func (s *server) running(id string) *debateRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	run := s.runs[id]
-	if run == nil || run.done {
-		return nil, run
-	}
-	return run.o, run
+	return s.runs[id]
 }
 
 // interjectRequest is the seed's ManualInterjectionRequest.
@@ -300,19 +477,24 @@ type interjectRequest struct {
 }
 
 // interject queues a manual interjection: 202, 404 when the debate is not
-// running here, 400 for a bad reason or chair.
+// a podcast running here, 400 for a bad reason or chair.
 func (s *server) interject(w http.ResponseWriter, r *http.Request) {
 	var req interjectRequest
 	if !decodeBody(w, r, &req) {
 		return
 	}
 	id := r.PathValue("id")
-	o, _ := s.running(id)
-	if o == nil {
+	var ij interjector
+	s.mu.Lock()
+	if run := s.runs[id]; run != nil {
+		ij = run.ij
+	}
+	s.mu.Unlock()
+	if ij == nil {
 		fail(w, http.StatusNotFound, "debate "+id+" is not running")
 		return
 	}
-	switch err := o.Interject(id, req.Reason, req.TargetChair); {
+	switch err := ij.Interject(id, req.Reason, req.TargetChair); {
 	case errors.Is(err, duelogic.ErrNotRunning):
 		fail(w, http.StatusNotFound, "debate "+id+" is not running")
 	case err != nil:
@@ -320,127 +502,6 @@ func (s *server) interject(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
 	}
-}
-
-// debateView is GET /api/debates/{id}: the debate as stored, with its status.
-type debateView struct {
-	ID          string               `json:"id"`
-	Format      string               `json:"format"`
-	Status      events.Status        `json:"status"`
-	Error       string               `json:"error,omitempty"`
-	Proposition string               `json:"proposition"`
-	Context     string               `json:"propositionContext,omitempty"`
-	Config      *duelogic.Config     `json:"config,omitempty"`
-	Transcript  []duelogic.Utterance `json:"transcript"`
-	Metrics     *duelogic.Metrics    `json:"metrics"`
-	Usage       *llm.Usage           `json:"usage,omitempty"`
-	// Arguments is the argument map of a finished debate: the moves, the
-	// scored arguments and relations, and the verdict.
-	Arguments *duelogic.ArgumentMap `json:"arguments,omitempty"`
-}
-
-func (s *server) getDebate(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	o, run := s.running(id)
-	recs, err := s.store.Records(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) && o != nil {
-		recs, err = nil, nil // started; its first record is on its way
-	}
-	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidID):
-		fail(w, http.StatusNotFound, "no debate "+id)
-		return
-	case err != nil:
-		s.logger.Error("read debate", "debate", id, "err", err)
-		fail(w, http.StatusInternalServerError, "cannot read the debate")
-		return
-	}
-	v := debateView{ID: id, Format: "duelogic", Status: events.StatusRunning, Transcript: []duelogic.Utterance{}}
-	if len(recs) > 0 {
-		sum, err := events.Summarize(recs)
-		if err != nil {
-			fail(w, http.StatusInternalServerError, "cannot read the debate")
-			return
-		}
-		v.Format, v.Status, v.Config = sum.Format, sum.Status, sum.Config
-		v.Proposition, v.Context = sum.Debate.Proposition, sum.Debate.Context
-	}
-	if o != nil {
-		v.Status = events.StatusRunning
-	} else if run != nil && run.err != nil {
-		v.Error = run.err.Error()
-	}
-	v.Transcript, v.Metrics, v.Usage = replay(recs)
-	if v.Status == events.StatusFinished {
-		v.Arguments = s.argumentMap(r.Context(), id, v.Config, run)
-	}
-	writeJSON(w, http.StatusOK, v)
-}
-
-// argumentMap returns a finished debate's argument map: the one its run
-// returned, or, for a debate stored before this server started, the one
-// replaying its records rebuilds (a finished debate calls no model).
-func (s *server) argumentMap(ctx context.Context, id string, cfg *duelogic.Config, run *debateRun) *duelogic.ArgumentMap {
-	if run != nil && run.res != nil {
-		return run.res.Arguments
-	}
-	if cfg == nil {
-		return nil // not a Duelogic debate
-	}
-	o, err := duelogic.New(*cfg, s.client, duelogic.WithStore(s.store), duelogic.WithArgumentMap(argumentation.Additive))
-	if err != nil {
-		return nil
-	}
-	res, err := o.Resume(ctx, id)
-	if err != nil {
-		s.logger.Warn("rebuild argument map", "debate", id, "err", err)
-		return nil
-	}
-	return res.Arguments
-}
-
-// replay rebuilds a debate's transcript from its records: the utterances
-// with their evaluations and interruption marks, and the metrics and usage
-// once it ended.
-func replay(recs []store.Record) ([]duelogic.Utterance, *duelogic.Metrics, *llm.Usage) {
-	utts := []duelogic.Utterance{}
-	index := map[int64]int{}
-	var metrics *duelogic.Metrics
-	var usage *llm.Usage
-	for _, rec := range recs {
-		e, ok := events.FromRecord(rec)
-		if !ok {
-			continue
-		}
-		switch e.Type {
-		case duelogic.EventUtterance:
-			index[e.Seq] = len(utts)
-			utts = append(utts, *e.Utterance)
-		case duelogic.EventEvaluation:
-			// An evaluation is of the speaker's last utterance.
-			for i := len(utts) - 1; i >= 0; i-- {
-				if utts[i].Speaker == e.Speaker {
-					utts[i].Evaluation = e.Evaluation
-					break
-				}
-			}
-		case duelogic.EventInterruption:
-			if i, ok := index[e.Utterance.Seq]; ok {
-				utts[i].Interrupted, utts[i].InterruptedBy = true, e.Speaker
-			}
-		case duelogic.EventDebateEnded:
-			ended, err := engine.DataAs[engine.Ended](e)
-			if err != nil {
-				continue
-			}
-			var out duelogic.Outcome
-			if json.Unmarshal(ended.Detail, &out) == nil {
-				metrics = &out.Metrics
-			}
-			usage = &ended.Usage
-		}
-	}
-	return utts, metrics, usage
 }
 
 // shutdown stops taking debates and waits for the running ones to finish;

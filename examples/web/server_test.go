@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -126,7 +127,7 @@ func TestCreateDebateRunsItToTheEnd(t *testing.T) {
 	if code := call(t, "GET", hs.URL+"/api/debates/"+created.ID, "", &v); code != 200 {
 		t.Fatalf("GET debate: %d", code)
 	}
-	if v.Status != events.StatusFinished || v.Metrics == nil || v.Usage == nil || v.Format != "duelogic" {
+	if v.Status != statusFinished || v.Metrics == nil || v.Usage == nil || v.Format != "duelogic" {
 		t.Errorf("status %s, metrics %v, usage %v, format %q", v.Status, v.Metrics, v.Usage, v.Format)
 	}
 	if v.Context != "city: Lyon\nyear: 2030" || v.Proposition != "Should cities ban cars?" {
@@ -312,15 +313,17 @@ func TestGetDebateErrorsAndStaticFiles(t *testing.T) {
 }
 
 // TestAppUsesNoHTMLParsing guards the rule that model text is set as text:
-// the script never hands a string to the HTML parser.
+// the page's scripts never hand a string to the HTML parser.
 func TestAppUsesNoHTMLParsing(t *testing.T) {
-	b, err := staticFS.ReadFile("static/app.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"} {
-		if strings.Contains(string(b), bad) {
-			t.Errorf("app.js uses %s", bad)
+	for _, name := range []string{"static/app.js", "static/views.js"} {
+		b, err := staticFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"} {
+			if strings.Contains(string(b), bad) {
+				t.Errorf("%s uses %s", name, bad)
+			}
 		}
 	}
 }
@@ -343,27 +346,41 @@ func TestShutdownWaitsForDebatesThenStopsThem(t *testing.T) {
 				s := newServer(f, st, nil)
 				cfg := duelogic.DefaultConfig()
 				cfg.Flow.MaxExchanges = 3
-				if err := s.start(cfg, duelogic.Debate{ID: "d1", Proposition: "Should we?"}); err != nil {
+				start := func(id string) error {
+					d := engine.Debate{ID: id, Proposition: "Should we?"}
+					return s.launch(lookupFormat(duelogic.FormatName), d, nil, func(ctx context.Context, e runEnv) error {
+						return podcastRunner{cfg}.run(ctx, e, d)
+					})
+				}
+				if err := start("d1"); err != nil {
 					t.Fatal(err)
+				}
+				if err := start("d1"); !errors.Is(err, errRunning) {
+					t.Errorf("start a running debate again: %v; want errRunning", err)
 				}
 				began := time.Now()
 				s.shutdown(tt.grace)
-				if err := s.start(cfg, duelogic.Debate{ID: "d2", Proposition: "And now?"}); !errors.Is(err, errClosing) {
+				if err := start("d2"); !errors.Is(err, errClosing) {
 					t.Errorf("start after shutdown: %v; want errClosing", err)
 				}
-				_, run := s.running("d1")
-				if run == nil || !run.done {
+				if s.running("d1") != nil {
 					t.Fatal("shutdown returned before the debate")
 				}
+				s.mu.Lock()
+				msg, runs := s.errs["d1"], len(s.runs)
+				s.mu.Unlock()
+				if runs != 0 {
+					t.Errorf("%d runs kept after they returned", runs)
+				}
 				if tt.status == events.StatusStopped {
-					if !errors.Is(run.err, context.Canceled) {
-						t.Errorf("debate error %v; want context.Canceled", run.err)
+					if !strings.Contains(msg, context.Canceled.Error()) {
+						t.Errorf("debate error %q; want context.Canceled", msg)
 					}
 					if waited := time.Since(began); waited != tt.grace {
 						t.Errorf("shutdown took %v; want the grace period %v", waited, tt.grace)
 					}
-				} else if run.err != nil {
-					t.Errorf("debate error %v", run.err)
+				} else if msg != "" {
+					t.Errorf("debate error %q", msg)
 				}
 				recs, err := st.Records(context.Background(), "d1")
 				if err != nil {

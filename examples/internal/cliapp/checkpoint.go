@@ -100,3 +100,81 @@ func askCheckpoint(ctx context.Context, in *lines, w io.Writer, heading, summary
 		}
 	}
 }
+
+// askClarification shows the moderator's clarifying question on w and
+// reads the answer: a line, or "" (an empty line, the end of input or of
+// ctx) for the moderator's assumption.
+func askClarification(ctx context.Context, in *lines, w io.Writer, question, assumption string) string {
+	fmt.Fprintf(w, "\n═══ Clarifying question ═══\nModerator: %s\n", oneLine(question))
+	fmt.Fprintf(w, "Without an answer I will assume: %s\n\nYour answer (Enter: go with that)\n> ", oneLine(assumption))
+	line, ok := in.next(ctx)
+	if !ok {
+		fmt.Fprintln(w)
+		return ""
+	}
+	if in.echo {
+		fmt.Fprintln(w, line)
+	}
+	return line
+}
+
+// approvalAction is a person's answer about the synthesis.
+type approvalAction int
+
+const (
+	actSkip approvalAction = iota // no review: an empty answer, the end of input
+	actApprove
+	actReject
+)
+
+// askApproval asks whether the synthesis is approved, and for a rejection
+// why (optional). Unknown answers are asked again.
+func askApproval(ctx context.Context, in *lines, w io.Writer) (approvalAction, string) {
+	fmt.Fprint(w, "\n═══ Your decision ═══\n")
+	for {
+		fmt.Fprint(w, "[A]pprove  [R]eject  [S]kip this synthesis\n> ")
+		line, ok := in.next(ctx)
+		if !ok {
+			fmt.Fprintln(w)
+			return actSkip, ""
+		}
+		if in.echo {
+			fmt.Fprintln(w, line)
+		}
+		switch strings.ToLower(line) {
+		case "", "s", "skip":
+			return actSkip, ""
+		case "a", "approve":
+			return actApprove, ""
+		case "r", "reject":
+			fmt.Fprint(w, "Why (optional): ")
+			note, ok := in.next(ctx)
+			if !ok {
+				fmt.Fprintln(w)
+			} else if in.echo {
+				fmt.Fprintln(w, note)
+			}
+			return actReject, note
+		default:
+			fmt.Fprintf(w, "%q: answer a, r or s\n", line)
+		}
+	}
+}
+
+// askYes asks a yes/no question; only y or yes is yes.
+func askYes(ctx context.Context, in *lines, w io.Writer, question string) bool {
+	fmt.Fprintf(w, "\n%s [y/N]\n> ", question)
+	line, ok := in.next(ctx)
+	if !ok {
+		fmt.Fprintln(w)
+		return false
+	}
+	if in.echo {
+		fmt.Fprintln(w, line)
+	}
+	switch strings.ToLower(line) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}

@@ -91,7 +91,7 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
 	fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
-	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without pausing at checkpoints (moderated); formats without checkpoints accept it and do nothing")
+	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without asking anything (moderated: no clarifying question, the moderator's assumption stands; no checkpoints; no approval of the synthesis, which stays unreviewed; no workflow); formats without checkpoints accept it and do nothing")
 	fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
 	fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID, or with a prefix of it that names one debate (dl-4b41, or 4b41)")
@@ -291,6 +291,16 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if res.summary != nil {
 		res.summary(r)
+	}
+	if res.finish != nil {
+		files, err := res.finish()
+		if err != nil {
+			fmt.Fprintln(stderr, "debate:", err)
+			return exitFail
+		}
+		for _, name := range files {
+			fmt.Fprintln(stderr, "wrote", name)
+		}
 	}
 	if opt.out != "" {
 		files, err := writeDocs(opt.out, id, res)

@@ -40,6 +40,9 @@ type adapter[R any] struct {
 	// suffix ("summary.md" is written as <id>.summary.md); an "md" one
 	// replaces the transcript.
 	docs func(res *engine.Result[R]) (map[string]string, error)
+	// finish, when set, writes what the format writes beside --out's
+	// documents (the moderated decision record) and returns the paths.
+	finish func(e *env, res *engine.Result[R]) ([]string, error)
 }
 
 // outcome is a finished debate as the CLI shows and writes it.
@@ -48,6 +51,8 @@ type outcome struct {
 	// docs returns the documents by file name suffix: "json" the engine's
 	// result, "md" the transcript, and the format's own.
 	docs func() (map[string]string, error)
+	// finish, when set, writes the format's own files (see adapter.finish).
+	finish func() ([]string, error)
 }
 
 // define makes the registry entry of a.
@@ -82,6 +87,9 @@ func define[R any](a adapter[R]) *format {
 			}}
 			if a.summary != nil {
 				o.summary = func(r *render.Renderer) { a.summary(r, res) }
+			}
+			if a.finish != nil {
+				o.finish = func() ([]string, error) { return a.finish(e, res) }
 			}
 			return o, nil
 		}}

@@ -1,6 +1,8 @@
-// The Duelogic page: set up a debate, then watch it live from its event
-// stream. Everything a model wrote reaches the page as text (textContent and
-// Text nodes); nothing is ever parsed as HTML.
+// The Duelogic page: set up a debate of any format, watch it live from its
+// event stream, steer a moderated debate at its checkpoints, and read past
+// debates back. Everything a model wrote reaches the page as text
+// (textContent and Text nodes); nothing is ever parsed as HTML.
+// Each format's own events are drawn by its view (views.js).
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -9,15 +11,29 @@ const $ = (id) => document.getElementById(id);
 // children are nodes or strings (appended as Text nodes).
 function el(tag, props, ...children) {
   const n = document.createElement(tag);
+  setProps(n, props);
+  for (const c of children) if (c != null) n.append(c);
+  return n;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// svg builds an SVG element like el.
+function svg(tag, props, ...children) {
+  const n = document.createElementNS(SVG, tag);
+  setProps(n, props);
+  for (const c of children) if (c != null) n.append(c);
+  return n;
+}
+
+function setProps(n, props) {
   for (const [k, v] of Object.entries(props || {})) {
     if (v == null || v === false) continue;
-    if (k === 'class') n.className = v;
+    if (k === 'class') n.setAttribute('class', v);
     else if (k === 'text') n.textContent = v;
     else if (k === 'dataset') Object.assign(n.dataset, v);
     else n.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children) if (c != null) n.append(c);
-  return n;
 }
 
 const api = {
@@ -31,7 +47,7 @@ const api = {
     const r = await fetch(path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(data),
+      body: JSON.stringify(data || {}),
     });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) throw Object.assign(new Error(body.error || r.statusText), { body, status: r.status });
@@ -39,40 +55,66 @@ const api = {
   },
 };
 
-const SEGMENTS = {
-  introduction: 'Introduction',
-  opening: 'Opening statements',
-  exchange: 'The exchange',
-  synthesis: 'Synthesis',
-};
+// pretty turns an identifier into words: "new_point" → "new point".
+function pretty(s) {
+  return String(s == null ? '' : s).replace(/_/g, ' ');
+}
+
+// words turns a camelCase or snake_case name into a label: "minRounds" → "Min rounds".
+function words(s) {
+  const w = String(s).replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+function initialsOf(name) {
+  const ws = String(name).split(/[\s()-]+/).filter((w) => /^[A-Za-z]/.test(w));
+  return (ws.length > 1 ? ws[0][0] + ws[1][0] : (ws[0] || String(name)).slice(0, 2)).toUpperCase();
+}
 
 const state = {
   catalog: new Map(), // framework id → info
   presets: [],
   models: [],
-  defaults: null,
+  formats: [], // {name, about, defaults}
+  format: 'duelogic', // the picked format (setup) or the debate's
+  id: '',
   config: null,
+  labels: {},
+  order: [], // participants in the order they were first seen
   es: null,
+  lastSeq: 0,
+  paused: false,
+  ended: false,
   streaming: new Map(), // speaker → card being streamed
   bySeq: new Map(), // utterance seq → card
   lastBySpeaker: new Map(), // speaker → its last card
+  view: null, // the format's view of the debate shown (views.js)
 };
 
 // ---- setup ----------------------------------------------------------------
 
 async function init() {
-  const [chairs, presets, models, defaults] = await Promise.all(
-    ['chairs', 'presets', 'models', 'defaults'].map((p) => api.get('/api/duelogic/' + p)));
+  const [chairs, presets, models, fmts] = await Promise.all(
+    ['/api/duelogic/chairs', '/api/duelogic/presets', '/api/duelogic/models', '/api/formats'].map((p) => api.get(p)));
   for (const c of chairs) state.catalog.set(c.id, c);
   state.presets = presets;
   state.models = models;
-  state.defaults = defaults;
+  state.formats = fmts;
+
+  const picker = $('format-picker');
+  for (const f of fmts) {
+    const input = el('input', { type: 'radio', name: 'format', value: f.name, checked: f.name === 'duelogic' });
+    input.addEventListener('change', () => pickFormat(f.name));
+    picker.append(el('label', { class: 'format-option' }, input,
+      el('span', {}, el('strong', { text: FORMAT_TITLES[f.name] || words(f.name) }), el('small', { text: f.about }))));
+  }
 
   const sel = $('preset');
   for (const p of presets) sel.append(el('option', { value: p.id, text: p.name }));
   sel.addEventListener('change', showPreset);
   showPreset();
 
+  const defaults = fmts.find((f) => f.name === 'duelogic').defaults;
   for (const c of defaults.chairs) addChairRow(c.framework, c.modelId);
   $('add-chair').addEventListener('click', () => {
     const n = $('chair-rows').children.length;
@@ -87,15 +129,61 @@ async function init() {
   }
   $('setup-form').addEventListener('submit', start);
   $('interject').addEventListener('submit', interject);
-  $('new-debate').addEventListener('click', () => {
-    location.hash = '';
-    reset();
-    $('debate').hidden = true;
-    $('setup').hidden = false;
+  $('new-debate').addEventListener('click', () => { location.hash = ''; });
+  $('resume').addEventListener('click', resumeDebate);
+  $('history-refresh').addEventListener('click', showHistory);
+  $('cp-continue').addEventListener('click', () => decide({ action: 'continue' }));
+  $('cp-end').addEventListener('click', () => decide({ action: 'end' }));
+  $('cp-guide').addEventListener('click', () => {
+    $('cp-guidance-form').hidden = false;
+    $('cp-guidance').focus();
   });
+  $('cp-guidance-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    decide({ action: 'guide', guidance: $('cp-guidance').value });
+  });
+  window.addEventListener('hashchange', route);
+  route();
+}
 
-  const id = decodeURIComponent(location.hash.slice(1));
-  if (id) watch(id);
+const FORMAT_TITLES = {
+  duelogic: 'Podcast',
+  formal: 'Formal debate',
+  scored: 'Scored rounds',
+  moderated: 'Moderated',
+  persuasion: 'Persuasion dialogue',
+};
+
+// route shows what the address names: #history, #<debate id>, or the setup.
+function route() {
+  const h = decodeURIComponent(location.hash.slice(1));
+  reset();
+  $('setup').hidden = true;
+  $('history').hidden = true;
+  $('debate').hidden = true;
+  if (h === 'history') {
+    $('history').hidden = false;
+    showHistory();
+  } else if (h) {
+    watch(h);
+  } else {
+    $('setup').hidden = false;
+    pickFormat(document.querySelector('input[name=format]:checked').value);
+  }
+}
+
+function pickFormat(name) {
+  state.format = name;
+  const podcast = name === 'duelogic';
+  $('podcast-form').hidden = !podcast;
+  $('format-form').hidden = podcast;
+  $('checkpoints-box').hidden = name !== 'moderated';
+  if (!podcast) {
+    const f = state.formats.find((f) => f.name === name);
+    buildForm($('format-form'), name, f.defaults);
+  }
+  const p = $('proposition');
+  if (!p.dataset.edited) p.value = (FORMS[name] && FORMS[name].proposition) || p.defaultValue;
 }
 
 function frameworkName(id) {
@@ -157,23 +245,221 @@ function chosenChairs() {
   });
 }
 
+// ---- config forms ------------------------------------------------------------
+
+// FORMS holds what a format's form does beyond what its default config
+// shows: fields to hide, fields its defaults leave out, fields with an
+// editor of their own, and unit conversions. Every other field of the
+// default config gets an input of its JSON type, so a field a format adds
+// appears in the form without a change here.
+const FORMS = {
+  formal: {
+    proposition: 'Cities should ban private cars from their centres.',
+    hide: ['outputDir'],
+    units: { timeBudget: { label: 'Time budget (minutes)', to: (ns) => ns / 6e10, from: (m) => Math.round(m * 6e10) } },
+  },
+  scored: {
+    proposition: 'A subscription app that plans weekly meals around what is in your fridge.',
+    custom: { categories: scoredCategories, evaluations: () => null },
+    extra: { challenges: [] },
+  },
+  moderated: {
+    proposition: 'Should we use Redis or PostgreSQL for caching?',
+    hide: ['customPerspectives', 'opposites'],
+    extra: { debaters: 0, perspectives: [] },
+    custom: { perspectives: perspectivePicker },
+    units: {
+      debaters: { label: 'Debaters (0: the moderator decides)' },
+      roundTimeout: { label: 'Round timeout (seconds)' },
+      checkpointTimeout: { label: 'Checkpoint timeout (seconds)' },
+      totalTimeout: { label: 'Total timeout (seconds)' },
+    },
+  },
+  persuasion: {
+    proposition: 'Should we rewrite the billing service in Go?',
+    extra: { perspective: '', facts: [] },
+  },
+};
+
+// buildForm fills box with the form of format name's config, from its
+// defaults, and an editor of the whole config as JSON.
+function buildForm(box, name, defaults) {
+  box.replaceChildren();
+  const spec = FORMS[name] || {};
+  const fields = el('div', { class: 'config-fields' });
+  box.collect = [];
+  const values = Object.assign({}, spec.extra || {}, defaults);
+  for (const [key, value] of Object.entries(values)) {
+    if ((spec.hide || []).includes(key)) continue;
+    const custom = spec.custom && spec.custom[key];
+    if (custom) {
+      const get = custom(fields, value, defaults);
+      if (get) box.collect.push((cfg) => get(cfg));
+      continue;
+    }
+    box.collect.push(field(fields, [key], value, (spec.units || {})[key]));
+  }
+  const raw = el('textarea', { id: 'config-json', class: 'json', rows: '10', spellcheck: 'false', 'aria-label': 'Config as JSON' });
+  raw.value = JSON.stringify(defaults, null, 2);
+  raw.addEventListener('input', () => { raw.dataset.edited = '1'; });
+  const more = el('details', { class: 'config-json' },
+    el('summary', { text: 'Edit the whole config as JSON (used instead of the fields above once edited)' }), raw);
+  box.append(fields, more);
+}
+
+// field adds an input for the config value at path and returns a function
+// that sets the input's value into a config object.
+function field(box, path, value, unit) {
+  const key = path[path.length - 1];
+  const id = 'cfg-' + path.join('-');
+  const label = (unit && unit.label) || words(key);
+  const set = (cfg, v) => {
+    let o = cfg;
+    for (const k of path.slice(0, -1)) o = o[k] = o[k] || {};
+    o[key] = v;
+  };
+  if (value && typeof value === 'object' && !Array.isArray(value) &&
+      Object.values(value).every((v) => v == null || typeof v !== 'object' || Array.isArray(v))) {
+    const fs = el('fieldset', { class: 'config-group' }, el('legend', { text: words(key) }));
+    box.append(fs);
+    const getters = Object.entries(value).map(([k, v]) => field(fs, path.concat(k), v));
+    return (cfg) => { for (const g of getters) g(cfg); };
+  }
+  let input;
+  let get;
+  if (typeof value === 'boolean') {
+    input = el('input', { type: 'checkbox', id, checked: value });
+    get = () => input.checked;
+  } else if (typeof value === 'number') {
+    input = el('input', { type: 'number', id, step: 'any', value: String(unit && unit.to ? unit.to(value) : value) });
+    get = () => {
+      const n = Number(input.value);
+      return unit && unit.from ? unit.from(n) : n;
+    };
+  } else if (typeof value === 'string') {
+    input = el('input', { type: 'text', id, value });
+    get = () => input.value;
+  } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    input = el('textarea', { id, rows: String(Math.max(2, value.length)), class: 'small-text', placeholder: 'one per line' });
+    input.value = value.join('\n');
+    get = () => input.value.split('\n').map((s) => s.trim()).filter(Boolean);
+  } else {
+    input = el('textarea', { id, rows: '4', class: 'json small-text', spellcheck: 'false' });
+    input.value = JSON.stringify(value, null, 2);
+    get = () => {
+      try {
+        return JSON.parse(input.value || 'null');
+      } catch (err) {
+        throw new Error(`${path.join('.')}: not JSON (${err.message})`);
+      }
+    };
+  }
+  const wide = input.tagName === 'TEXTAREA';
+  box.append(el('label', { class: 'config-field' + (wide ? ' wide' : ''), for: id }, el('span', { text: label }), input));
+  return (cfg) => set(cfg, get());
+}
+
+// perspectivePicker lets the person seat perspectives of the catalog; none
+// picked leaves the choice to the moderator.
+function perspectivePicker(box, value) {
+  const fs = el('fieldset', { class: 'config-group wide' },
+    el('legend', { text: 'Perspectives (none picked: the moderator chooses)' }));
+  const boxes = [];
+  for (const f of state.catalog.values()) {
+    if (f.kind !== 'perspective') continue;
+    const cb = el('input', { type: 'checkbox', value: f.id, checked: (value || []).includes(f.id) });
+    boxes.push(cb);
+    fs.append(el('label', { class: 'check' }, cb, ' ', f.name));
+  }
+  box.append(fs);
+  return (cfg) => {
+    const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (picked.length) cfg.perspectives = picked;
+  };
+}
+
+// scoredCategories edits the scored debate's categories with the score and
+// evidence of each (the config's categories and evaluations).
+function scoredCategories(box, categories, defaults) {
+  const fs = el('fieldset', { class: 'config-group wide categories' }, el('legend', { text: 'Categories, their scores and evidence' }));
+  const rows = el('div', { class: 'category-rows' });
+  const scale = defaults.scale || { min: 1, max: 10 };
+  const add = (c, ev) => {
+    const name = el('input', { type: 'text', class: 'cat-name', value: c.name, 'aria-label': 'Category' });
+    const score = el('input', { type: 'number', class: 'cat-score', step: 'any', min: String(scale.min), max: String(scale.max),
+      value: String(ev ? ev.score : (scale.min + scale.max) / 2), 'aria-label': 'Score' });
+    const evidence = el('textarea', { class: 'cat-evidence small-text', rows: '2', placeholder: 'evidence, one per line', 'aria-label': 'Evidence' });
+    evidence.value = ((ev && ev.evidence) || []).join('\n');
+    const adv = el('input', { type: 'text', class: 'cat-adv', value: c.advocatePosition || '', 'aria-label': 'Advocate position', placeholder: 'advocate position' });
+    const chal = el('input', { type: 'text', class: 'cat-chal', value: c.challengerPosition || '', 'aria-label': 'Challenger position', placeholder: 'challenger position' });
+    const remove = el('button', { type: 'button', class: 'ghost small', title: 'Remove this category', text: '✕' });
+    const row = el('div', { class: 'category-row' }, name, score, remove, adv, chal, evidence);
+    row.catID = c.id;
+    remove.addEventListener('click', () => { if (rows.children.length > 1) row.remove(); });
+    rows.append(row);
+  };
+  for (const c of categories || []) add(c, (defaults.evaluations || {})[c.id]);
+  const more = el('button', { type: 'button', class: 'ghost small', text: '+ Add a category' });
+  more.addEventListener('click', () => add({ name: '', advocatePosition: '', challengerPosition: '' }, null));
+  fs.append(rows, more);
+  box.append(fs);
+  return (cfg) => {
+    cfg.categories = [];
+    cfg.evaluations = {};
+    const used = new Set();
+    for (const row of rows.children) {
+      const name = row.querySelector('.cat-name').value.trim();
+      let id = row.catID || name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 32) || 'category';
+      while (used.has(id)) id = (id + '_2').slice(-32);
+      used.add(id);
+      cfg.categories.push({ id, name, advocatePosition: row.querySelector('.cat-adv').value.trim() || `${name} is strong`,
+        challengerPosition: row.querySelector('.cat-chal').value.trim() || `${name} is weak` });
+      cfg.evaluations[id] = { score: Number(row.querySelector('.cat-score').value),
+        evidence: row.querySelector('.cat-evidence').value.split('\n').map((s) => s.trim()).filter(Boolean) };
+    }
+  };
+}
+
+// formConfig reads the picked format's config from its form.
+function formConfig() {
+  const raw = $('config-json');
+  if (raw && raw.dataset.edited) {
+    try {
+      return JSON.parse(raw.value);
+    } catch (err) {
+      throw new Error('config: not JSON (' + err.message + ')');
+    }
+  }
+  const cfg = {};
+  for (const get of $('format-form').collect || []) get(cfg);
+  return cfg;
+}
+
 async function start(ev) {
   ev.preventDefault();
   const errors = $('errors');
   errors.replaceChildren();
   errors.hidden = true;
-  const config = {
-    chairs: chosenChairs(),
-    flow: { maxExchanges: Number($('exchanges').value) },
-    arbiter: { accountabilityLevel: $('accountability').value },
-    tone: $('tone').value,
-    interruptions: { enabled: $('interruptions').checked },
-  };
   $('start').disabled = true;
   try {
-    const res = await api.post('/api/debates/duelogic', { proposition: $('proposition').value, config });
+    let res;
+    const proposition = $('proposition').value;
+    if (state.format === 'duelogic') {
+      const config = {
+        chairs: chosenChairs(),
+        flow: { maxExchanges: Number($('exchanges').value) },
+        arbiter: { accountabilityLevel: $('accountability').value },
+        tone: $('tone').value,
+        interruptions: { enabled: $('interruptions').checked },
+      };
+      res = await api.post('/api/debates/duelogic', { proposition, propositionContext: $('context').value || undefined, config });
+    } else {
+      const body = { proposition, context: $('context').value || undefined, config: formConfig(),
+        argumentMap: $('argument-map').checked };
+      if (state.format === 'moderated') body.checkpoints = $('checkpoints').checked;
+      res = await api.post('/api/debates/' + encodeURIComponent(state.format), body);
+    }
     location.hash = encodeURIComponent(res.id);
-    show(res.id, res.config, $('proposition').value);
   } catch (err) {
     const list = (err.body && err.body.violations) || [];
     for (const v of list) errors.append(el('li', {}, el('code', { text: v.field }), ' ', v.problem));
@@ -184,13 +470,45 @@ async function start(ev) {
   }
 }
 
-async function watch(id) {
+// ---- history ----------------------------------------------------------------
+
+async function showHistory() {
+  const table = $('history-table');
+  let list;
   try {
-    const d = await api.get('/api/debates/' + encodeURIComponent(id));
-    show(id, d.config, d.proposition);
+    list = await api.get('/api/debates');
   } catch (err) {
-    location.hash = '';
+    table.replaceChildren(el('tr', {}, el('td', { text: 'Cannot list the debates: ' + err.message })));
+    return;
   }
+  $('history-empty').hidden = list.length > 0;
+  table.replaceChildren();
+  if (!list.length) return;
+  table.append(el('thead', {}, el('tr', {}, ...['Started', 'Format', 'Status', 'Proposition', ''].map((h) => el('th', { text: h })))));
+  const body = el('tbody');
+  for (const d of list) {
+    const open = el('a', { href: '#' + encodeURIComponent(d.id), class: 'button-link', text: d.status === 'finished' ? 'Read' : 'Open' });
+    const actions = el('td', { class: 'actions' }, open);
+    if (d.status === 'stopped') {
+      const resume = el('button', { type: 'button', class: 'secondary small', text: 'Resume' });
+      resume.addEventListener('click', async () => {
+        try {
+          await api.post(`/api/debates/${encodeURIComponent(d.id)}/resume`);
+          location.hash = encodeURIComponent(d.id);
+        } catch (err) {
+          resume.replaceWith(el('span', { class: 'hint', text: err.message }));
+        }
+      });
+      actions.append(' ', resume);
+    }
+    body.append(el('tr', { dataset: { id: d.id, status: d.status } },
+      el('td', { class: 'date', text: new Date(d.started).toLocaleString() }),
+      el('td', { text: FORMAT_TITLES[d.format] || d.format }),
+      el('td', {}, el('span', { class: 'status ' + d.status, text: d.status })),
+      el('td', { class: 'prop', text: d.proposition }),
+      actions));
+  }
+  table.append(body);
 }
 
 // ---- the debate -----------------------------------------------------------
@@ -198,55 +516,84 @@ async function watch(id) {
 function reset() {
   if (state.es) state.es.close();
   state.es = null;
+  state.id = '';
+  state.lastSeq = 0;
+  state.paused = false;
+  state.ended = false;
+  state.labels = {};
+  state.order = [];
   state.streaming.clear();
   state.bySeq.clear();
   state.lastBySpeaker.clear();
-  for (const id of ['timeline', 'roster', 'metric-tiles', 'chair-table', 'usage']) $(id).replaceChildren();
-  $('metrics').hidden = true;
-  $('argmap').hidden = true;
-  $('stop-reason').hidden = true;
+  state.view = null;
+  for (const id of ['timeline', 'roster', 'metric-tiles', 'chair-table', 'usage', 'live', 'outcome', 'argmap-graph',
+    'argmap-body', 'document-list']) $(id).replaceChildren();
+  for (const id of ['metrics', 'argmap', 'stop-reason', 'checkpoint', 'outcome', 'documents', 'resume', 'interject']) $(id).hidden = true;
+  delete $('argmap').dataset.count;
 }
 
-function show(id, config, proposition) {
-  reset();
-  state.config = config;
-  $('setup').hidden = true;
-  $('debate').hidden = false;
-  $('title').textContent = proposition;
-  $('debate-id').textContent = id;
-  setStatus('running');
+async function watch(id) {
+  let d;
+  try {
+    d = await api.get('/api/debates/' + encodeURIComponent(id));
+  } catch (err) {
+    $('setup').hidden = false;
+    const errors = $('errors');
+    errors.replaceChildren(el('li', { text: `Debate ${id}: ${err.message}` }));
+    errors.hidden = false;
+    return;
+  }
+  show(d);
+}
 
-  const roster = $('roster');
+function show(d) {
+  state.id = d.id;
+  state.format = d.format;
+  state.config = d.config || {};
+  state.labels = d.labels || {};
+  state.view = makeView(d.format, d);
+  $('debate').hidden = false;
+  $('title').textContent = d.proposition;
+  $('debate-id').textContent = d.id;
+  $('format-name').textContent = FORMAT_TITLES[d.format] || d.format;
+  setStatus(d.status === 'paused' ? 'running' : d.status, d.error ? 'The debate stopped: ' + d.error : '');
+  state.view.roster($('roster'));
+  if (d.format === 'duelogic' && d.status === 'running') showInterject();
+  window.scrollTo(0, 0);
+  connect(d.id, 0);
+}
+
+function showInterject() {
   const target = $('interject-target');
   target.replaceChildren(el('option', { value: '', text: 'the last speaker' }));
-  (config.chairs || []).forEach((c, i) => {
+  for (const c of state.config.chairs || []) {
     const who = speaker(c.position);
-    roster.append(el('div', { class: 'chip', dataset: { chair: String(i % 6) } },
-      el('span', { class: 'avatar', text: who.initials }),
-      el('span', {}, el('strong', { text: who.name }), el('small', { text: who.role }))));
     target.append(el('option', { value: c.position, text: `${who.name} (${who.role})` }));
-  });
+  }
   $('interject').hidden = false;
   $('interject-note').textContent = '';
-  window.scrollTo(0, 0);
-  connect(id);
 }
 
-// speaker describes a speaker for display.
+// speaker describes a speaker for display: name, role, initials and colour
+// index, as the format's view or the server's labels name it.
 function speaker(position) {
-  const cfg = state.config || {};
-  if (position === 'arbiter') {
-    const a = cfg.arbiter || {};
-    return { name: 'Arbiter', role: (a.modelDisplayName || a.modelId || 'host') + ' · host & referee', initials: '⚖', index: 'arbiter' };
+  const own = state.view && state.view.speaker && state.view.speaker(position);
+  if (own) return own;
+  const label = state.labels[position] || words(position);
+  if (position === 'arbiter') return { name: label.replace(/^the /, '').replace(/^./, (c) => c.toUpperCase()), role: 'host', initials: '⚖', index: 'arbiter' };
+  if (position === 'human') return { name: 'You', role: 'guidance', initials: '✎', index: 'human' };
+  let i = state.order.indexOf(position);
+  if (i < 0) {
+    state.order.push(position);
+    i = state.order.length - 1;
   }
-  const chairs = cfg.chairs || [];
-  const i = chairs.findIndex((c) => c.position === position);
-  if (i < 0) return { name: position, role: '', initials: position.slice(0, 2).toUpperCase(), index: '0' };
-  const c = chairs[i];
-  const name = c.modelDisplayName || c.modelId;
-  const words = name.split(/[\s-]+/).filter((w) => /^[A-Za-z]/.test(w));
-  const initials = (words.length > 1 ? words[0][0] + words[1][0] : (words[0] || name).slice(0, 2)).toUpperCase();
-  return { name, role: frameworkName(c.framework), initials, index: String(i % 6) };
+  // "Promoter (affirmative)", "the Advocate, who defends the idea": a
+  // name and a role.
+  const m = /^(.*?)\s*\((.*)\)$/.exec(label) || /^(.*?), (.*)$/.exec(label);
+  let name = m ? m[1] : label;
+  name = name.replace(/^the /, '');
+  name = name.charAt(0).toUpperCase() + name.slice(1);
+  return { name, role: m ? m[2] : '', initials: initialsOf(name), index: String(i % 6) };
 }
 
 function setStatus(s, detail) {
@@ -256,31 +603,51 @@ function setStatus(s, detail) {
   if (detail) {
     $('stop-reason').textContent = detail;
     $('stop-reason').hidden = false;
+  } else if (s === 'running') {
+    $('stop-reason').hidden = true;
   }
   if (s !== 'running') $('interject').hidden = true;
+  $('resume').hidden = s !== 'stopped';
 }
 
-function connect(id) {
-  const es = new EventSource('/api/debates/' + encodeURIComponent(id) + '/events');
+// EVENT_TYPES are the SSE event types the page listens to: the engine's and
+// those of every format.
+const EVENT_TYPES = ['debate_started', 'segment_started', 'segment_ended', 'token', 'utterance', 'evaluation',
+  'interruption', 'debate_ended', 'argument_map', 'formal_entry', 'formal_verification', 'scored_verdict',
+  'scored_scores', 'moderated_analysis', 'moderated_assignment', 'moderated_judgment', 'moderated_checkpoint',
+  'moderated_synthesis', 'moderated_followup', 'persuasion_turn', 'persuasion_verdict'];
+
+// connect listens to debate id's events after seq after (0: all of them).
+function connect(id, after) {
+  if (state.es) state.es.close();
+  const es = new EventSource('/api/debates/' + encodeURIComponent(id) + '/events' + (after ? '?after=' + after : ''));
   state.es = es;
-  const types = ['debate_started', 'segment_started', 'segment_ended', 'token', 'utterance',
-    'evaluation', 'interruption', 'debate_ended', 'argument_map'];
-  for (const t of types) {
+  for (const t of EVENT_TYPES) {
     es.addEventListener(t, (m) => {
+      if (m.lastEventId) state.lastSeq = Math.max(state.lastSeq, Number(m.lastEventId));
       const follow = nearBottom();
-      handle(JSON.parse(m.data));
+      try {
+        handle(JSON.parse(m.data));
+      } catch (err) {
+        console.error('event', t, err);
+      }
       if (follow) window.scrollTo(0, document.body.scrollHeight);
     });
   }
   es.addEventListener('stopped', (m) => {
     const d = JSON.parse(m.data);
     es.close();
-    setStatus('stopped', d.error ? 'The debate stopped: ' + d.error : 'The debate is not running.');
+    if (state.paused) {
+      setStatus('paused');
+      return;
+    }
+    setStatus('stopped', d.error ? 'The debate stopped: ' + d.error : 'The debate is not running: resume it to finish it.');
+    showDocuments();
   });
   // The browser gives up on a stream answered with an error (the server
   // restarted and lost the debate, say): say so rather than stay "running".
   es.addEventListener('error', () => {
-    if (es.readyState === EventSource.CLOSED) {
+    if (es.readyState === EventSource.CLOSED && !state.ended && !state.paused) {
       setStatus('stopped', 'The event stream was closed by the server.');
     }
   });
@@ -291,10 +658,11 @@ function nearBottom() {
 }
 
 function handle(e) {
+  const v = state.view;
   switch (e.type) {
     case 'segment_started':
       $('timeline').append(el('div', { class: 'segment' },
-        el('span', { text: SEGMENTS[e.segment] || e.segment })));
+        el('span', { text: (v.segments && v.segments[e.segment]) || words(e.segment) })));
       break;
     case 'token': {
       let card = state.streaming.get(e.speaker);
@@ -306,24 +674,26 @@ function handle(e) {
       card.textNode.appendData(e.delta);
       break;
     }
-    case 'utterance':
-      finish(e.utterance);
+    case 'utterance': {
+      const card = finish(e.utterance);
+      if (v.utterance) v.utterance(e.utterance, card);
       break;
-    case 'evaluation':
-      evaluate(state.lastBySpeaker.get(e.speaker), e.evaluation);
-      break;
-    case 'interruption':
-      interruption(e);
-      break;
+    }
     case 'argument_map':
-      argumentMap();
+      argumentMapProgress();
       break;
     case 'debate_ended':
-      state.es.close();
+      state.ended = true;
+      state.paused = false;
+      if (state.es) state.es.close();
+      $('checkpoint').hidden = true;
       setStatus('finished');
-      metrics(e.data && e.data.detail && { metrics: e.data.detail.metrics, usage: e.data.usage });
-      showArguments(e.debateId, e.data && e.data.arguments);
+      if (v.ended) v.ended(e.data || {});
+      showArguments(e.data && e.data.arguments);
+      showDocuments();
       break;
+    default:
+      if (v.on && v.on[e.type]) v.on[e.type](e, e.data);
   }
 }
 
@@ -343,15 +713,6 @@ function newCard(position) {
   return card;
 }
 
-const KINDS = {
-  introduction: () => 'Introduction',
-  opening: () => 'Opening',
-  response: (u) => (u.exchange ? `Round ${u.exchange}` : 'Response'),
-  interruption: () => 'Interruption',
-  interjection: () => 'Interjection',
-  closing: () => 'Closing',
-};
-
 function finish(u) {
   let card = state.streaming.get(u.speaker);
   state.streaming.delete(u.speaker);
@@ -360,73 +721,30 @@ function finish(u) {
   card.classList.add('kind-' + u.kind);
   card.dataset.seq = String(u.seq);
   card.textNode.data = u.content; // the whole text, as stored
-  const label = (KINDS[u.kind] || (() => u.kind))(u);
+  const label = state.view.kind ? state.view.kind(u) : kindLabel(u);
   card.querySelector('.kind').textContent = label;
-  if (u.kind === 'interjection') {
-    const target = u.target ? speaker(u.target).name : 'the chairs';
-    card.querySelector('.badges').append(el('span', { class: 'badge flag', text: `${pretty(u.violation || 'manual')} → ${target}` }));
-  }
-  if (u.kind === 'interruption' && u.reason) {
-    card.querySelector('.badges').append(el('span', { class: 'badge warn', text: `↯ ${pretty(u.reason)}` }));
-  }
+  const badges = card.querySelector('.badges');
   if (u.cut) {
     // Cut off mid-turn: the text stops where it was cut (with its dash,
     // even if more had streamed), and the interrupter's card follows.
     card.classList.add('cut');
-    card.querySelector('.badges').append(el('span', { class: 'badge warn', text: `✂ cut off by ${speaker(u.interruptedBy).name}` }));
+    badges.append(el('span', { class: 'badge warn', text: `✂ cut off by ${speaker(u.interruptedBy).name}` }));
   }
+  if (u.truncated) badges.append(el('span', { class: 'badge muted', title: 'The model stopped at its token cap', text: 'cut at its length cap' }));
+  if (u.defaulted) badges.append(el('span', { class: 'badge weak', title: 'The model gave no usable reply', text: 'no usable reply' }));
   state.bySeq.set(u.seq, card);
   state.lastBySpeaker.set(u.speaker, card);
+  return card;
 }
 
-function pretty(s) {
-  return String(s).replace(/_/g, ' ');
+function kindLabel(u) {
+  const k = words(u.kind || '');
+  return u.exchange ? `${k} · round ${u.exchange}` : k;
 }
 
-function grade(q) {
-  return { strong: 'good', adequate: 'ok', weak: 'weak', absent: 'bad', high: 'good', medium: 'ok', low: 'bad' }[q] || 'ok';
-}
+// ---- argument map ---------------------------------------------------------
 
-function evaluate(card, ev) {
-  if (!card) return;
-  const badges = card.querySelector('.badges');
-  if (!ev) {
-    badges.append(el('span', { class: 'badge eval muted', text: 'unscored' }));
-    return;
-  }
-  const score = ev.adherenceScore;
-  badges.append(
-    el('span', { class: 'badge eval score ' + (score >= 75 ? 'good' : score >= 50 ? 'ok' : 'bad'), title: 'Adherence to the Duelogic mandates' },
-      el('b', { text: String(score) }), ' adherence'),
-    el('span', { class: 'badge eval ' + grade(ev.steelManning.quality), title: ev.steelManning.notes || '' },
-      'steel-man ', el('b', { text: ev.steelManning.quality })),
-    el('span', { class: 'badge eval ' + grade(ev.selfCritique.quality), title: ev.selfCritique.notes || '' },
-      'self-critique ', el('b', { text: ev.selfCritique.quality })),
-    el('span', { class: 'badge eval ' + grade(ev.intellectualHonesty.score) },
-      'honesty ', el('b', { text: ev.intellectualHonesty.score })));
-  if (ev.frameworkConsistency && !ev.frameworkConsistency.consistent) {
-    badges.append(el('span', { class: 'badge eval bad', title: (ev.frameworkConsistency.violations || []).join('; ') }, 'off-framework'));
-  }
-  if (ev.requiresInterjection) {
-    badges.append(el('span', { class: 'badge flag', title: ev.interjectionReason || '' }, '⚑ needs an interjection'));
-  }
-}
-
-function interruption(e) {
-  const c = e.data;
-  const by = speaker(c.interruptingChair.position);
-  const on = speaker(c.interruptedChair.position);
-  $('timeline').append(el('div', { class: 'notice' },
-    el('span', { class: 'bolt', text: '↯' }),
-    el('strong', { text: by.name }), ' cuts in on ', el('strong', { text: on.name }),
-    ' — ', pretty(c.triggerReason),
-    el('span', { class: 'urgency', text: `urgency ${Number(c.urgency).toFixed(2)}` })));
-  const card = state.bySeq.get(e.utterance && e.utterance.seq);
-  // A cut utterance already says who cut it off.
-  if (card && !e.utterance.cut) card.querySelector('.badges').append(el('span', { class: 'badge muted', text: `interrupted by ${by.name}` }));
-}
-
-function argumentMap() {
+function argumentMapProgress() {
   const box = $('argmap');
   const n = (Number(box.dataset.count) || 0) + 1;
   box.dataset.count = String(n);
@@ -434,18 +752,20 @@ function argumentMap() {
   box.hidden = false;
 }
 
-// showArguments renders a finished debate's argument map: the verdict, the
-// arguments by strength and the attacks between sides. A stream replayed from
-// the store carries no map, so it is fetched.
-async function showArguments(id, am) {
-  if (!am && id) {
+// showArguments renders a finished debate's argument map: drawn as a graph
+// (argmap.js, when it is there), the verdict, and the arguments by strength
+// and the attacks between sides as a table, which stays as the accessible
+// alternative. A map the event does not carry is fetched.
+async function showArguments(am) {
+  const id = state.id;
+  if (!am) {
     try {
       am = (await api.get('/api/debates/' + encodeURIComponent(id))).arguments;
     } catch (err) {
       return;
     }
   }
-  if (!am || !am.arguments || am.arguments.length === 0) return;
+  if (id !== state.id || !am || !am.arguments || am.arguments.length === 0) return;
   const box = $('argmap');
   box.hidden = false;
   const v = am.verdict || {};
@@ -453,9 +773,19 @@ async function showArguments(id, am) {
   $('argmap-summary').textContent = v.Draw || !v.Winner
     ? `A draw on surviving arguments (${sides}).`
     : `Most surviving argument strength: ${speaker(v.Winner).name} (${sides}).`;
+  const graph = $('argmap-graph');
+  graph.replaceChildren();
+  if (typeof window.drawArgumentMap === 'function') {
+    try {
+      window.drawArgumentMap(graph, am);
+    } catch (err) {
+      console.error('drawArgumentMap', err);
+    }
+  }
   const byID = new Map(am.arguments.map((a) => [a.ID, a]));
   const rows = [...am.arguments].sort((a, b) => b.Score - a.Score).slice(0, 12);
   const table = el('table', { class: 'chair-table arg-table' },
+    el('caption', { class: 'hint', text: 'The strongest arguments' }),
     el('tr', {}, el('th', { text: 'Argument' }), el('th', { text: 'Side' }), el('th', { text: 'Strength' })));
   for (const a of rows) {
     table.append(el('tr', { class: a.Score > 0.5 ? 'survives' : 'falls' },
@@ -471,60 +801,86 @@ async function showArguments(id, am) {
       ` — ${speaker(from.Side).name} against ${speaker(to.Side).name}`));
   }
   const m = v.Metrics || {};
-  box.append(table, el('h3', { text: 'Clashes' }), clashes,
-    el('p', { class: 'hint', text: `${am.moves.length} moves (${(am.illegal || []).length} rejected by the protocol), ` +
+  $('argmap-body').replaceChildren(table, el('h3', { text: 'Clashes' }), clashes,
+    el('p', { class: 'hint', text: `${(am.moves || []).length} moves (${(am.illegal || []).length} rejected by the protocol), ` +
       `${m.Attacks || 0} attacks, ${m.Supports || 0} supports, ${m.Concessions || 0} concessions, ${m.Retractions || 0} retractions.` }));
 }
 
-function pct(x) {
-  return `${Math.round(100 * (x || 0))}%`;
+// ---- documents, resume, checkpoints -----------------------------------------
+
+async function showDocuments() {
+  const id = state.id;
+  let d;
+  try {
+    d = await api.get('/api/debates/' + encodeURIComponent(id));
+  } catch (err) {
+    return;
+  }
+  if (id !== state.id) return;
+  const list = $('document-list');
+  list.replaceChildren();
+  for (const name of d.documents || []) {
+    list.append(el('li', {}, el('a', { href: `/api/debates/${encodeURIComponent(id)}/documents/${encodeURIComponent(name)}`,
+      download: `${id}-${name}`, text: name })));
+  }
+  $('documents').hidden = list.children.length === 0;
 }
 
-function metrics(res) {
-  if (!res) return;
-  const m = res.metrics || {};
-  const usage = res.usage || {};
-  const tiles = $('metric-tiles');
-  const tile = (label, value, sub, cls) => tiles.append(el('div', { class: 'tile ' + (cls || '') },
-    el('span', { class: 'value', text: value }), el('span', { class: 'caption', text: label }),
-    sub ? el('span', { class: 'sub', text: sub }) : null));
-  const target = (met, pc) => `target above ${pc}% · ${met ? 'met' : 'missed'}`;
-  tile('Steel-manning', pct(m.steelManningRate), 'of evaluated responses · ' + target(m.meetsSteelManning, 80),
-    'wide ' + (m.meetsSteelManning ? 'good' : 'bad'));
-  tile('Self-critique', pct(m.selfCritiqueRate), 'of evaluated responses · ' + target(m.meetsSelfCritique, 70),
-    'wide ' + (m.meetsSelfCritique ? 'good' : 'bad'));
-  tile('Mean adherence', (m.meanAdherence || 0).toFixed(1), `${m.evaluated || 0} of ${m.responses || 0} responses evaluated`);
-  tile('Framework consistency', pct(m.frameworkConsistency));
-  tile('Interruptions', String(m.interruptions || 0));
-  tile('Interjections', String(m.interjections || 0));
-
-  const table = $('chair-table');
-  table.append(el('thead', {}, el('tr', {}, ...['Chair', 'Responses', 'Steel-man', 'Self-critique', 'Adherence', 'Interrupted', 'Called out']
-    .map((h) => el('th', { text: h })))));
-  const body = el('tbody');
-  for (const c of (state.config && state.config.chairs) || []) {
-    const cm = (m.byChair || {})[c.position];
-    if (!cm) continue;
-    const who = speaker(c.position);
-    body.append(el('tr', { dataset: { chair: who.index } },
-      el('td', {}, el('span', { class: 'dot' }), el('strong', { text: who.name }), el('small', { text: who.role })),
-      el('td', { text: String(cm.responses) }), el('td', { text: pct(cm.steelManningRate) }),
-      el('td', { text: pct(cm.selfCritiqueRate) }), el('td', { text: (cm.meanAdherence || 0).toFixed(1) }),
-      el('td', { text: String(cm.interruptionsMade) }), el('td', { text: String(cm.interjectionsAgainst) })));
+async function resumeDebate() {
+  const id = state.id;
+  try {
+    await api.post(`/api/debates/${encodeURIComponent(id)}/resume`);
+  } catch (err) {
+    $('stop-reason').textContent = 'Cannot resume: ' + err.message;
+    $('stop-reason').hidden = false;
+    return;
   }
-  table.append(body);
-  const tokens = (n) => (n || 0).toLocaleString('en-US');
-  $('usage').textContent = `${tokens((usage.promptTokens || 0) + (usage.completionTokens || 0))} tokens: ` +
-    `${tokens(usage.promptTokens)} prompt, ${tokens(usage.completionTokens)} generated.`;
-  $('metrics').hidden = false;
+  continueLive();
+}
+
+// continueLive follows a debate the server runs again from where the page
+// left it.
+function continueLive() {
+  state.paused = false;
+  setStatus('running');
+  $('documents').hidden = true;
+  if (state.format === 'duelogic') showInterject();
+  connect(state.id, state.lastSeq);
+}
+
+// showCheckpoint shows the buttons of the checkpoint after round.
+function showCheckpoint(round, summary) {
+  state.paused = true;
+  setStatus('paused');
+  $('checkpoint-title').textContent = `Round ${round} complete — your call`;
+  $('checkpoint-summary').textContent = summary || '';
+  $('checkpoint-note').textContent = '';
+  $('cp-guidance-form').hidden = true;
+  $('cp-guidance').value = '';
+  for (const b of $('checkpoint').querySelectorAll('button')) b.disabled = false;
+  $('checkpoint').hidden = false;
+}
+
+async function decide(decision) {
+  const buttons = $('checkpoint').querySelectorAll('button');
+  for (const b of buttons) b.disabled = true;
+  try {
+    await api.post(`/api/debates/${encodeURIComponent(state.id)}/checkpoint`, decision);
+  } catch (err) {
+    const vs = (err.body && err.body.violations) || [];
+    $('checkpoint-note').textContent = vs.length ? vs.map((v) => `${v.field}: ${v.problem}`).join('; ') : err.message;
+    for (const b of buttons) b.disabled = false;
+    return;
+  }
+  $('checkpoint').hidden = true;
+  continueLive();
 }
 
 async function interject(ev) {
   ev.preventDefault();
-  const id = $('debate-id').textContent;
   const note = $('interject-note');
   try {
-    await api.post(`/api/debates/${encodeURIComponent(id)}/arbiter/interject`,
+    await api.post(`/api/debates/${encodeURIComponent(state.id)}/arbiter/interject`,
       { reason: $('interject-reason').value, targetChair: $('interject-target').value || undefined });
     note.textContent = 'Queued: the arbiter speaks at the next turn.';
     $('interject-reason').value = '';
@@ -532,6 +888,8 @@ async function interject(ev) {
     note.textContent = err.message;
   }
 }
+
+$('proposition').addEventListener('input', () => { $('proposition').dataset.edited = '1'; });
 
 init().catch((err) => {
   document.body.append(el('p', { class: 'fatal', text: 'Cannot load the page: ' + err.message }));

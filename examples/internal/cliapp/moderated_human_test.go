@@ -1,0 +1,241 @@
+package cliapp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/moderated"
+	"github.com/duelogic/duelogic/store"
+)
+
+// wroteRE finds the files the command says it wrote.
+var wroteRE = regexp.MustCompile(`(?m)^wrote (.+)$`)
+
+func wrote(stderr, under string) []string {
+	var out []string
+	for _, m := range wroteRE.FindAllStringSubmatch(stderr, -1) {
+		if strings.Contains(filepath.ToSlash(m[1]), under) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+func read(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestModeratedClarifyApproveAndWorkflow: seed 004 from the terminal. "Prompt
+// too vague | Moderator asks clarifying question before assigning
+// perspectives"; the Human "approves final synthesis"; "Output is a
+// structured markdown document committed to docs/decisions/"; "After
+// synthesis, Moderator asks: "Would you like me to create a workflow from
+// this decision?"". Without --out the decision goes under the working
+// directory.
+func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "Redis or PostgreSQL, for user sessions\na\ny\n",
+		"--format", "moderated", "--store", "db", "--max-rounds", "1", "Which cache?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"═══ Clarifying question ═══\nModerator: What exactly is being decided in \"Which cache?\"",
+		"Your answer (Enter: go with that)\n> Redis or PostgreSQL, for user sessions\n",
+		"Before assigning perspectives I asked: ",
+		"[A]pprove  [R]eject  [S]kip this synthesis\n> a\n",
+		"Would you like me to create a workflow from this decision? [y/N]\n> y\n",
+		"ended: max_rounds after 1 rounds; synthesis approved",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// The clarifying question comes before the perspectives are assigned.
+	if i, j := strings.Index(r.stdout, "═══ Clarifying question ═══"), strings.Index(r.stdout, "Arguing it:"); i < 0 || j < i {
+		t.Errorf("the question (at %d) does not precede the assignment (at %d)", i, j)
+	}
+	decisions := wrote(r.stderr, "docs/decisions/")
+	workflows := wrote(r.stderr, "docs/workflows/")
+	if len(decisions) != 1 || len(workflows) != 1 {
+		t.Fatalf("wrote decisions %v, workflows %v:\n%s", decisions, workflows, r.stderr)
+	}
+	name := filepath.Base(decisions[0])
+	if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-which-cache\.md$`).MatchString(name) || decisions[0] != filepath.Join("docs", "decisions", name) {
+		t.Errorf("decision written to %s", decisions[0])
+	}
+	doc := read(t, dir, decisions[0])
+	for _, want := range []string{"**Date:** " + name[:10] + "\n", "**Status:** Approved\n", "**Answer:** Redis or PostgreSQL, for user sessions\n"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("decision lacks %q:\n%s", want, doc)
+		}
+	}
+	if wf := read(t, dir, workflows[0]); !strings.Contains(wf, "**From decision:** docs/decisions/"+name) {
+		t.Errorf("workflow:\n%s", wf)
+	}
+
+	// The answers are stored: resuming the finished debate asks nothing
+	// and writes the same decision again.
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	again := debate(t, dir, "", "--store", "db", "--resume", id)
+	if again.code != 0 || strings.Contains(again.stdout, "[A]pprove") || strings.Contains(again.stdout, "Your answer") {
+		t.Fatalf("resume: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
+	}
+	if got := wrote(again.stderr, "docs/decisions/"); len(got) != 1 || got[0] != decisions[0] || read(t, dir, got[0]) != doc {
+		t.Errorf("resume wrote %v", got)
+	}
+}
+
+// TestModeratedRejectsTheSynthesis: a rejected synthesis is marked so in
+// its document, and no workflow is offered; with --out the decision goes
+// under it.
+func TestModeratedRejectsTheSynthesis(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "r\nIt ignores our on-call load\n",
+		"--format", "moderated", "--store", "db", "--out", "out", "--max-rounds", "1", "Should we use GraphQL or REST?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "Clarifying question") || strings.Contains(r.stdout, "create a workflow") {
+		t.Errorf("asked a clarifying question or offered a workflow:\n%s", r.stdout)
+	}
+	decisions := wrote(r.stderr, "docs/decisions/")
+	if len(decisions) != 1 || !strings.HasPrefix(decisions[0], filepath.Join("out", "docs", "decisions")+string(filepath.Separator)) {
+		t.Fatalf("decisions %v:\n%s", decisions, r.stderr)
+	}
+	doc := read(t, dir, decisions[0])
+	for _, want := range []string{"> **Rejected.** The people who asked rejected this synthesis", "**Status:** Rejected — It ignores our on-call load\n"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("decision lacks %q:\n%s", want, doc)
+		}
+	}
+}
+
+// TestModeratedWithoutAsking: with --no-checkpoints nothing is asked — the
+// moderator's assumption stands for a vague prompt, the synthesis stays
+// unreviewed — and the decision is still written. At the end of input
+// without it, the clarifying question takes the assumption too and the
+// debate pauses at its first checkpoint.
+func TestModeratedWithoutAsking(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--no-checkpoints", "--max-rounds", "1", "Which cache?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "═══ Clarifying question ═══") || strings.Contains(r.stdout, "[A]pprove") {
+		t.Errorf("asked something:\n%s", r.stdout)
+	}
+	decisions := wrote(r.stderr, "docs/decisions/")
+	if len(decisions) != 1 {
+		t.Fatalf("decisions %v", decisions)
+	}
+	if doc := read(t, dir, decisions[0]); !strings.Contains(doc, "**Assumed (no answer):** a choice between the common options") || strings.Contains(doc, "**Status:**") {
+		t.Errorf("decision:\n%s", doc)
+	}
+
+	r = debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Which cache?")
+	if r.code != 0 || !strings.Contains(r.stdout, "═══ Clarifying question ═══") || !strings.Contains(r.stderr, "paused at a checkpoint") {
+		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestModeratedSettingsFile: seed 004, "Users can override or extend via
+// settings.amelia.yaml" — here a JSON file with the seed's names, given
+// with --settings; a flag given wins over the file; a bad file is a usage
+// error naming the field.
+func TestModeratedSettingsFile(t *testing.T) {
+	dir := t.TempDir()
+	settings := `{"debate": {
+	  "max_rounds": 4, "default_perspectives": 3, "token_budget_per_round": "unlimited",
+	  "round_timeout_seconds": 300, "checkpoint_timeout_seconds": 600, "total_timeout_seconds": 3600,
+	  "custom_perspectives": [{"name": "Compliance First", "priorities": ["audit trails", "data residency"],
+	    "trade_offs": "Will accept development slowdown for compliance"}]}}`
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := debate(t, dir, "", "--format", "moderated", "--no-checkpoints", "--settings", "settings.json", "--max-rounds", "1",
+		"--store", "db", "Should audit logs stay in the EU region?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	js, err := store.OpenJSONL(filepath.Join(dir, "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close()
+	sum, err := engine.Inspect(context.Background(), js, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f moderated.Format
+	if err := json.Unmarshal(sum.Spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	cfg := f.Config
+	if cfg.MaxRounds != 1 || cfg.Debaters != 3 || cfg.TokenBudget != 0 || cfg.RoundTimeout != 5*time.Minute ||
+		cfg.CheckpointTimeout != 10*time.Minute || cfg.TotalTimeout != time.Hour ||
+		len(cfg.CustomPerspectives) != 1 || cfg.CustomPerspectives[0].ID != "compliance_first" {
+		t.Errorf("stored config %+v", cfg)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"debate": {"max_rounds": 30, "custom_perspectives": [{"name": "X"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = debate(t, dir, "", "--format", "moderated", "--settings", "bad.json", "--store", "db", "q")
+	want := "debate: --settings bad.json:\n  debate.custom_perspectives[0].priorities: is empty: a perspective is its priorities\n"
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d; stderr lacks %q:\n%s", r.code, want, r.stderr)
+	}
+	r = debate(t, dir, "", "--format", "moderated", "--settings", "bad2.json", "--store", "db", "q")
+	if r.code != 2 || !strings.Contains(r.stderr, "--settings: open bad2.json") {
+		t.Errorf("missing file: exit %d:\n%s", r.code, r.stderr)
+	}
+	r = debate(t, dir, "", "--settings", "settings.json", "--store", "db", "q")
+	if r.code != 2 || !strings.Contains(r.stderr, "--settings: not used by the duelogic format") {
+		t.Errorf("another format: exit %d:\n%s", r.code, r.stderr)
+	}
+	r = debate(t, dir, "", "-h")
+	if !strings.Contains(r.stderr, "-settings string") || !strings.Contains(r.stderr, "docs/decisions/") {
+		t.Errorf("help lacks --settings or the decisions:\n%s", r.stderr)
+	}
+}
+
+// TestDecisionFileName: the decision is named by the debate's recorded
+// date, not the day it is written, and a decision of another debate under
+// the same name is not overwritten.
+func TestDecisionFileName(t *testing.T) {
+	dir := t.TempDir()
+	s := moderated.Synthesis{Title: "Caching: Redis or PostgreSQL?", DebateID: "dl-1", Date: time.Date(2025, 12, 5, 23, 0, 0, 0, time.UTC)}
+	p, err := writeDecision(dir, "dl-1", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "docs", "decisions", "2025-12-05-caching-redis-or-postgresql.md"); p != want {
+		t.Errorf("wrote %s, want %s", p, want)
+	}
+	if again, _ := writeDecision(dir, "dl-1", s); again != p {
+		t.Errorf("the same debate again went to %s", again)
+	}
+	s.DebateID = "dl-2"
+	if other, _ := writeDecision(dir, "dl-2", s); other != strings.TrimSuffix(p, ".md")+"-dl-2.md" {
+		t.Errorf("another debate's decision went to %s", other)
+	}
+	for title, want := range map[string]string{"": "dl-2", "  !!": "dl-2", "Élan vital — or not": "lan-vital-or-not"} {
+		if got := slug(title, "dl-2"); got != want {
+			t.Errorf("slug(%q) = %q, want %q", title, got, want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store/pgstore"
+)
+
+// pgDSN returns a DSN on a new schema of the test database
+// (DUELOGIC_PG_DSN), dropped after the test; it skips without one, unless
+// DUELOGIC_REQUIRE_PG=1 (CI, which starts PostgreSQL with .ci/postgres.sh).
+func pgDSN(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("DUELOGIC_PG_DSN")
+	if base == "" {
+		if os.Getenv("DUELOGIC_REQUIRE_PG") == "1" {
+			t.Fatal("DUELOGIC_REQUIRE_PG=1 but DUELOGIC_PG_DSN is not set: start PostgreSQL with .ci/postgres.sh")
+		}
+		t.Skip("DUELOGIC_PG_DSN is not set: no PostgreSQL to test against (source .ci/postgres.sh to start one)")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "web_test_" + hex.EncodeToString(b[:])
+	exec := func(sql string) error {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			return err
+		}
+		defer c.Close(context.Background())
+		_, err = c.Exec(context.Background(), sql)
+		return err
+	}
+	if err := exec(`CREATE SCHEMA ` + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := exec(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("DUELOGIC_PG_DSN must be a URL here: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// TestPostgres: issue 15, "started debates posted by the web example or
+// the CLI with --store postgres://... are picked up" by examples/worker.
+// A podcast started from the API on PostgreSQL stops with the server;
+// the store lists it unfinished; resumed as the worker resumes it, it
+// finishes; the web server reads it back finished, and plays a debate of
+// another format to its end on the same database.
+func TestPostgres(t *testing.T) {
+	dsn := pgDSN(t)
+	ctx := context.Background()
+	pg, err := pgstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+
+	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{})}
+	s := newServer(g, pg, nil)
+	hs := httptest.NewServer(s.routes())
+	id := create(t, hs.URL, "duelogic", `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`)
+	<-g.reached
+	s.shutdown(0) // the server goes away mid-debate
+	hs.Close()
+
+	unfinished, err := pg.Unfinished(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(unfinished, id) {
+		t.Fatalf("unfinished debates %q lack %s", unfinished, id)
+	}
+	// What examples/worker does with each unfinished debate.
+	sum, err := engine.Inspect(ctx, pg, id)
+	if err != nil || sum.Format != duelogic.FormatName {
+		t.Fatalf("inspect: %+v, %v", sum, err)
+	}
+	o, err := duelogic.New(duelogic.DefaultConfig(), llm.NewStub(1), duelogic.WithStore(pg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Resume(ctx, id); err != nil {
+		t.Fatalf("resume as the worker does: %v", err)
+	}
+	if unfinished, _ := pg.Unfinished(ctx); slices.Contains(unfinished, id) {
+		t.Error("the debate is still unfinished after the worker's resume")
+	}
+
+	s = newServer(llm.NewStub(1), pg, nil)
+	hs = serve(t, s)
+	if v := getView(t, hs.URL, id); v.Status != statusFinished || v.Metrics == nil || v.Arguments == nil {
+		t.Errorf("read back: status %s, metrics %v, map %v", v.Status, v.Metrics != nil, v.Arguments != nil)
+	}
+	other := create(t, hs.URL, "scored", `{"proposition": "A meal-planning app."}`)
+	if types := eventTypes(t, hs.URL+"/api/debates/"+other+"/events"); types[len(types)-1] != "debate_ended" {
+		t.Errorf("scored stream ends with %q", types[len(types)-1])
+	}
+	s.wg.Wait()
+	var list []debateItem
+	call(t, "GET", hs.URL+"/api/debates", "", &list)
+	var got []string
+	for _, d := range list {
+		got = append(got, d.ID+" "+d.Status)
+	}
+	if want := []string{other + " finished", id + " finished"}; !slices.Equal(got, want) {
+		t.Errorf("history %q; want %q", got, want)
+	}
+}
+
+// TestRunWithPostgresStore: -store postgres://... serves from the database.
+func TestRunWithPostgresStore(t *testing.T) {
+	dsn := pgDSN(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, func() {}, []string{"-addr", "127.0.0.1:0", "-store", dsn}, pw, io.Discard, func(string) string { return "" })
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "duelogic web: listening on ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	go io.Copy(io.Discard, pr)
+	var list []debateItem
+	if code := call(t, "GET", addr+"/api/debates", "", &list); code != 200 || len(list) != 0 {
+		t.Errorf("GET /api/debates: %d, %v", code, list)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	// A database that cannot be reached is an error naming the flag.
+	err = run(t.Context(), func() {}, []string{"-addr", "127.0.0.1:0", "-store", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2"},
+		io.Discard, io.Discard, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "-store") {
+		t.Errorf("run with an unreachable database: %v", err)
+	}
+}
