@@ -16,7 +16,10 @@ var toneInstructions = map[Tone]string{
 // by display name and framework, the persona overlay (fenced as data), the
 // mandates that are switched on (steel-man first; acknowledge weaknesses, with
 // the framework's blind spots; argue from the framework, always), the tone
-// and the format. cat holds the frameworks (nil: the default catalog).
+// and the format, with the seed's "Aim for 150-300 words per response"
+// whatever the target duration (each turn's own message says what the
+// pacing asks of that turn). cat holds the frameworks (nil: the default
+// catalog).
 func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error) {
 	chair, ok := cfg.chair(position)
 	if !ok {
@@ -94,7 +97,6 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 
 `, n, info.Name)
 	fmt.Fprintf(&b, "**TONE:** %s\n\n", toneInstructions[cfg.Tone])
-	lo, hi := wordRange(cfg)
 	audience := "This is for a podcast audience."
 	if !cfg.Podcast.Enabled {
 		audience = "This is for an audience following the debate."
@@ -109,13 +111,16 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 framework's perspective. The best debates clarify disagreements; they don't
 paper over them.
 
-**DATA:** %s`, audience, lo, hi, dataNote)
+**DATA:** %s`, audience, MinTurnWords, MaxTurnWords, dataNote)
 	return b.String(), nil
 }
 
 // chairTurn is what a chair is asked to do on one turn.
 type chairTurn struct {
 	kind UtteranceKind
+	// for openings and responses: the words asked for ([turnRange]); zero:
+	// the seed's range
+	lo, hi int
 	// for responses
 	previous string // label of the previous speaker, "" for none
 	// for interruptions
@@ -136,12 +141,20 @@ func chairTurnPrompt(cfg Config, d Debate, window string, t chairTurn) string {
 	if window != "" {
 		b.WriteString(window + "\n\n")
 	}
-	lo, hi := wordRange(cfg)
+	lo, hi := t.lo, t.hi
+	if lo <= 0 || hi <= 0 {
+		lo, hi = MinTurnWords, MaxTurnWords
+	}
+	aim := fmt.Sprintf("Aim for %d-%d words.", lo, hi)
+	if hi < MaxTurnWords {
+		aim = fmt.Sprintf("Keep it to %d-%d words: the debate is running long for its %d-minute target.",
+			lo, hi, cfg.Flow.TargetDurationMinutes)
+	}
 	switch t.kind {
 	case KindOpening:
 		fmt.Fprintf(&b, "It is your opening statement. Present your framework's position on the proposition: "+
 			"what your core question asks of it, where you come down and why. No one interrupts an opening. "+
-			"Aim for %d-%d words.", lo, hi)
+			"%s", aim)
 	case KindInterruption:
 		fmt.Fprintf(&b, "You are cutting in on %s because of this (%s):\n%s\n\n"+
 			"Begin with the opener below, then make your point in 40-100 words and hand the floor back.\n%s",
@@ -161,7 +174,7 @@ func chairTurnPrompt(cfg Config, d Debate, window string, t chairTurn) string {
 				"disagreement forward rather than repeating your opening. ")
 		}
 		b.WriteString("If the arbiter has called you out, address that first. ")
-		fmt.Fprintf(&b, "Aim for %d-%d words.", lo, hi)
+		b.WriteString(aim)
 	}
 	return b.String()
 }

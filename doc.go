@@ -38,7 +38,13 @@
 //
 // The debate plays the segments in order — introduction, openings,
 // exchange, synthesis — and returns the transcript, token usage and
-// [Metrics] checked against the seed's success targets. The other formats
+// [Metrics] checked against the seed's success targets: steel-manning in
+// more than 80% of the responses that critique an opponent, self-critique in
+// more than 70% of the substantive ones (the arbiter says which a response
+// is when it evaluates it; a rate with nothing to count is not measured),
+// and the spoken length at [SpokenWordsPerMinute] beside the target
+// duration, which paces the chairs' turns within the seed's 150-300 words
+// ([MinTurnWords], [MaxTurnWords]). The other formats
 // of the specification live in their own packages (formal, scored,
 // moderated, persuasion) and play on the same engine; the types they share
 // (Debate, Utterance, Event, EventSink, ...) are the engine's, named here by

@@ -89,9 +89,14 @@ type FlowConfig struct {
 	// MaxExchanges is the number of exchange rounds (3..30); each chair
 	// speaks once per round.
 	MaxExchanges int `json:"maxExchanges"`
-	// TargetDurationMinutes sets the spoken length the prompts aim for (at
-	// 150 words a minute, spread over the turns); 0 leaves the seed's
-	// 150-300 words per response.
+	// TargetDurationMinutes paces the debate: before each chair turn the
+	// words left to the target (at [SpokenWordsPerMinute], the arbiter's
+	// closing set aside) are shared among the turns left, and a turn whose
+	// share is under the seed's 150-300 range's middle is asked for less
+	// (150-200 at the least); the range never leaves the seed's bounds, so
+	// a target they cannot reach (the default 45 minutes with 8 exchanges
+	// wants some 330 words a turn) is not met, and [Metrics].SpokenMinutes
+	// reports the length reached. 0: no pacing, the seed's 150-300 words.
 	TargetDurationMinutes int `json:"targetDurationMinutes"`
 }
 

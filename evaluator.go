@@ -11,10 +11,14 @@ import (
 )
 
 // evaluationSchema is the JSON Schema of an evaluation, with the seed's
-// ResponseEvaluation field names, as [ParseEvaluation] reads it.
+// ResponseEvaluation field names, as [ParseEvaluation] reads it, and the
+// response's scope (critiquesOpponent, substantive) that the success
+// metrics count it under.
 const evaluationSchema = `{"type": "object", "additionalProperties": false,
- "required": ["adherenceScore", "steelManning", "selfCritique", "frameworkConsistency", "intellectualHonesty", "requiresInterjection", "interjectionReason"],
+ "required": ["critiquesOpponent", "substantive", "adherenceScore", "steelManning", "selfCritique", "frameworkConsistency", "intellectualHonesty", "requiresInterjection", "interjectionReason"],
  "properties": {
+  "critiquesOpponent": {"type": "boolean"},
+  "substantive": {"type": "boolean"},
   "adherenceScore": {"type": "integer"},
   "steelManning": ` + mandateSchema + `,
   "selfCritique": ` + mandateSchema + `,
@@ -30,30 +34,40 @@ const mandateSchema = `{"type": "object", "additionalProperties": false, "requir
    "properties": {"attempted": {"type": "boolean"}, "quality": {"type": "string", "enum": ["strong", "adequate", "weak", "absent"]}, "notes": {"type": "string"}}}`
 
 // evaluate asks the arbiter for its evaluation of a chair's response (a
-// judgment, asked again once when unreadable: see [engine.Judge]). A reply
-// still unreadable leaves the response unscored: the evaluation is nil and
+// judgment, asked again once when unreadable: see [engine.Judge]) and the
+// response's scope, nil when the reply does not say. A reply still
+// unreadable leaves the response unscored: the evaluation is nil and
 // problem says why.
-func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string) (ev *ResponseEvaluation, problem string, usage llm.Usage, err error) {
+func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string) (ev *ResponseEvaluation, scope *responseScope, problem string, usage llm.Usage, err error) {
 	req := r.request(PurposeEvaluation, SpeakerArbiter, EvaluationPrompt(r.cfg, r.cat, ch.Position, answered, response))
 	req.Schema, req.Temperature = json.RawMessage(evaluationSchema), ptr(0.2)
-	ev, res, usage, err := engine.Judge(ctx, r.s, req, SegmentExchange, SpeakerArbiter, ParseEvaluation)
+	reply, res, usage, err := engine.Judge(ctx, r.s, req, SegmentExchange, SpeakerArbiter, parseEvaluationReply)
 	if err != nil || res.Defaulted {
-		return nil, res.Problem, usage, err
+		return nil, nil, res.Problem, usage, err
 	}
-	return ev, "", usage, nil
+	return reply.ev, reply.scope, "", usage, nil
 }
 
 // EvaluationPrompt builds the arbiter's evaluation of one chair response: the
 // chair's framework and blind spots, the mandates in force, the turn it
 // answers and the response (both fenced), and the JSON shape to return, with
-// the seed's ResponseEvaluation field names.
+// the seed's ResponseEvaluation field names and, first, what the response is:
+// whether it critiques an opponent (the steel-manning mandate applies) and
+// whether it is substantive (the self-critique mandate applies), which
+// decide what it counts toward in [Metrics].
 func EvaluationPrompt(cfg Config, cat *Catalog, position, answered, response string) Prompt {
 	ch, _ := cfg.chair(position)
 	info := cat.info(ch.Framework)
 	var sys strings.Builder
 	sys.WriteString(`You are the Arbiter of a Duelogic debate, evaluating one chair's response for adherence to the debate's principles.
 
-Judge:
+First say what the response is:
+- critiquesOpponent: does it critique an opponent's position (disagree with it, attack or reject it)?
+  A response that only agrees, asks or clarifies does not.
+- substantive: does it argue a position of substance? A response cut off after a sentence or
+  two, a bare question or a hand-off is not substantive.
+
+Then judge:
 - Steel-manning: before critiquing, did the chair state the strongest version of the position it answers? `)
 	if cfg.Mandates.RequireSteelManning {
 		sys.WriteString("(mandatory in this debate)")
@@ -71,11 +85,15 @@ Judge:
 - Framework consistency: did the chair argue from the %s (%s)?
 - Intellectual honesty: no evasion of direct challenges, no misrepresentation, no overclaiming.
 
-Quality is one of "strong", "adequate", "weak", "absent". Set requiresInterjection to true only
-for a clear violation that the arbiter should call out now, and say why in interjectionReason.
+Quality is one of "strong", "adequate", "weak", "absent". Steel-manning is owed only by a response
+that critiques an opponent, self-critique only by a substantive one: do not count either against a
+response it is not owed by. Set requiresInterjection to true only for a clear violation that the
+arbiter should call out now, and say why in interjectionReason.
 
 Respond with one JSON object and nothing else:
 {
+  "critiquesOpponent": boolean,
+  "substantive": boolean,
   "adherenceScore": 0-100,
   "steelManning": {"attempted": boolean, "quality": "strong" | "adequate" | "weak" | "absent", "notes": "..."},
   "selfCritique": {"attempted": boolean, "quality": "strong" | "adequate" | "weak" | "absent", "notes": "..."},
@@ -102,12 +120,51 @@ Respond with one JSON object and nothing else:
 // fences and prose around the JSON object, trailing commas, numbers given as
 // strings, snake_case keys and unknown quality words; it clamps the adherence
 // score to 0..100. It fails when the reply holds no object with at least one
-// of the evaluation's fields.
+// of the evaluation's fields. (The reply's critiquesOpponent and substantive,
+// which decide what the response counts toward in [Metrics], are read by
+// the debate itself.)
 func ParseEvaluation(reply string) (*ResponseEvaluation, error) {
+	r, err := parseEvaluationReply(reply)
+	return r.ev, err
+}
+
+// evaluationReply is an evaluation and the response's scope, nil when the
+// reply gives neither critiquesOpponent nor substantive.
+type evaluationReply struct {
+	ev    *ResponseEvaluation
+	scope *responseScope
+}
+
+// parseEvaluationReply reads an evaluation as [ParseEvaluation] does, and
+// the scope beside it; a scope field the reply leaves out or gives as no
+// boolean counts as true (the mandate applies).
+func parseEvaluationReply(reply string) (evaluationReply, error) {
 	m, err := extractJSONObject(reply)
 	if err != nil {
-		return nil, fmt.Errorf("duelogic: parse evaluation: %w", err)
+		return evaluationReply{}, fmt.Errorf("duelogic: parse evaluation: %w", err)
 	}
+	ev, err := evaluationOf(m)
+	if err != nil {
+		return evaluationReply{}, err
+	}
+	out := evaluationReply{ev: ev}
+	c, hasC := field(m, "critiquesOpponent")
+	sub, hasS := field(m, "substantive")
+	if hasC || hasS {
+		sc := fullScope
+		if b, ok := asBool(c); ok && hasC {
+			sc.CritiquesOpponent = b
+		}
+		if b, ok := asBool(sub); ok && hasS {
+			sc.Substantive = b
+		}
+		out.scope = &sc
+	}
+	return out, nil
+}
+
+// evaluationOf reads the evaluation's fields from a reply's object.
+func evaluationOf(m map[string]any) (*ResponseEvaluation, error) {
 	// A check the reply leaves out counts as absent.
 	ev := ResponseEvaluation{
 		SteelManning: MandateCheck{Quality: QualityAbsent},
@@ -225,11 +282,19 @@ func weakOrAbsent(q Quality) bool { return q == QualityWeak || q == QualityAbsen
 // named is the first that applies in the seed's order: straw-manning, missing
 // self-critique, framework inconsistency, rhetorical evasion.
 func InterjectionFor(cfg Config, ev *ResponseEvaluation) (ViolationType, bool) {
+	return interjectionFor(cfg, ev, fullScope)
+}
+
+// interjectionFor is [InterjectionFor] for a response of scope sc: a
+// response that critiques no opponent owes no steel-man, one that is not
+// substantive owes no self-critique, so strict accountability does not call
+// their absence out.
+func interjectionFor(cfg Config, ev *ResponseEvaluation, sc responseScope) (ViolationType, bool) {
 	if ev == nil || !cfg.Mandates.ArbiterCanInterject {
 		return "", false
 	}
-	steel := cfg.Mandates.RequireSteelManning && weakOrAbsent(ev.SteelManning.Quality)
-	self := cfg.Mandates.RequireSelfCritique && weakOrAbsent(ev.SelfCritique.Quality)
+	steel := cfg.Mandates.RequireSteelManning && sc.CritiquesOpponent && weakOrAbsent(ev.SteelManning.Quality)
+	self := cfg.Mandates.RequireSelfCritique && sc.Substantive && weakOrAbsent(ev.SelfCritique.Quality)
 	incons := !ev.FrameworkConsistency.Consistent
 	evasive := ev.IntellectualHonesty.Score == HonestyLow
 	switch cfg.Arbiter.AccountabilityLevel {

@@ -50,17 +50,16 @@ func Example() {
 	// opening: chair_2
 	// == exchange
 	// response: chair_1
+	// interjection: arbiter
 	// response: chair_2
-	// interjection: arbiter
-	// response: chair_1
-	// interruption: chair_2
-	// interjection: arbiter
 	// response: chair_1
 	// response: chair_2
+	// response: chair_1
 	// interjection: arbiter
+	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 13 utterances, 5 responses evaluated
+	// 12 utterances, 6 responses evaluated
 }
 
 // Decoding a partial JSON config, as a web handler receives it, over the
@@ -136,6 +135,6 @@ func ExampleOrchestrator_Resume() {
 	}
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
-	// engine: exchange segment, chair_1 (response): 503 from upstream
-	// 5 responses
+	// engine: exchange segment, chair_2 (response): 503 from upstream
+	// 6 responses
 }

@@ -1,44 +1,82 @@
 package duelogic
 
-// The seed's success metrics: steel-manning attempted in more than 80% of
-// critique responses, self-critique present in more than 70% of substantive
-// responses.
+// The seed's success metrics: "Steel-manning attempts in >80% of critique
+// responses" and "Self-critique present in >70% of substantive responses".
 const (
 	SteelManningTarget = 0.80
 	SelfCritiqueTarget = 0.70
 )
 
-// Metrics measure a debate against the seed's success metrics. Rates are over
-// the evaluated exchange responses; a debate with none evaluated (relaxed
-// accountability) has zero rates and meets no target.
+// Metrics measure a debate against the seed's success metrics, and its
+// length against its target duration.
+//
+// The rates have the seed's denominators. Steel-manning is counted over the
+// critique responses: the evaluated exchange responses that, as the arbiter
+// judged them, critique an opponent's position (the mandate is to steel-man
+// "before critiquing"). Self-critique is counted over the substantive
+// responses: the evaluated ones that argue a position ("in each substantive
+// response"), not a response cut off before it said much, a bare question or
+// a hand-off. An evaluation that does not say (an older stored debate, a
+// model that left the fields out) counts its response as both. A rate whose
+// denominator is 0 — nothing evaluated (relaxed accountability), or nothing
+// that critiqued — is 0 and not measured: it meets no target, and a report
+// should say "not measured", not 0%.
 type Metrics struct {
 	// Responses counts the chairs' exchange responses; Evaluated those the
 	// arbiter scored.
 	Responses int `json:"responses"`
 	Evaluated int `json:"evaluated"`
-	// SteelManningRate is the share of evaluated responses that attempted a
-	// steel-man; SelfCritiqueRate the share that acknowledged a weakness.
+	// CritiqueResponses counts the evaluated responses that critique an
+	// opponent: SteelManningRate's denominator. SubstantiveResponses
+	// counts the evaluated substantive responses: SelfCritiqueRate's.
+	CritiqueResponses    int `json:"critiqueResponses"`
+	SubstantiveResponses int `json:"substantiveResponses"`
+	// SteelManningRate is the share of critique responses that attempted a
+	// steel-man; SelfCritiqueRate the share of substantive responses that
+	// acknowledged a weakness of the chair's own framework.
 	SteelManningRate float64 `json:"steelManningRate"`
 	SelfCritiqueRate float64 `json:"selfCritiqueRate"`
 	// MeetsSteelManning and MeetsSelfCritique compare the rates with the
-	// seed's targets (SteelManningTarget, SelfCritiqueTarget).
+	// seed's targets (SteelManningTarget, SelfCritiqueTarget); both are
+	// false when the rate was not measured.
 	MeetsSteelManning bool `json:"meetsSteelManning"`
 	MeetsSelfCritique bool `json:"meetsSelfCritique"`
-	// MeanAdherence is the mean adherence score, 0..100.
+	// MeanAdherence is the mean adherence score, 0..100, of the evaluated
+	// responses.
 	MeanAdherence float64 `json:"meanAdherence"`
 	// FrameworkConsistency is the share of evaluated responses judged
 	// consistent with the chair's framework.
 	FrameworkConsistency float64 `json:"frameworkConsistency"`
 	Interruptions        int     `json:"interruptions"`
 	Interjections        int     `json:"interjections"`
+	// Words counts the words of the whole transcript, the arbiter's
+	// included; SpokenMinutes estimates how long it takes to say them, at
+	// SpokenWordsPerMinute. TargetMinutes is Flow.TargetDurationMinutes (0:
+	// none), which paces the chairs' turns within the seed's 150-300 words
+	// (see [MinTurnWords]); a debate that cannot reach its target within
+	// them ends shorter, as SpokenMinutes shows.
+	Words         int     `json:"words"`
+	SpokenMinutes float64 `json:"spokenMinutes"`
+	TargetMinutes int     `json:"targetMinutes,omitempty"`
 	// ByChair splits the figures by chair position.
 	ByChair map[string]ChairMetrics `json:"byChair"`
 }
 
-// ChairMetrics are one chair's figures.
+// SteelManningMeasured reports whether any response critiqued an opponent,
+// so that SteelManningRate means something.
+func (m Metrics) SteelManningMeasured() bool { return m.CritiqueResponses > 0 }
+
+// SelfCritiqueMeasured reports whether any response was substantive, so
+// that SelfCritiqueRate means something.
+func (m Metrics) SelfCritiqueMeasured() bool { return m.SubstantiveResponses > 0 }
+
+// ChairMetrics are one chair's figures, with the denominators of
+// [Metrics].
 type ChairMetrics struct {
 	Responses            int     `json:"responses"`
 	Evaluated            int     `json:"evaluated"`
+	CritiqueResponses    int     `json:"critiqueResponses"`
+	SubstantiveResponses int     `json:"substantiveResponses"`
 	SteelManningRate     float64 `json:"steelManningRate"`
 	SelfCritiqueRate     float64 `json:"selfCritiqueRate"`
 	MeanAdherence        float64 `json:"meanAdherence"`
@@ -46,13 +84,31 @@ type ChairMetrics struct {
 	InterruptionsMade    int     `json:"interruptionsMade"`
 	TimesInterrupted     int     `json:"timesInterrupted"`
 	InterjectionsAgainst int     `json:"interjectionsAgainst"`
+	// Words counts the words the chair said (openings, responses and
+	// interruptions).
+	Words int `json:"words"`
 }
+
+// responseScope says which of the seed's success metrics a response counts
+// toward, as the arbiter judged it beside its evaluation.
+type responseScope struct {
+	// CritiquesOpponent: the response critiques an opponent's position,
+	// so the steel-manning mandate applies to it.
+	CritiquesOpponent bool `json:"critiquesOpponent"`
+	// Substantive: the response argues a position, so the self-critique
+	// mandate applies to it.
+	Substantive bool `json:"substantive"`
+}
+
+// fullScope is the scope of a response whose evaluation does not say: both
+// mandates apply.
+var fullScope = responseScope{CritiquesOpponent: true, Substantive: true}
 
 type tally struct {
-	responses, evaluated, steel, self, consistent, adherence int
+	responses, evaluated, critiques, steel, substantive, self, consistent, adherence int
 }
 
-func (t *tally) add(u Utterance) {
+func (t *tally) add(u Utterance, sc responseScope) {
 	t.responses++
 	if u.Evaluation == nil {
 		return
@@ -60,11 +116,17 @@ func (t *tally) add(u Utterance) {
 	ev := u.Evaluation
 	t.evaluated++
 	t.adherence += ev.AdherenceScore
-	if ev.SteelManning.Attempted && ev.SteelManning.Quality != QualityAbsent {
-		t.steel++
+	if sc.CritiquesOpponent {
+		t.critiques++
+		if ev.SteelManning.Attempted && ev.SteelManning.Quality != QualityAbsent {
+			t.steel++
+		}
 	}
-	if ev.SelfCritique.Attempted && ev.SelfCritique.Quality != QualityAbsent {
-		t.self++
+	if sc.Substantive {
+		t.substantive++
+		if ev.SelfCritique.Attempted && ev.SelfCritique.Quality != QualityAbsent {
+			t.self++
+		}
 	}
 	if ev.FrameworkConsistency.Consistent {
 		t.consistent++
@@ -79,22 +141,33 @@ func ratio(n, d int) float64 {
 }
 
 // computeMetrics measures a transcript. A response counts as evaluated when
-// it carries an evaluation (an unparseable one leaves it without).
-func computeMetrics(cfg Config, transcript []Utterance) Metrics {
+// it carries an evaluation (an unparseable one leaves it without); scopes
+// holds, by utterance Seq, the scope the arbiter judged each evaluated
+// response to have (fullScope when it is not there).
+func computeMetrics(cfg Config, transcript []Utterance, scopes map[int64]responseScope) Metrics {
 	var all tally
 	per := map[string]*tally{}
-	m := Metrics{ByChair: map[string]ChairMetrics{}}
+	m := Metrics{ByChair: map[string]ChairMetrics{}, TargetMinutes: cfg.Flow.TargetDurationMinutes}
 	cm := map[string]*ChairMetrics{}
 	for _, ch := range cfg.Chairs {
 		per[ch.Position] = &tally{}
 		cm[ch.Position] = &ChairMetrics{}
 	}
 	for _, u := range transcript {
+		words := countWords(u.Content)
+		m.Words += words
+		if c, ok := cm[u.Speaker]; ok {
+			c.Words += words
+		}
 		switch {
 		case u.Kind == KindResponse && u.Segment == SegmentExchange:
-			all.add(u)
+			sc, ok := scopes[u.Seq]
+			if !ok {
+				sc = fullScope
+			}
+			all.add(u, sc)
 			if t, ok := per[u.Speaker]; ok {
-				t.add(u)
+				t.add(u, sc)
 			}
 			if u.Interrupted {
 				if c, ok := cm[u.Speaker]; ok {
@@ -113,18 +186,21 @@ func computeMetrics(cfg Config, transcript []Utterance) Metrics {
 			}
 		}
 	}
+	m.SpokenMinutes = float64(m.Words) / SpokenWordsPerMinute
 	m.Responses, m.Evaluated = all.responses, all.evaluated
-	m.SteelManningRate = ratio(all.steel, all.evaluated)
-	m.SelfCritiqueRate = ratio(all.self, all.evaluated)
+	m.CritiqueResponses, m.SubstantiveResponses = all.critiques, all.substantive
+	m.SteelManningRate = ratio(all.steel, all.critiques)
+	m.SelfCritiqueRate = ratio(all.self, all.substantive)
 	m.MeanAdherence = ratio(all.adherence, all.evaluated)
 	m.FrameworkConsistency = ratio(all.consistent, all.evaluated)
-	m.MeetsSteelManning = all.evaluated > 0 && m.SteelManningRate > SteelManningTarget
-	m.MeetsSelfCritique = all.evaluated > 0 && m.SelfCritiqueRate > SelfCritiqueTarget
+	m.MeetsSteelManning = all.critiques > 0 && m.SteelManningRate > SteelManningTarget
+	m.MeetsSelfCritique = all.substantive > 0 && m.SelfCritiqueRate > SelfCritiqueTarget
 	for pos, t := range per {
 		c := cm[pos]
 		c.Responses, c.Evaluated = t.responses, t.evaluated
-		c.SteelManningRate = ratio(t.steel, t.evaluated)
-		c.SelfCritiqueRate = ratio(t.self, t.evaluated)
+		c.CritiqueResponses, c.SubstantiveResponses = t.critiques, t.substantive
+		c.SteelManningRate = ratio(t.steel, t.critiques)
+		c.SelfCritiqueRate = ratio(t.self, t.substantive)
 		c.MeanAdherence = ratio(t.adherence, t.evaluated)
 		c.FrameworkConsistency = ratio(t.consistent, t.evaluated)
 		m.ByChair[pos] = *c

@@ -83,7 +83,7 @@ type Outcome struct {
 func (p *Podcast) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
 	pl := &play{
 		s: s, cfg: p.Config, cat: p.catalog(), d: s.Debate(), p: p.pending,
-		lastInterrupt: map[string]time.Time{}, systems: map[string]string{},
+		lastInterrupt: map[string]time.Time{}, systems: map[string]string{}, scopes: map[int64]responseScope{},
 	}
 	if pl.p == nil {
 		pl.p = &pending{}
@@ -107,7 +107,7 @@ func (p *Podcast) Play(ctx context.Context, s *engine.Session) (*Outcome, error)
 	}
 	return &Outcome{
 		Config:        p.Config,
-		Metrics:       computeMetrics(p.Config, s.Transcript()),
+		Metrics:       computeMetrics(p.Config, s.Transcript(), pl.scopes),
 		Interruptions: append([]InterruptCandidate(nil), pl.interruptions...),
 	}, nil
 }
@@ -124,7 +124,10 @@ type play struct {
 	lastInterrupt map[string]time.Time
 	interruptions []InterruptCandidate
 	systems       map[string]string
-	boundaries    int
+	// scopes holds, by utterance Seq, the scope the arbiter judged each
+	// evaluated response to have, for the metrics.
+	scopes     map[int64]responseScope
+	boundaries int
 	// interrupter is the chair that just cut in, whose next scheduled
 	// response passes if it comes right after (see exchange).
 	interrupter string
@@ -137,12 +140,15 @@ type evaluationRecord struct {
 	UtteranceSeq int64               `json:"utteranceSeq"`
 	Speaker      string              `json:"speaker"`
 	Evaluation   *ResponseEvaluation `json:"evaluation"`
-	Evaluated    bool                `json:"evaluated"`
-	EvalError    string              `json:"evalError,omitempty"`
-	Check        *InterruptDecision  `json:"check,omitempty"`
-	CheckError   string              `json:"checkError,omitempty"`
-	Interrupt    *InterruptCandidate `json:"interrupt,omitempty"`
-	Rejected     string              `json:"rejected,omitempty"`
+	// Scope is what the evaluation says the response counts toward in
+	// the metrics; nil when it does not say.
+	Scope      *responseScope      `json:"scope,omitempty"`
+	Evaluated  bool                `json:"evaluated"`
+	EvalError  string              `json:"evalError,omitempty"`
+	Check      *InterruptDecision  `json:"check,omitempty"`
+	CheckError string              `json:"checkError,omitempty"`
+	Interrupt  *InterruptCandidate `json:"interrupt,omitempty"`
+	Rejected   string              `json:"rejected,omitempty"`
 }
 
 // transcript is what was said so far.
@@ -193,14 +199,27 @@ func (r *play) introduction(ctx context.Context) error {
 	return err
 }
 
+// pace returns the words a chair's opening or response is asked for, with
+// turnsLeft chair turns to go, this one included: see [turnRange].
+func (r *play) pace(turnsLeft int) (lo, hi int) {
+	spoken := 0
+	for _, u := range r.transcript() {
+		spoken += countWords(u.Content)
+	}
+	return turnRange(r.cfg, spoken, turnsLeft)
+}
+
 func (r *play) openings(ctx context.Context) error {
-	for _, ch := range r.cfg.Chairs {
+	n := len(r.cfg.Chairs)
+	for i, ch := range r.cfg.Chairs {
 		if err := r.boundary(ctx); err != nil {
 			return err
 		}
+		t := chairTurn{kind: KindOpening}
+		t.lo, t.hi = r.pace(n - i + n*r.cfg.Flow.MaxExchanges)
 		p := Prompt{
 			System: r.chairSystem(ch.Position),
-			User:   chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{kind: KindOpening}),
+			User:   chairTurnPrompt(r.cfg, r.d, r.window(), t),
 		}
 		if _, err := r.say(ctx, "open:"+ch.Position,
 			Utterance{Speaker: ch.Position, Segment: SegmentOpening, Kind: KindOpening}, p, PurposeOpening); err != nil {
@@ -217,8 +236,9 @@ func (r *play) openings(ctx context.Context) error {
 // interjections do not count), so no chair speaks twice in a row; the
 // interrupted chair keeps its next scheduled turn.
 func (r *play) exchange(ctx context.Context) error {
+	n := len(r.cfg.Chairs)
 	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
-		for _, ch := range r.cfg.Chairs {
+		for i, ch := range r.cfg.Chairs {
 			if err := r.boundary(ctx); err != nil {
 				return err
 			}
@@ -227,7 +247,7 @@ func (r *play) exchange(ctx context.Context) error {
 				continue
 			}
 			r.interrupter = ""
-			if err := r.respond(ctx, x, ch); err != nil {
+			if err := r.respond(ctx, x, ch, n-i+n*(r.cfg.Flow.MaxExchanges-x)); err != nil {
 				return err
 			}
 		}
@@ -239,14 +259,16 @@ func (r *play) exchange(ctx context.Context) error {
 // checks beside its stream; when one cuts it off, the interruption; the
 // arbiter's review of it (the evaluation, and when the response could not be
 // checked as it streamed, the interrupt check side by side), then any
-// interruption and interjection the review calls for.
-func (r *play) respond(ctx context.Context, x int, ch Chair) error {
+// interruption and interjection the review calls for. turnsLeft counts the
+// chair turns to go, this one included, for the pacing.
+func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
 	var answered *Utterance
 	if tr := r.s.Tail(1); len(tr) > 0 {
 		answered = &tr[0]
 	}
 	t := chairTurn{kind: KindResponse}
+	t.lo, t.hi = r.pace(turnsLeft)
 	if answered != nil {
 		t.previous = r.label(answered.Speaker)
 	}
@@ -274,7 +296,11 @@ func (r *play) respond(ctx context.Context, x int, ch Chair) error {
 	if cut != nil && cut.InterruptingChair.Position == SpeakerArbiter {
 		return nil // the arbiter has already called the response out
 	}
-	if vt, ok := InterjectionFor(r.cfg, ev.Evaluation); ok {
+	scope := fullScope
+	if ev.Scope != nil {
+		scope = *ev.Scope
+	}
+	if vt, ok := interjectionFor(r.cfg, ev.Evaluation, scope); ok {
 		ij := Interjection{Type: vt, Target: ch.Position, Reason: ev.Evaluation.InterjectionReason, UtteranceSeq: u.Seq}
 		if answered != nil && answered.Speaker != SpeakerArbiter && answered.Speaker != ch.Position {
 			ij.Opponent = answered.Speaker
@@ -358,6 +384,9 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 		return ev, err
 	}
 	r.s.Amend(u.Seq, func(x *Utterance) { x.Evaluation = ev.Evaluation })
+	if ev.Scope != nil {
+		r.scopes[u.Seq] = *ev.Scope
+	}
 	return ev, nil
 }
 
@@ -375,7 +404,7 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 				prev = r.label(answered.Speaker) + ":\n" + truncateRunes(answered.Content, windowTurnRunes)
 			}
 			var err error
-			ev.Evaluation, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content)
+			ev.Evaluation, ev.Scope, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content)
 			return err
 		})
 	}

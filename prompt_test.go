@@ -237,23 +237,3 @@ func TestUserTextIsFencedAsData(t *testing.T) {
 		t.Error("system prompt lacks the data note")
 	}
 }
-
-func TestWordRange(t *testing.T) {
-	tests := []struct {
-		minutes, chairs, exchanges int
-		lo, hi                     int
-	}{
-		{0, 2, 8, 150, 300},
-		{45, 2, 8, 240, 410},
-		{10, 6, 30, 80, 130},
-		{240, 2, 3, 300, 450},
-	}
-	for _, tt := range tests {
-		cfg := ConfigWithChairs(ptr(DefaultConfig()), tt.chairs)
-		cfg.Flow.TargetDurationMinutes, cfg.Flow.MaxExchanges = tt.minutes, tt.exchanges
-		lo, hi := wordRange(cfg)
-		if lo != tt.lo || hi != tt.hi {
-			t.Errorf("wordRange(%d min, %d chairs, %d exchanges) = %d-%d, want %d-%d", tt.minutes, tt.chairs, tt.exchanges, lo, hi, tt.lo, tt.hi)
-		}
-	}
-}

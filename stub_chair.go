@@ -236,12 +236,13 @@ var (
 	}
 )
 
-// The phrases by which the stub's "evaluation" recognizes steel-manning and
-// self-critique. Every template above that is meant to show one contains one
-// of them, and no other template does.
+// The phrases by which the stub's "evaluation" recognizes steel-manning,
+// self-critique and a critique of an opponent. Every template above that is
+// meant to show one contains one of them, and no other template does.
 var (
-	stubSteelPhrases = []string{"makes a compelling case that", "the strongest version of", "steel-man", "steelman"}
-	stubBlindPhrases = []string{"blind spot", "where my framework struggles", "where my perspective struggles"}
+	stubSteelPhrases    = []string{"makes a compelling case that", "the strongest version of", "steel-man", "steelman"}
+	stubBlindPhrases    = []string{"blind spot", "where my framework struggles", "where my perspective struggles"}
+	stubCritiquePhrases = []string{"where i part ways", "i cannot follow that all the way", "where i push back", "from where i sit"}
 )
 
 // stubLine is a sentence of a chair text: the paragraph it belongs to and

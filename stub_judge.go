@@ -43,6 +43,8 @@ type stubMandate struct {
 }
 
 type stubEvaluation struct {
+	CritiquesOpponent    bool        `json:"critiquesOpponent"`
+	Substantive          bool        `json:"substantive"`
 	AdherenceScore       int         `json:"adherenceScore"`
 	SteelManning         stubMandate `json:"steelManning"`
 	SelfCritique         stubMandate `json:"selfCritique"`
@@ -58,17 +60,27 @@ type stubEvaluation struct {
 	InterjectionReason   string `json:"interjectionReason"`
 }
 
+// stubSubstantiveWords is the fewest words of a response the stub's
+// "evaluation" calls substantive.
+const stubSubstantiveWords = 60
+
 // writeStubEvaluation judges the response by the phrases the stub's chairs use:
-// steel-manning and self-critique are "absent" exactly when their phrases are
-// missing. Now and then (5% each) it also finds framework drift or evasion.
+// it critiques an opponent exactly when it has a critique phrase, and is
+// substantive when it has at least stubSubstantiveWords words (a response cut
+// off early is not); steel-manning and self-critique are "absent" exactly
+// when their phrases are missing, and their absence is a violation only where
+// they are owed (a critique, a substantive response). Now and then (5% each)
+// it also finds framework drift or evasion.
 func writeStubEvaluation(c *llm.StubCall) string {
 	text := stubUnderReview(c)
+	critiques := stubContainsAny(text, stubCritiquePhrases)
+	substantive := stubtext.Words(text) >= stubSubstantiveWords
 	steel := stubContainsAny(text, stubSteelPhrases)
 	self := stubContainsAny(text, stubBlindPhrases)
 	drift := c.Roll("framework drift") < 0.05
 	evasion := c.Roll("evasion") < 0.05
 
-	var e stubEvaluation
+	e := stubEvaluation{CritiquesOpponent: critiques, Substantive: substantive}
 	score := 84 + c.Intn(13)
 	var reasons []string
 	mandate := func(present bool, label string, strong, adequate, absent string) stubMandate {
@@ -93,12 +105,12 @@ func writeStubEvaluation(c *llm.StubCall) string {
 	e.FrameworkConsistency.Consistent = !drift
 	e.FrameworkConsistency.Violations = []string{}
 	e.IntellectualHonesty.Issues = []string{}
-	if !steel {
+	if !steel && critiques {
 		score -= 30
 		reasons = append(reasons, "Steel-manning absent: the chair critiqued an opponent without stating the strongest form of their position.")
 		e.IntellectualHonesty.Issues = append(e.IntellectualHonesty.Issues, "Engaged a weaker version of the opposing argument.")
 	}
-	if !self {
+	if !self && substantive {
 		score -= 25
 		reasons = append(reasons, "Self-critique absent: the chair did not acknowledge any weakness of its own framework.")
 	}

@@ -217,8 +217,10 @@ func TestStubMandateLapses(t *testing.T) {
 
 // The seed's ResponseEvaluation, as the root package decodes it.
 type stubTestEvaluation struct {
-	AdherenceScore int `json:"adherenceScore"`
-	SteelManning   struct {
+	CritiquesOpponent bool `json:"critiquesOpponent"`
+	Substantive       bool `json:"substantive"`
+	AdherenceScore    int  `json:"adherenceScore"`
+	SteelManning      struct {
 		Attempted bool   `json:"attempted"`
 		Quality   string `json:"quality"`
 		Notes     string `json:"notes"`
@@ -263,6 +265,9 @@ func TestStubEvaluation(t *testing.T) {
 
 		steel := stubContainsAny(response, stubSteelPhrases)
 		self := stubContainsAny(response, stubBlindPhrases)
+		if !e.CritiquesOpponent || !e.Substantive {
+			t.Errorf("seed %d: a whole response judged critiquesOpponent=%v substantive=%v, want both", seed, e.CritiquesOpponent, e.Substantive)
+		}
 		check := func(what string, present, attempted bool, quality string) {
 			if attempted != present {
 				t.Errorf("seed %d: %s attempted = %v, but the response has the phrase: %v", seed, what, attempted, present)
@@ -305,8 +310,10 @@ func TestStubEvaluationWithoutResponse(t *testing.T) {
 	req := llm.Request{Purpose: "evaluation", JSON: true}
 	var e stubTestEvaluation
 	stubDecodeStrict(t, stubComplete(t, llm.NewStub(1), req).Content, &e)
-	if e.SteelManning.Attempted || e.SelfCritique.Attempted || !e.RequiresInterjection {
-		t.Errorf("evaluation of nothing = %+v, want mandates absent and an interjection", e)
+	// Nothing said critiques no one and is not substantive: the mandates
+	// are absent but not owed.
+	if e.SteelManning.Attempted || e.SelfCritique.Attempted || e.CritiquesOpponent || e.Substantive || e.RequiresInterjection {
+		t.Errorf("evaluation of nothing = %+v, want mandates absent, not owed, and no interjection", e)
 	}
 }
 
@@ -619,12 +626,13 @@ func TestStubReadsThePrompts(t *testing.T) {
 					t.Errorf("the interjection does not call out straw-manning:\n%s", text)
 				}
 			}},
-		{"evaluation", req(PurposeEvaluation, EvaluationPrompt(cfg, nil, chairs[1], "", "Duty is all that matters, and nothing else does.")),
+		{"evaluation", req(PurposeEvaluation, EvaluationPrompt(cfg, nil, chairs[1], "",
+			"Where I push back is this: duty is all that matters, and nothing else does. "+strings.Repeat("Consequences are noise next to what we owe each other. ", 6))),
 			func(t *testing.T, text string) {
 				var e stubTestEvaluation
 				stubDecodeStrict(t, text, &e)
-				if e.SteelManning.Attempted || e.SelfCritique.Attempted || !e.RequiresInterjection {
-					t.Errorf("evaluation of a response with neither mandate = %+v", e)
+				if e.SteelManning.Attempted || e.SelfCritique.Attempted || !e.CritiquesOpponent || !e.Substantive || !e.RequiresInterjection {
+					t.Errorf("evaluation of a substantive critique with neither mandate = %+v", e)
 				}
 			}},
 		{"interrupt check", req(PurposeInterruptCheck, InterruptCheckPrompt(cfg, nil, testDebate, chairs[0], "Duty is a mere heuristic.")),

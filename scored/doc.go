@@ -52,6 +52,19 @@
 // Config.MinArgumentWords is asked for again, up to Config.MaxAttempts
 // calls, and then fails with [ErrThinArgument].
 //
+// # Evidence
+//
+// The seed's debate starts from an evaluation of the idea: a score and the
+// evidence behind it per category, and the red team's challenges. A host
+// puts them in Config.Evaluations and Config.Challenges, or reads them from
+// a JSON document with [ParseEvidence] (strict: every problem is named by
+// its JSON path in an [*EvidenceError]) and applies them to a config with
+// [Evidence.Apply]. A category nothing was supplied for starts at the middle
+// of the scale as a neutral default ([NeutralEvaluations], marked
+// [Evaluation].Neutral): the prompts tell the debaters that the score is no
+// finding, and [Outcome.Markdown] and [Outcome.NeutralCategories] tell the
+// reader. [DefaultConfig]'s evaluations are all neutral.
+//
 // # Token caps
 //
 // Every call carries a completion cap (llm.Request.MaxTokens), which

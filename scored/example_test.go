@@ -69,3 +69,34 @@ func ExampleAdjust() {
 	// draw       6 -> 6.00 (+0.00)
 	// clamped    9.7 -> 10.00 (+0.30)
 }
+
+// An evidence file read and applied to the default configuration: the
+// category it leaves out starts from a neutral default, and a mistake in it
+// is named by its JSON path.
+func ExampleParseEvidence() {
+	ev, err := scored.ParseEvidence([]byte(`{
+  "evaluations": {"problem": {"score": 7, "evidence": ["40% of clinics double-book weekly"]},
+                  "market": {"score": 4.5}},
+  "challenges": [{"category": "market", "text": "Incumbents bundle scheduling for free", "severity": "high"}]
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg, err := ev.Apply(scored.DefaultConfig())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range cfg.Categories {
+		e := cfg.Evaluations[c.ID]
+		fmt.Printf("%-8s %.1f neutral=%v\n", c.ID, e.Score, e.Neutral)
+	}
+	_, err = scored.ParseEvidence([]byte(`{"evaluations": {"problem": {"score": "high"}}}`))
+	fmt.Println(err)
+	// Output:
+	// problem  7.0 neutral=false
+	// solution 5.5 neutral=true
+	// market   4.5 neutral=false
+	// scored: invalid evidence: evaluations["problem"].score: want a number, got a string
+}

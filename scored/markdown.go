@@ -24,7 +24,16 @@ func (o *Outcome) Markdown(d engine.Debate) string {
 		fmt.Fprintf(&b, "- **Debate ID:** %s\n", inline(d.ID))
 	}
 	fmt.Fprintf(&b, "- **Rounds:** %d\n", len(o.Rounds))
-	fmt.Fprintf(&b, "- **Total score change:** %s\n\n", signed(o.Scores.Total))
+	fmt.Fprintf(&b, "- **Total score change:** %s\n", signed(o.Scores.Total))
+	if neutral := o.NeutralCategories(); len(neutral) > 0 {
+		names := make([]string, len(neutral))
+		for i, c := range neutral {
+			names[i] = inline(c.Name)
+		}
+		fmt.Fprintf(&b, "- **Starting scores:** neutral defaults (the middle of the scale, no evaluation supplied) for %s: "+
+			"their scores measure the arguments alone\n", strings.Join(names, ", "))
+	}
+	b.WriteString("\n")
 
 	b.WriteString("## Scores\n\n")
 	b.WriteString("| Category | Before | Change | After | Winner | Confidence |\n")
@@ -53,7 +62,11 @@ func (o *Outcome) Markdown(d engine.Debate) string {
 		for _, p := range v.KeyPoints {
 			b.WriteString("- " + inline(p) + "\n")
 		}
-		fmt.Fprintf(&b, "\n**Score:** %s → %s (%s)\n", score(rd.PreScore), score(rd.PostScore), signed(rd.Delta))
+		neutral := ""
+		if o.Config.Evaluations[rd.Category.ID].Neutral {
+			neutral = " (from a neutral default)"
+		}
+		fmt.Fprintf(&b, "\n**Score:** %s → %s (%s)%s\n", score(rd.PreScore), score(rd.PostScore), signed(rd.Delta), neutral)
 	}
 	return b.String()
 }
@@ -89,3 +102,16 @@ func cell(s string) string { return strings.ReplaceAll(inline(s), "|", `\|`) }
 
 // block escapes model text for a Markdown document.
 var block = mdtext.Block
+
+// NeutralCategories returns, in round order, the categories whose score
+// went into the debate as a neutral default ([Evaluation].Neutral) rather
+// than a host's evaluation.
+func (o *Outcome) NeutralCategories() []Category {
+	var out []Category
+	for _, c := range o.Config.Categories {
+		if o.Config.Evaluations[c.ID].Neutral {
+			out = append(out, c)
+		}
+	}
+	return out
+}

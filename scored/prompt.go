@@ -49,7 +49,11 @@ func material(cfg Config, d engine.Debate, cat Category) string {
 	fmt.Fprintf(&b, "Category: %s\n", oneLine(cat.Name))
 	fmt.Fprintf(&b, "Advocate's position: %s\n", oneLine(cat.AdvocatePosition))
 	fmt.Fprintf(&b, "Challenger's position: %s\n", oneLine(cat.ChallengerPosition))
-	fmt.Fprintf(&b, "Score going into the debate: %s on a %s to %s scale\n\n", score(ev.Score), score(cfg.Scale.Min), score(cfg.Scale.Max))
+	fmt.Fprintf(&b, "Score going into the debate: %s on a %s to %s scale", score(ev.Score), score(cfg.Scale.Min), score(cfg.Scale.Max))
+	if ev.Neutral {
+		b.WriteString(" (a neutral default: the idea has not been evaluated in this category, so argue from the idea itself)")
+	}
+	b.WriteString("\n\n")
 	b.WriteString("The idea:\n" + fence("proposition", d.Proposition) + "\n\n")
 	if strings.TrimSpace(d.Context) != "" {
 		b.WriteString("Background on the idea:\n" + fence("context", d.Context) + "\n\n")

@@ -112,6 +112,10 @@ func DefaultCategories() []Category {
 type Evaluation struct {
 	Score    float64  `json:"score"`
 	Evidence []string `json:"evidence,omitempty"`
+	// Neutral marks an evaluation made by [NeutralEvaluations]: nothing was
+	// known of the idea in this category, so its score is the middle of
+	// the scale and not a finding. Prompts and reports say so.
+	Neutral bool `json:"neutral,omitempty"`
 }
 
 // Challenge is a red-team challenge the challenger may press.
@@ -192,13 +196,15 @@ func DefaultConfig() Config {
 }
 
 // NeutralEvaluations returns an evaluation for each category at the middle
-// of scale with no evidence: the starting point when nothing is known about
-// the idea. A debate scored from it measures the arguments alone, so say so
-// when you report its scores.
+// of scale with no evidence, marked Neutral: the starting point when nothing
+// is known about the idea. A debate scored from it measures the arguments
+// alone; the prompts tell the debaters so, and [Outcome.Markdown] and
+// [Outcome.NeutralCategories] tell the reader. [Evidence.Apply] replaces
+// them with a host's findings.
 func NeutralEvaluations(cats []Category, scale Scale) map[string]Evaluation {
 	evs := make(map[string]Evaluation, len(cats))
 	for _, c := range cats {
-		evs[c.ID] = Evaluation{Score: (scale.Min + scale.Max) / 2}
+		evs[c.ID] = Evaluation{Score: (scale.Min + scale.Max) / 2, Neutral: true}
 	}
 	return evs
 }

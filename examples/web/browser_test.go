@@ -161,6 +161,10 @@ type page struct {
 	Metrics      string   `json:"metrics"`
 	MetricsShown bool     `json:"metricsShown"`
 	ArgMap       string   `json:"argmap"`
+	GraphNodes   int      `json:"graphNodes"`
+	GraphEdges   int      `json:"graphEdges"`
+	MapArguments int      `json:"mapArguments"`
+	MapRelations int      `json:"mapRelations"`
 	Texts        []string `json:"texts"`
 	Images       int      `json:"images"`
 	TitleNodes   int      `json:"titleNodes"`
@@ -184,6 +188,18 @@ const readPage = `(() => {
     metrics: document.getElementById('metrics').textContent,
     metricsShown: shown('metrics'),
     argmap: shown('argmap') ? document.getElementById('argmap').textContent : '',
+    graphNodes: all('#argmap-graph g.argmap-node').length,
+    graphEdges: all('#argmap-graph .argmap-edges .argmap-edge').length,
+    ...(() => {
+      // The map the server holds, to compare the drawing with.
+      const id = document.getElementById('debate-id').textContent;
+      if (!id) return { mapArguments: -1, mapRelations: -1 };
+      const x = new XMLHttpRequest();
+      x.open('GET', '/api/debates/' + encodeURIComponent(id), false);
+      x.send();
+      const am = (JSON.parse(x.responseText).arguments) || {};
+      return { mapArguments: (am.arguments || []).length, mapRelations: (am.relations || []).length };
+    })(),
     texts: all('.card .text').map((n) => n.textContent),
     images: all('img').length,
     titleNodes: document.getElementById('title').children.length,
@@ -206,6 +222,12 @@ func checkArgumentMap(t *testing.T, p page) {
 		if !strings.Contains(p.ArgMap, want) {
 			t.Errorf("argument map lacks %q:\n%.300s", want, p.ArgMap)
 		}
+	}
+	// Issue 16: "the argument map SVG has the right number of nodes and
+	// edges" — one node per argument, one edge per relation of the map the
+	// server returns.
+	if p.MapArguments <= 0 || p.GraphNodes != p.MapArguments || p.GraphEdges != p.MapRelations {
+		t.Errorf("the drawing has %d nodes and %d edges; the map has %d arguments and %d relations", p.GraphNodes, p.GraphEdges, p.MapArguments, p.MapRelations)
 	}
 }
 

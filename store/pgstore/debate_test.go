@@ -42,7 +42,7 @@ func clock() func() time.Time {
 
 func runPodcast(t *testing.T, st store.Store, d duelogic.Debate, opts ...duelogic.Option) *duelogic.Result {
 	t.Helper()
-	o, err := duelogic.New(podcastConfig(), llm.NewStub(1), append([]duelogic.Option{duelogic.WithStore(st), duelogic.WithClock(clock())}, opts...)...)
+	o, err := duelogic.New(podcastConfig(), llm.NewStub(3), append([]duelogic.Option{duelogic.WithStore(st), duelogic.WithClock(clock())}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ var duelogicFormat = define(adapter[*duelogic.Outcome]{
 	docs: func(res *engine.Result[*duelogic.Outcome]) (map[string]string, error) {
 		cfg := res.Detail.Config
 		name := func(speaker string) string { return chairName(cfg, speaker) }
-		return map[string]string{"md": transcript(res, name, metricsTable(res.Detail.Metrics))}, nil
+		return map[string]string{"md": transcript(res, name, metricsSection(res.Detail.Metrics))}, nil
 	},
 })
 
@@ -91,21 +91,22 @@ func chairName(cfg duelogic.Config, speaker string) string {
 	return title(speaker)
 }
 
-// metricsTable is the Markdown section of a podcast's metrics.
-func metricsTable(m duelogic.Metrics) string {
+// metricsSection is the Markdown section of a podcast's metrics: the lines
+// the terminal shows (render.MetricsLines), as a list.
+func metricsSection(m duelogic.Metrics) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Metrics\n\n")
-	fmt.Fprintf(&b, "| metric | value |\n|---|---|\n")
-	fmt.Fprintf(&b, "| responses (evaluated) | %d (%d) |\n", m.Responses, m.Evaluated)
-	if m.Evaluated == 0 {
-		fmt.Fprintf(&b, "| steel-manning, self-critique, adherence, consistency | not measured (no response was evaluated) |\n")
-	} else {
-		fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
-		fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
-		fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
-		fmt.Fprintf(&b, "| framework consistency | %.0f%% |\n", 100*m.FrameworkConsistency)
+	b.WriteString("\n## Metrics\n\n")
+	for _, line := range render.MetricsLines(m) {
+		text := line.Text
+		if line.Met != nil {
+			verdict := "missed"
+			if *line.Met {
+				verdict = "met"
+			}
+			text = strings.Replace(text, "{verdict}", verdict, 1)
+		}
+		b.WriteString("- " + text + "\n")
 	}
-	fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
 	return b.String()
 }
 

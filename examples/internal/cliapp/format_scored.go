@@ -1,8 +1,11 @@
 package cliapp
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/duelogic/duelogic/engine"
@@ -13,12 +16,32 @@ import (
 var scoredFormat = define(adapter[*scored.Outcome]{
 	name:  "scored",
 	about: "a scored debate: advocate and challenger argue each category, the arbiter's verdicts move its score",
-	// The CLI has no prior evaluation of the idea: the default config
-	// starts every category in the middle of the scale.
+	flags: []string{"evidence"},
+	// Without --evidence the CLI knows nothing of the idea: every category
+	// starts at the middle of the scale, marked neutral, and the CLI says
+	// so before the debate and beside the scores.
 	format: func(e *env) (engine.Format[*scored.Outcome], error) {
 		cfg := scored.DefaultConfig()
 		if m := e.opt.model; m != "" {
 			cfg.AdvocateModel, cfg.ChallengerModel, cfg.ArbiterModel = m, m, m
+		}
+		path := e.opt.scoredOpt.evidence
+		switch {
+		case path != "" && e.opt.resume != "":
+			return nil, usagef("--evidence: a resumed debate keeps the evidence it started with")
+		case path != "":
+			ev, err := readEvidence(path)
+			if err != nil {
+				return nil, err
+			}
+			if cfg, err = ev.Apply(cfg); err != nil {
+				return nil, evidenceError(path, err)
+			}
+		}
+		if e.opt.resume == "" {
+			if n := neutralNote(cfg); n != "" {
+				fmt.Fprintln(e.stderr, "debate: "+n)
+			}
 		}
 		return scored.New(cfg)
 	},
@@ -27,8 +50,14 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 		b.WriteString("\n══════ SCORES ══════")
 		for _, rd := range res.Detail.Rounds {
 			fmt.Fprintf(&b, "\n%-20s %4.1f → %4.1f (%+.1f)", rd.Category.Name, rd.PreScore, rd.PostScore, rd.Delta)
+			if res.Detail.Config.Evaluations[rd.Category.ID].Neutral {
+				b.WriteString("  from a neutral default")
+			}
 		}
 		fmt.Fprintf(&b, "\ntotal adjustment %+.1f", res.Detail.Scores.Total)
+		if n := neutralNote(res.Detail.Config); n != "" {
+			b.WriteString("\n" + n)
+		}
 		r.Println(b.String())
 	},
 	docs: func(res *engine.Result[*scored.Outcome]) (map[string]string, error) {
@@ -36,9 +65,77 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 	},
 })
 
+// neutralNote says which categories of cfg start from a neutral default
+// score, or "" when none does.
+func neutralNote(cfg scored.Config) string {
+	var names []string
+	var mid float64
+	for _, c := range cfg.Categories {
+		if ev := cfg.Evaluations[c.ID]; ev.Neutral {
+			names = append(names, c.Name)
+			mid = ev.Score
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return ""
+	case len(names) == len(cfg.Categories):
+		return fmt.Sprintf("no evaluation of the idea (--evidence FILE): every category starts at the neutral default %g, "+
+			"so the scores measure the arguments alone", mid)
+	}
+	return fmt.Sprintf("no evaluation of %s in the evidence: starting from the neutral default %g", strings.Join(names, ", "), mid)
+}
+
+// maxEvidenceBytes bounds an evidence file.
+const maxEvidenceBytes = 1 << 20
+
+// readEvidence reads and parses the evidence file at path.
+func readEvidence(path string) (scored.Evidence, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return scored.Evidence{}, usagef("--evidence: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxEvidenceBytes+1))
+	if err != nil {
+		return scored.Evidence{}, usagef("--evidence: read %s: %v", path, err)
+	}
+	if len(data) > maxEvidenceBytes {
+		return scored.Evidence{}, usagef("--evidence %s: larger than %d bytes", path, maxEvidenceBytes)
+	}
+	ev, err := scored.ParseEvidence(data)
+	if err != nil {
+		return scored.Evidence{}, evidenceError(path, err)
+	}
+	return ev, nil
+}
+
+// evidenceError is a usage error naming the file and, one a line, each
+// problem of its evidence by JSON path.
+func evidenceError(path string, err error) error {
+	var ee *scored.EvidenceError
+	if !errors.As(err, &ee) {
+		return usagef("--evidence %s: %v", path, err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--evidence %s: invalid evidence file:", path)
+	for _, v := range ee.Violations {
+		b.WriteString("\n  ")
+		if v.Field != "" {
+			b.WriteString(v.Field + ": ")
+		}
+		b.WriteString(v.Problem)
+	}
+	return usageError{b.String()}
+}
+
 // scoredOptions are the flags only the scored format reads (list them in its adapter's
 // flags too, so that other formats reject them).
-type scoredOptions struct{}
+type scoredOptions struct {
+	evidence string
+}
 
 // register declares o's flags on fs.
-func (o *scoredOptions) register(fs *flag.FlagSet) {}
+func (o *scoredOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.evidence, "evidence", "", `scored: a JSON file of what is known of the idea: {"evaluations": {"problem": {"score": 7, "evidence": ["..."]}, ...}, "challenges": [{"category": "market", "text": "...", "severity": "high"}]}; categories problem, solution, market on a 1-10 scale; without it every score starts at the neutral 5.5`)
+}

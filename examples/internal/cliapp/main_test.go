@@ -121,8 +121,8 @@ func TestFullStubDebate(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
 		t.Fatalf("--list:\n%s", l.stdout)
 	}
-	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != "12" {
-		t.Errorf("--list row %q; want %s duelogic finished 12 ...", lines[1], id)
+	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != "13" {
+		t.Errorf("--list row %q; want %s duelogic finished 13 ...", lines[1], id)
 	}
 
 	empty := debate(t, dir, "", "--list", "--store", "none")

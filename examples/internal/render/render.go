@@ -263,31 +263,72 @@ func (r *Renderer) cut(u *engine.Utterance) {
 	r.speaking = u.Speaker // endLine below ends the line
 }
 
-// Metrics prints the result's metrics and token counts.
+// Metrics prints the result's metrics and token counts: the seed's success
+// metrics against their targets (a rate with nothing to count is "not
+// measured", not 0%), and the spoken length against the target duration.
 func (r *Renderer) Metrics(res *duelogic.Result) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearStatus()
-	m := res.Metrics
-	check := func(ok bool) string {
-		if ok {
-			return r.style("met", green)
-		}
-		return r.style("missed", red)
-	}
 	fmt.Fprintf(r.w, "\n%s\n", r.style("══════ METRICS ══════", bold))
-	fmt.Fprintf(r.w, "responses %d, evaluated %d\n", m.Responses, m.Evaluated)
-	if m.Evaluated == 0 {
+	for _, line := range MetricsLines(res.Metrics) {
+		if line.Met != nil {
+			verdict := r.style("missed", red)
+			if *line.Met {
+				verdict = r.style("met", green)
+			}
+			line.Text = strings.Replace(line.Text, "{verdict}", verdict, 1)
+		}
+		fmt.Fprintln(r.w, line.Text)
+	}
+	fmt.Fprintf(r.w, "tokens: %d prompt + %d completion\n", res.Usage.PromptTokens, res.Usage.CompletionTokens)
+}
+
+// MetricsLine is a line of a podcast's metrics as the examples show them.
+type MetricsLine struct {
+	// Text is the line; a measured rate's has "{verdict}" where "met" or
+	// "missed" goes.
+	Text string
+	// Met is whether a measured rate meets its target; nil for the other
+	// lines.
+	Met *bool
+}
+
+// MetricsLines are the lines of m, for a terminal or a document: the
+// responses, steel-manning over the critique responses and self-critique
+// over the substantive ones against the seed's targets ("not measured" when
+// there is nothing to count), adherence and consistency, interruptions and
+// interjections, and the spoken length.
+func MetricsLines(m duelogic.Metrics) []MetricsLine {
+	text := func(format string, args ...any) MetricsLine { return MetricsLine{Text: fmt.Sprintf(format, args...)} }
+	rate := func(name string, rate float64, n int, of string, target float64, met bool) MetricsLine {
+		return MetricsLine{Text: fmt.Sprintf("%s %.0f%% of %d %s (target >%.0f%%: {verdict})", name, 100*rate, n, of, 100*target), Met: &met}
+	}
+	lines := []MetricsLine{text("responses %d, evaluated %d", m.Responses, m.Evaluated)}
+	switch {
+	case m.Evaluated == 0:
 		// Relaxed accountability, or every evaluation unreadable: a rate
 		// of nothing is not 0%.
-		fmt.Fprintf(r.w, "steel-manning, self-critique, adherence: not measured (no response was evaluated)\n")
-	} else {
-		fmt.Fprintf(r.w, "steel-manning %.0f%% (target >%.0f%%: %s)\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget, check(m.MeetsSteelManning))
-		fmt.Fprintf(r.w, "self-critique %.0f%% (target >%.0f%%: %s)\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget, check(m.MeetsSelfCritique))
-		fmt.Fprintf(r.w, "mean adherence %.1f, framework consistency %.0f%%\n", m.MeanAdherence, 100*m.FrameworkConsistency)
+		lines = append(lines, text("steel-manning, self-critique, adherence: not measured (no response was evaluated)"))
+	default:
+		if m.SteelManningMeasured() {
+			lines = append(lines, rate("steel-manning", m.SteelManningRate, m.CritiqueResponses, "critique responses", duelogic.SteelManningTarget, m.MeetsSteelManning))
+		} else {
+			lines = append(lines, text("steel-manning: not measured (no response critiqued an opponent; target >%.0f%% of critique responses)", 100*duelogic.SteelManningTarget))
+		}
+		if m.SelfCritiqueMeasured() {
+			lines = append(lines, rate("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", duelogic.SelfCritiqueTarget, m.MeetsSelfCritique))
+		} else {
+			lines = append(lines, text("self-critique: not measured (no substantive response; target >%.0f%% of substantive responses)", 100*duelogic.SelfCritiqueTarget))
+		}
+		lines = append(lines, text("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
-	fmt.Fprintf(r.w, "interruptions %d, interjections %d\n", m.Interruptions, m.Interjections)
-	fmt.Fprintf(r.w, "tokens: %d prompt + %d completion\n", res.Usage.PromptTokens, res.Usage.CompletionTokens)
+	lines = append(lines, text("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
+	length := text("length %d words, about %.1f spoken minutes at %d words a minute", m.Words, m.SpokenMinutes, duelogic.SpokenWordsPerMinute)
+	if m.TargetMinutes > 0 {
+		length.Text += fmt.Sprintf(" (target %d)", m.TargetMinutes)
+	}
+	return append(lines, length)
 }
 
 // Tick redraws the status line, to move its clock on while the debate waits

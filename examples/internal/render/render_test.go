@@ -95,25 +95,64 @@ func TestTickAndClear(t *testing.T) {
 	}
 }
 
-// TestMetricsNotMeasured: with no response evaluated (relaxed
-// accountability, or every evaluation unreadable) the rates are "not
-// measured", not a missed 0%.
-func TestMetricsNotMeasured(t *testing.T) {
+// TestMetricsAgainstTheSeedsTargets: seed 000's success metrics are
+//
+//   - Steel-manning attempts in >80% of critique responses
+//   - Self-critique present in >70% of substantive responses
+//
+// The metrics show each rate over its own denominator against its target;
+// a rate with nothing to count (nothing evaluated under relaxed
+// accountability, or no response that critiqued an opponent) is "not
+// measured", not a missed 0%. The spoken length is shown beside the
+// target duration.
+func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 	tests := []struct {
-		name      string
-		m         duelogic.Metrics
-		want, not string
+		name string
+		m    duelogic.Metrics
+		want []string
+		not  []string
 	}{
-		{"none evaluated", duelogic.Metrics{Responses: 6}, "not measured (no response was evaluated)", "steel-manning 0%"},
-		{"evaluated", duelogic.Metrics{Responses: 6, Evaluated: 6, SteelManningRate: 0.5}, "steel-manning 50% (target >80%: missed)", "not measured"},
+		{"none evaluated", duelogic.Metrics{Responses: 6},
+			[]string{"steel-manning, self-critique, adherence: not measured (no response was evaluated)\n"},
+			[]string{"steel-manning 0%", "self-critique 0%"}},
+		{"both measured", duelogic.Metrics{Responses: 6, Evaluated: 6, CritiqueResponses: 5, SubstantiveResponses: 6,
+			SteelManningRate: 0.8, SelfCritiqueRate: 5.0 / 6, MeetsSelfCritique: true},
+			[]string{"steel-manning 80% of 5 critique responses (target >80%: missed)\n",
+				"self-critique 83% of 6 substantive responses (target >70%: met)\n"},
+			[]string{"not measured"}},
+		{"no critique response", duelogic.Metrics{Responses: 6, Evaluated: 6, SubstantiveResponses: 6, SelfCritiqueRate: 1, MeetsSelfCritique: true},
+			[]string{"steel-manning: not measured (no response critiqued an opponent; target >80% of critique responses)\n",
+				"self-critique 100% of 6 substantive responses (target >70%: met)\n"},
+			[]string{"steel-manning 0%"}},
+		{"no substantive response", duelogic.Metrics{Responses: 2, Evaluated: 2, CritiqueResponses: 2, SteelManningRate: 1, MeetsSteelManning: true},
+			[]string{"steel-manning 100% of 2 critique responses (target >80%: met)\n",
+				"self-critique: not measured (no substantive response; target >70% of substantive responses)\n"},
+			[]string{"self-critique 0%"}},
+		{"spoken length", duelogic.Metrics{Words: 4755, SpokenMinutes: 31.7, TargetMinutes: 45},
+			[]string{"length 4755 words, about 31.7 spoken minutes at 150 words a minute (target 45)\n"}, nil},
+		{"no target", duelogic.Metrics{Words: 300, SpokenMinutes: 2},
+			[]string{"length 300 words, about 2.0 spoken minutes at 150 words a minute\n"}, []string{"target 0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
 			New(&b, duelogic.DefaultConfig(), Options{}).Metrics(&duelogic.Result{Metrics: tt.m})
-			if !strings.Contains(b.String(), tt.want) || strings.Contains(b.String(), tt.not) {
-				t.Errorf("metrics say:\n%s\nwant %q and not %q", b.String(), tt.want, tt.not)
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("metrics lack %q:\n%s", w, b.String())
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(b.String(), n) {
+					t.Errorf("metrics say %q:\n%s", n, b.String())
+				}
 			}
 		})
+	}
+	var b strings.Builder
+	New(&b, duelogic.DefaultConfig(), Options{Color: true}).Metrics(&duelogic.Result{Metrics: duelogic.Metrics{
+		Responses: 1, Evaluated: 1, CritiqueResponses: 1, SubstantiveResponses: 1, SteelManningRate: 1, MeetsSteelManning: true}})
+	if !strings.Contains(b.String(), "(target >80%: \x1b[32mmet\x1b[0m)") || !strings.Contains(b.String(), "(target >70%: \x1b[31mmissed\x1b[0m)") {
+		t.Errorf("verdicts not coloured:\n%q", b.String())
 	}
 }

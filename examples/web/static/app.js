@@ -777,7 +777,9 @@ async function showArguments(am) {
   graph.replaceChildren();
   if (typeof window.drawArgumentMap === 'function') {
     try {
-      window.drawArgumentMap(graph, am);
+      // Columns in the cards' order, so that a side has its card's colour.
+      am.arguments.forEach((a) => speaker(a.Side));
+      window.drawArgumentMap(graph, am, { sides: [...state.order], label: (s) => speaker(s).name });
     } catch (err) {
       console.error('drawArgumentMap', err);
     }

@@ -135,9 +135,10 @@ function pct(x) {
   return `${Math.round(100 * (x || 0))}%`;
 }
 
-// podcastMetrics shows the seed's success metrics against their targets
-// (steel-manning above 80%, self-critique above 70%): "not measured" when
-// the arbiter evaluated no response.
+// podcastMetrics shows the seed's success metrics against their targets,
+// over the seed's denominators: steel-manning above 80% of the responses
+// that critique an opponent, self-critique above 70% of the substantive
+// ones; "not measured" when there is none to count.
 function podcastMetrics(m, usage, chairs) {
   if (!m) return;
   usage = usage || {};
@@ -147,19 +148,23 @@ function podcastMetrics(m, usage, chairs) {
     el('span', { class: 'value', text: value }), el('span', { class: 'caption', text: label }),
     sub ? el('span', { class: 'sub', text: sub }) : null));
   const measured = (m.evaluated || 0) > 0;
-  const rate = (label, r, met, target) => {
-    if (!measured) {
-      tile(label, 'not measured', `target above ${target}% · no response was evaluated`, 'wide muted');
+  const rate = (label, r, met, target, n, of) => {
+    if (!measured || !n) {
+      tile(label, 'not measured', `target above ${target}% · no ${of} was evaluated`, 'wide muted');
       return;
     }
-    tile(label, pct(r), `of evaluated responses · target above ${target}% · ${met ? 'met' : 'missed'}`, 'wide ' + (met ? 'good' : 'bad'));
+    tile(label, pct(r), `of ${n} ${of}${n === 1 ? '' : 's'} · target above ${target}% · ${met ? 'met' : 'missed'}`, 'wide ' + (met ? 'good' : 'bad'));
   };
-  rate('Steel-manning', m.steelManningRate, m.meetsSteelManning, 80);
-  rate('Self-critique', m.selfCritiqueRate, m.meetsSelfCritique, 70);
+  rate('Steel-manning', m.steelManningRate, m.meetsSteelManning, 80, m.critiqueResponses || 0, 'critique response');
+  rate('Self-critique', m.selfCritiqueRate, m.meetsSelfCritique, 70, m.substantiveResponses || 0, 'substantive response');
   tile('Mean adherence', measured ? (m.meanAdherence || 0).toFixed(1) : '—', `${m.evaluated || 0} of ${m.responses || 0} responses evaluated`);
   tile('Framework consistency', measured ? pct(m.frameworkConsistency) : '—');
   tile('Interruptions', String(m.interruptions || 0));
   tile('Interjections', String(m.interjections || 0));
+  if (m.words) {
+    tile('Spoken length', `${(m.spokenMinutes || 0).toFixed(1)} min`,
+      `${m.words.toLocaleString('en-US')} words at 150 a minute` + (m.targetMinutes ? ` · target ${m.targetMinutes} min` : ''));
+  }
 
   const table = $('chair-table');
   table.replaceChildren(el('thead', {}, el('tr', {}, ...['Chair', 'Responses', 'Steel-man', 'Self-critique', 'Adherence', 'Interrupted', 'Called out']
