@@ -252,6 +252,16 @@ func (s *Session) Call(ctx context.Context, req llm.Request, seg Segment, speake
 	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, false)
 }
 
+// CallStreamed is [Session.Call] for a reply the debate will say as it is
+// (a speech stored by the format's own step): when the client streams, the
+// reply's text goes to the sink as [EventToken] events while it is
+// generated, so that a front end shows it as it comes. The utterance the
+// format stores afterwards replaces what was streamed. Like Call, it may
+// be called from several goroutines at once; token events carry speaker.
+func (s *Session) CallStreamed(ctx context.Context, req llm.Request, seg Segment, speaker string) (llm.Response, error) {
+	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, s.stream)
+}
+
 // hooked applies the host's token caps ([WithMaxTokens]) to req and passes
 // its messages through the host's prompt hook.
 func (s *Session) hooked(req llm.Request) llm.Request {

@@ -383,7 +383,7 @@ func (g *game) generate(ctx context.Context, s *engine.Session, st step, key str
 		if maxTokens > 0 {
 			req.MaxTokens = min(maxTokens, MaxTokensDebater)
 		}
-		resp, err := s.Call(ctx, req, SegmentRounds, string(p.ID))
+		resp, err := s.CallStreamed(ctx, req, SegmentRounds, string(p.ID))
 		if err != nil {
 			return nil, llm.Usage{}, err
 		}

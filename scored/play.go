@@ -154,7 +154,7 @@ func (f *Format) argue(ctx context.Context, s *engine.Session, cat Category, sid
 			var usage llm.Usage
 			var words int
 			for range cfg.MaxAttempts {
-				resp, err := s.Call(ctx, req, SegmentRounds, string(side))
+				resp, err := s.CallStreamed(ctx, req, SegmentRounds, string(side))
 				if err != nil {
 					return nil, usage, err
 				}
