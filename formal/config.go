@@ -1,8 +1,10 @@
 package formal
 
 import (
+	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/engine"
 )
@@ -38,10 +40,37 @@ type Config struct {
 	// session's clock ([engine.WithClock]); 0: no budget. JSON: nanoseconds.
 	TimeBudget time.Duration `json:"timeBudget"`
 
+	// TopicPrompt is the topic debated when none is given: the seed's
+	// topic_prompt ("If `topic` is empty: use `topic_prompt` from config as
+	// the topic"). The engine needs a debate's proposition before the
+	// format plays, so a host applies it with [Config.Topic] before
+	// [engine.Run]; "": none.
+	TopicPrompt string `json:"topicPrompt,omitempty"`
+
 	// OutputDir is the directory in which the debate's documents are
-	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>";
-	// "": none are written (they are still in [Outcome.Documents]).
+	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>"
+	// (see [WriteOutput]); "": none are written (they are still in
+	// [Outcome.Documents]).
 	OutputDir string `json:"outputDir"`
+}
+
+// ErrNoTopic is matched (errors.Is) by the error of [Config.Topic] when
+// neither a topic nor Config.TopicPrompt is given.
+var ErrNoTopic = errors.New("formal: no topic: give one, or set topicPrompt")
+
+// Topic returns the topic to debate as the seed's Step B chooses it: topic
+// when it is not blank, else c.TopicPrompt; [ErrNoTopic] when both are
+// blank. Give the result to the debate's Proposition:
+//
+//	d.Proposition, err = cfg.Topic(d.Proposition)
+func (c Config) Topic(topic string) (string, error) {
+	if strings.TrimSpace(topic) != "" {
+		return topic, nil
+	}
+	if strings.TrimSpace(c.TopicPrompt) != "" {
+		return c.TopicPrompt, nil
+	}
+	return "", ErrNoTopic
 }
 
 // DefaultConfig returns a debate of 3 to 6 rounds within 45 minutes, with a
@@ -87,7 +116,8 @@ func (c Config) Model(s Speaker) string {
 // Validate returns nil, or an [*engine.ValidationError] (errors.Is
 // [engine.ErrInvalidConfig], Format "formal") naming every violation by its
 // JSON field: an empty model ID, rounds outside 1 <= minRounds <= maxRounds
-// <= MaxRoundsLimit, a negative time budget.
+// <= MaxRoundsLimit, a negative time budget, a topic prompt over
+// engine.MaxPropositionRunes.
 func (c Config) Validate() error {
 	v := &engine.ValidationError{Format: FormatName}
 	for _, m := range []struct{ field, id string }{
@@ -110,6 +140,9 @@ func (c Config) Validate() error {
 	}
 	if c.TimeBudget < 0 {
 		v.Add("timeBudget", "%v; must not be negative", c.TimeBudget)
+	}
+	if n := utf8.RuneCountInString(c.TopicPrompt); n > engine.MaxPropositionRunes {
+		v.Add("topicPrompt", "%d characters; at most %d", n, engine.MaxPropositionRunes)
 	}
 	return v.Err()
 }

@@ -39,11 +39,16 @@
 //
 // # The course of a debate
 //
-// Setup: the chair opens the log ("setup") and announces the topic. Opening
-// statements: the promoter, then the detractor. Rounds, between
-// Config.MinRounds and Config.MaxRounds: the chair announces the round; the
-// promoter, then the detractor, make a "new_point", a "rebuttal" naming the
-// entry it rebuts, or a "conjecture"; the audience asks up to two questions,
+// Setup: the chair opens the log ("setup") and announces the topic (the
+// debate's proposition; a host without one takes Config.TopicPrompt, the
+// seed's topic_prompt, with [Config.Topic]). Opening statements: the
+// promoter, then the detractor. Rounds, between Config.MinRounds and
+// Config.MaxRounds: the chair reviews the verifier's findings and announces
+// the round; the promoter, then the detractor, make a "new_point", a
+// "rebuttal" naming the entry it rebuts (none named: the other side's
+// latest argument, as the seed's chair cues it), or a "conjecture" — or
+// first ask the chair for a clarification (below); the audience asks up to
+// two questions,
 // and the chair relays the fair ones ("audience_question"), which are put to
 // their debater in its next turn. From MinRounds on, the chair ends the rounds
 // when the time budget is spent (read on the session clock) or when it judges
@@ -55,6 +60,18 @@
 // transcript.md is rendered from the log, and the assessor writes
 // assessor-report.md on them.
 //
+// # Clarification requests
+//
+// In a round, a debater may answer its cue with a "clarification_request"
+// (its question to the chair as the content), as the seed's Phase 2
+// "Handling interruptions" has it: "Clarification requests: respond
+// immediately, log ruling, resume turn." The request is logged, the chair
+// answers it ([PurposeClarification], JSON {"ruling"}) with a "ruling" on
+// the request's entry, and the turn resumes: the debater is asked again,
+// shown the ruling, for a turn of the round's other types (one request per
+// turn). A request is no argument: it is not rebutted, verified or counted
+// against its side.
+//
 // Every decision that matters later — a debater's turn, the findings applied,
 // the relayed questions, the end of the rounds, the verdict, every document —
 // is a stored step of the session, so a resumed debate continues exactly as
@@ -64,12 +81,20 @@
 //
 // A debater answers with a JSON object: type, content, sources ([{url, title,
 // accessed}]), rebuttal_to_seq, and optionally a source_challenge {target_seq,
-// url, claim}. The reply is read leniently (code fences, prose around the
-// object, key spellings), but a reply that breaks the rules of its phase — an
-// unknown type or one the phase does not allow, a rebuttal without
-// rebuttal_to_seq or naming an entry that is not an argument of the other
-// side, a malformed source — is shown back to the model (clipped) with the
-// problems and asked again once. A turn still unusable is forfeited: the
+// url, claim}. Its JSON Schema says every rule the parser holds a turn to
+// but one: the allowed types, non-empty content, at most five sources, each
+// an http(s) URL with a host, a title and a real date YYYY-MM-DD (as
+// patterns a grammar can enforce), rebuttal_to_seq among the entries the
+// debater may rebut, a challenge naming a challengeable entry, one of its
+// URLs and a claim. So a server that constrains its output to the schema
+// (llama.cpp, vLLM, Ollama, OpenAI's strict mode) is held to a turn that
+// parses even by a weak model. The reply is read leniently (code fences,
+// prose around the object, key spellings), but a reply that breaks the
+// rules of its phase — an unknown type or one the phase does not allow, a
+// rebuttal naming an entry that is not an argument of the other side, a
+// malformed source, content of white space only (the rule the schema
+// cannot say) — is shown back to the model (clipped) with the problems and
+// asked again once. A turn still unusable is forfeited: the
 // chair announces that the debater's turn could not be used and why, the
 // debater's pending questions and warnings wait for its next turn, and the
 // debate goes on.
@@ -88,6 +113,7 @@
 //	conclusion check ([PurposeConclusionCheck])  the rounds go on
 //	verdict ([PurposeVerdict])                   a draw, the reason saying why
 //	verification ([PurposeVerification])         the source is unreliable: unconfirmed
+//	clarification ([PurposeClarification])       the chair's ruling says it could not rule; the turn resumes
 //
 // How the replies were read (first time, after the re-ask, defaulted, cut at
 // the token cap) is counted by purpose in engine.Result.Judgments and the
@@ -102,6 +128,7 @@
 // overrides by purpose: [MaxTokensTurn] (900: a turn is 120-250 words and
 // its sources), [MaxTokensVerification], [MaxTokensAudienceQuestions],
 // [MaxTokensRelay], [MaxTokensConclusionCheck], [MaxTokensVerdict],
+// [MaxTokensClarification],
 // [MaxTokensAudienceConclusion] and [MaxTokensDocument]. A reply cut at its
 // cap (finish reason "length") is logged; a JSON reply cut at its cap that
 // does not parse is asked again, the model told it was cut off.
@@ -122,16 +149,31 @@
 // an [HTTPVerifier] — never from a private, loopback or link-local
 // address — and then asks the judge ([Combine]).
 //
-// At the start of round N the chair applies the findings on the entries made
-// before round N-1, waiting for any still running: the previous round's
-// checks keep running beside the debate, and which findings each review
-// applied is stored, so a resumed debate rules as the stopped one did. The
-// closing statements and the conclusion are preceded by a review of all
-// pending findings. Each finding is logged ("verification_result"); a
-// fabricated source draws a "redaction" of its entry and a ruling, an
-// unreliable one a warning ruling that is put to the debater in its next turn.
-// A source challenge is logged ("source_challenge") and verified at once,
-// then ruled on. If both sides had entries redacted, the verdict is "void".
+// "At the start of each round, review pending Verifier findings": at the
+// start of round N the chair applies the findings on every entry made
+// before it, the previous round's included, waiting for checks still
+// running (they run beside the audience's questions and the chair's
+// decisions that end a round), so a fabrication is struck right before the
+// next round begins. Which findings each review applied is stored, so a
+// resumed debate rules as the stopped one did. The closing statements and
+// the conclusion are preceded by a review of all pending findings. Each
+// finding is logged ("verification_result"); a fabricated source draws a
+// "redaction" of its entry and a ruling, an unreliable one a warning ruling
+// that is put to the debater in its next turn. A source challenge is logged
+// ("source_challenge") and verified at once, then ruled on.
+//
+// # Disqualification
+//
+// Rule 12: "Citing a non-existent URL is an immediate disqualification
+// offence." A debater with an entry struck for a fabricated source is
+// disqualified at once — the chair's ruling says so — and the outcome
+// follows by rule, not by the chair model's judgement: the other side wins
+// ("negative_wins" when the promoter is disqualified, "affirmative_wins"
+// when the detractor is), unless the other side is disqualified too, when
+// the debate is "void" (the seed's example of a void debate: "both debaters
+// had fabricated sources"). The debate still runs its course, so that the
+// other side's sources are checked too; the chair model is asked for the
+// verdict only when neither side is disqualified ([Outcome.Disqualified]).
 //
 // # Redactions
 //
@@ -158,9 +200,16 @@
 //
 // # Documents
 //
-// With Config.OutputDir set, the documents are written to a new directory
-// named [DirName] (the UTC start time and the topic's [Slug], as the seed's
-// shell snippet computes them), files 0644 in a 0755 directory. A name taken
-// when the debate starts gets a suffix ("-2", "-3", ...); an existing
-// directory is never written over ([ErrOutputExists]).
+// The seed's output directory, <timestamp>-<slug>, holds transcript.md,
+// summary.md, blog-post.md (none on a void debate), assessor-report.md and
+// debate-log.jsonl, the struck log in the seed's schema ([ExportLog]; read
+// it back with [ImportLog]). [WriteOutput] writes it for a finished
+// debate; its name, [DirName], is the debate's recorded start
+// ([Outcome.Started], UTC) and the topic's [Slug], as the seed's shell
+// snippet computes them, so writing the same debate again, or after a
+// resume, finds the same directory. With Config.OutputDir set, the debate
+// writes it itself, as its last stored step, naming it when the debate
+// starts (a name taken then gets a suffix, "-2", "-3", ...). Files are 0644
+// in a 0755 directory; an existing directory is never written over
+// ([ErrOutputExists]).
 package formal

@@ -45,11 +45,11 @@ func Example() {
 	// promoter: opening_statement
 	// detractor: opening_statement
 	// arbiter: announcement
-	// arbiter: announcement
-	// entries: 35 said: 35
+	// verifier: verification_result
+	// entries: 31 said: 31
 	// rounds: 2 max_rounds
 	// verdict: affirmative_wins
-	// struck entries: 1
+	// struck entries: 0
 	// blog post: true
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,12 +28,14 @@ func TestRunCourse(t *testing.T) {
 	want := []string{
 		"setup:chair", "announcement:chair", // setup
 		"opening_statement:promoter", "opening_statement:detractor", "announcement:chair",
-		"announcement:chair", "new_point:promoter", "new_point:detractor", // round 1: nothing to review yet
-		"verification_result:verifier", "verification_result:verifier", // round 2 reviews the openings
+		// "At the start of each round, review pending Verifier findings":
+		// every entry before the round, the previous round's included.
+		"verification_result:verifier", "verification_result:verifier", // round 1 reviews the openings
+		"announcement:chair", "new_point:promoter", "new_point:detractor",
+		"verification_result:verifier", "verification_result:verifier", // round 2 reviews round 1
 		"announcement:chair", "new_point:promoter", "new_point:detractor",
 		"announcement:chair",
-		"verification_result:verifier", "verification_result:verifier", // closing reviews rounds 1 and 2
-		"verification_result:verifier", "verification_result:verifier",
+		"verification_result:verifier", "verification_result:verifier", // the closing reviews round 2
 		"closing_statement:detractor", "closing_statement:promoter", "announcement:chair",
 		"verification_result:verifier", "verification_result:verifier", // the closings
 		"conclusion:chair", "audience_conclusion:audience",
@@ -44,9 +47,9 @@ func TestRunCourse(t *testing.T) {
 		0:  "Debate session initialised. Chair is ready.",
 		1:  "All agents confirmed ready. Beginning Phase 1: Opening Statements. Topic: " + testDebate.Proposition,
 		4:  "Phase 1 complete. Opening statements delivered. Proceeding to Phase 2.",
-		5:  "Round 1 of 2 beginning.",
-		10: "Round 2 of 2 beginning.",
-		13: "Phase 2 complete after 2 rounds: the maximum of 2 rounds was reached. Proceeding to Phase 3: Closing Statements.",
+		7:  "Round 1 of 2 beginning.",
+		12: "Round 2 of 2 beginning.",
+		15: "Phase 2 complete after 2 rounds: the maximum of 2 rounds was reached. Proceeding to Phase 3: Closing Statements.",
 		23: "Debate concluded. Outcome: draw. Reason: The cases were balanced.",
 	}
 	for seq, text := range wantText {
@@ -61,7 +64,7 @@ func TestRunCourse(t *testing.T) {
 			wantPhase = PhaseOpening
 		case e.Type == TypeClosingStatement:
 			wantPhase = PhaseClosing
-		case e.Type == TypeNewPoint, e.Seq == 5, e.Seq == 10:
+		case e.Type == TypeNewPoint, e.Seq == 7, e.Seq == 12:
 			wantPhase = PhaseRebuttal
 		}
 		if e.Phase != wantPhase || !e.Timestamp.Equal(testStart) {
@@ -107,11 +110,11 @@ func TestRunCourse(t *testing.T) {
 	// entry; rulings call out its speaker.
 	for i, e := range res.Detail.Entries {
 		u := res.Transcript[i]
-		exchange := 0 // round 1 is entries 5-7; round 2, 8-12, begins with its review
+		exchange := 0 // round 1 is entries 5-9, round 2 10-14, each beginning with its review
 		switch {
-		case i >= 5 && i < 8:
+		case i >= 5 && i < 10:
 			exchange = 1
-		case i >= 8 && i < 13:
+		case i >= 10 && i < 15:
 			exchange = 2
 		}
 		if u.Segment == "" || u.Exchange != exchange {
@@ -208,9 +211,14 @@ func checkFiles(t *testing.T, res *result) {
 	if fi.Mode().Perm() != 0o755 {
 		t.Errorf("dir mode %v", fi.Mode())
 	}
+	var log bytes.Buffer
+	if err := ExportLog(&log, res.Detail.Entries); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]string{
 		FileTranscript: res.Detail.Documents.Transcript, FileSummary: res.Detail.Documents.Summary,
 		FileBlogPost: res.Detail.Documents.BlogPost, FileAssessorReport: res.Detail.Documents.AssessorReport,
+		FileLog: log.String(),
 	}
 	if res.Detail.Verdict == VerdictVoid {
 		if res.Detail.Documents.BlogPost != "" {
@@ -388,18 +396,23 @@ func TestIllegalTurnTypesAreAskedAgain(t *testing.T) {
 	}, promoter[1:]...)...)
 	detractor := turns(SpeakerDetractor, 2)
 	detractor = append(detractor[:1:1], append([]string{
-		reply("rebuttal", "A rebuttal of nothing.", nil, src("y")), // no rebuttal_to_seq
-		reply("rebuttal", "A proper rebuttal.", 6, src("y")),       // the promoter's point
+		reply("new_point", " ", nil, src("y")), // white space: the one rule the schema cannot say
+		// A rebuttal naming no entry rebuts the other side's latest
+		// argument, as the seed's chair cues it: "You may make a
+		// `new_point`, `rebuttal` (to seq {PROMOTER_SEQ}), or `conjecture`."
+		reply("rebuttal", "A rebuttal of the latest point.", nil, src("y")),
 	}, detractor[2:]...)...)
 	f := newFake(2, func(f *llmtest.Fake) {
 		f.OnModel("promoter-model").Reply(promoter...)
 		f.OnModel("detractor-model").Reply(detractor...)
 	})
 	res := mustRun(t, f, testConfig())
-	if e := res.Detail.Entries[6]; e.Type != TypeNewPoint || e.Content != "promoter point 1." {
+	// Round 1 begins at 5 with the review of the openings (two findings)
+	// and its announcement.
+	if e := res.Detail.Entries[8]; e.Type != TypeNewPoint || e.Content != "promoter point 1." {
 		t.Errorf("promoter's round 1: %+v", e)
 	}
-	if e := res.Detail.Entries[7]; e.Type != TypeRebuttal || e.RebuttalToSeq == nil || *e.RebuttalToSeq != 6 {
+	if e := res.Detail.Entries[9]; e.Type != TypeRebuttal || e.RebuttalToSeq == nil || *e.RebuttalToSeq != 8 {
 		t.Errorf("detractor's round 1: %+v", e)
 	}
 	var round1 []llm.Request // the promoter's, then the detractor's
@@ -412,8 +425,8 @@ func TestIllegalTurnTypesAreAskedAgain(t *testing.T) {
 		t.Fatalf("%d round-1 turn requests, want 2 + 2", len(round1))
 	}
 	for i, want := range []string{
-		"", `"type" "opening_statement" is not allowed in this phase; want one of: new_point, rebuttal, conjecture`,
-		"", `a rebuttal needs "rebuttal_to_seq", one of: 2, 6`,
+		"", `"type" "opening_statement" is not allowed in this phase; want one of: new_point, rebuttal, conjecture, clarification_request`,
+		"", `"content" is " "; want your turn as text`,
 	} {
 		last := round1[i].Messages[len(round1[i].Messages)-1].Content
 		if want == "" {
@@ -466,7 +479,7 @@ func TestConjectureRules(t *testing.T) {
 		p[2] = reply("new_point", "Traffic fell by half.", nil)  // unsourced, unlabelled
 		f.OnModel("promoter-model").Reply(p...)
 		d := turns(SpeakerDetractor, 2)
-		d[1] = reply("rebuttal", ConjectureLabel+" It might not.", 6)        // conjecture alone
+		d[1] = reply("rebuttal", ConjectureLabel+" It might not.", 8)        // conjecture alone
 		d[2] = reply("conjecture", ConjectureLabel+" Shops may close.", nil) // fine
 		f.OnModel("detractor-model").Reply(d...)
 	})
@@ -475,11 +488,12 @@ func TestConjectureRules(t *testing.T) {
 	for _, e := range ofType(res.Detail.Entries, TypeRuling) {
 		got = append(got, fmt.Sprintf("%d: %s", *e.TargetSeq, e.Content))
 	}
-	// Seqs: 6 the promoter's conjecture, 8 the detractor's rebuttal, 13 the
-	// promoter's point (after two findings and round 2's announcement).
+	// Seqs: 8 the promoter's conjecture (after the review of the openings
+	// and round 1's announcement), 10 the detractor's rebuttal, 13 the
+	// promoter's point (after round 2's announcement: nothing to review).
 	want := []string{
-		"6: Ruling on seq 6: the promoter's conjecture breaks the rules: a conjecture must begin with [CONJECTURE] (rule 9). The promoter is warned.",
-		"8: Ruling on seq 8: the detractor's rebuttal breaks the rules: a conjecture may not be the sole basis of a rebuttal; it must be paired with sourced evidence (rule 10). The detractor is warned.",
+		"8: Ruling on seq 8: the promoter's conjecture breaks the rules: a conjecture must begin with [CONJECTURE] (rule 9). The promoter is warned.",
+		"10: Ruling on seq 10: the detractor's rebuttal breaks the rules: a conjecture may not be the sole basis of a rebuttal; it must be paired with sourced evidence (rule 10). The detractor is warned.",
 		"13: Ruling on seq 13: the promoter's new point breaks the rules: factual claims without a source must be labelled [CONJECTURE] (rule 11). The promoter is warned.",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -497,7 +511,7 @@ func TestVerificationFindings(t *testing.T) {
 	cfg.MaxRounds = 3
 	sink := &entrySink{}
 	res := mustRun(t, f, cfg, engine.WithSink(sink))
-	// Round 2 reviews the openings: one unreliable source of entry 2.
+	// Round 1 reviews the openings: one unreliable source of entry 2.
 	rulings := ofType(res.Detail.Entries, TypeRuling)
 	if len(rulings) != 1 || *rulings[0].TargetSeq != 2 ||
 		rulings[0].Content != "Ruling on seq 2: the verifier found source 1 unreliable. The promoter is warned and asked to withdraw or replace it." {
@@ -509,8 +523,8 @@ func TestVerificationFindings(t *testing.T) {
 	}
 	// The warning is put to the promoter in its next turn, and only there.
 	for _, r := range requestsOf(f, PurposeTurn) {
-		promoterRound2 := r.Model == "promoter-model" && strings.Contains(text(r), "Your turn: Round 2 of")
-		if has := strings.Contains(text(r), "The chair's warnings to you"); has != promoterRound2 {
+		promoterRound1 := r.Model == "promoter-model" && strings.Contains(text(r), "Your turn: Round 1 of")
+		if has := strings.Contains(text(r), "The chair's warnings to you"); has != promoterRound1 {
 			t.Errorf("warning in %s turn %q: %v", r.Model, firstLine(text(r), "Your turn"), has)
 		}
 	}
@@ -540,18 +554,26 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 		p[1] = reply("new_point", "Traffic fell by the "+secret+".", nil, src("fabricated-zephyr"))
 		f.OnModel("promoter-model").Reply(p...)
 		d := turns(SpeakerDetractor, 2)
-		d[1] = reply("rebuttal", "Entry 6 is wrong.", 6, src("d1"))
+		d[1] = reply("rebuttal", "Entry 8 is wrong.", 8, src("d1"))
 		f.OnModel("detractor-model").Reply(d...)
 	})
 	cfg := testConfig()
 	cfg.OutputDir = t.TempDir()
 	st := store.NewMemory()
 	res := mustRun(t, f, cfg, engine.WithStore(st))
-	if diff := cmp.Diff([]Redaction{{Seq: 6, RedactionSeq: 15, Speaker: SpeakerPromoter, Reason: "source 1 was found fabricated by the verifier"}}, res.Detail.Redactions); diff != "" {
+	// The promoter's round-1 point (8) is struck at the start of round 2
+	// (11), before the round is announced: "If a fabricated source was
+	// reported: issue a `redaction` ruling immediately before the round
+	// begins."
+	if diff := cmp.Diff([]Redaction{{Seq: 8, RedactionSeq: 11, Speaker: SpeakerPromoter, Reason: "source 1 was found fabricated by the verifier"}}, res.Detail.Redactions); diff != "" {
 		t.Fatalf("redactions (-want +got):\n%s", diff)
 	}
-	if e := res.Detail.Entries[6]; e.Content != "[REDACTED: struck from the record by the chair, see seq 15.]" || e.Sources != nil {
+	if e := res.Detail.Entries[8]; e.Content != "[REDACTED: struck from the record by the chair, see seq 11.]" || e.Sources != nil {
 		t.Errorf("struck entry %+v", e)
+	}
+	round2 := slices.IndexFunc(res.Detail.Entries, func(e Entry) bool { return e.Content == "Round 2 of 2 beginning." })
+	if round2 < 11 {
+		t.Errorf("round 2 announced at %d, before the redaction at 11", round2)
 	}
 	if res.Detail.Verdict == VerdictVoid {
 		t.Error("one side's fabrication voids the debate")
@@ -577,24 +599,24 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 		b, _ := os.ReadFile(p)
 		leaks(filepath.Base(p), string(b))
 	}
-	// No prompt after the redaction shows it: not the closings, the
-	// verdict, the audience, the reporter or the assessor.
+	// No prompt after the redaction shows it: not round 2's turns, the
+	// closings, the verdict, the audience, the reporter or the assessor.
 	redactedAt := false
 	for _, r := range f.Requests() {
-		if r.Purpose == PurposeTurn && strings.Contains(text(r), "Deliver your closing statement") {
+		if r.Purpose == PurposeTurn && strings.Contains(text(r), "Your turn: Round 2 of") {
 			redactedAt = true
 		}
 		if redactedAt {
 			leaks(r.Purpose+" prompt", text(r))
 		}
 	}
-	for _, p := range []string{PurposeVerdict, PurposeAudienceConclusion, PurposeSummary, PurposeBlogPost, PurposeAssessment} {
+	for _, p := range []string{PurposeAudienceConclusion, PurposeSummary, PurposeBlogPost, PurposeAssessment} {
 		if len(requestsOf(f, p)) == 0 {
 			t.Errorf("no %s request", p)
 		}
 	}
 	if !redactedAt {
-		t.Error("no closing statement requested")
+		t.Error("no round 2 turn requested")
 	}
 	// The store keeps the entry as it was said.
 	recs, _ := st.Records(t.Context(), testDebate.ID)
@@ -602,8 +624,8 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(raw[6].Content, secret) {
-		t.Errorf("stored entry 6: %q", raw[6].Content)
+	if !strings.Contains(raw[8].Content, secret) {
+		t.Errorf("stored entry 8: %q", raw[8].Content)
 	}
 	if diff := cmp.Diff(res.Detail.Entries, Strike(raw)); diff != "" {
 		t.Errorf("struck stored log (-result +store):\n%s", diff)
@@ -648,11 +670,11 @@ func TestSourceChallenge(t *testing.T) {
 		ruling string
 	}{
 		{"fabricated", "fabricated-1", []string{"source_challenge:detractor", "verification_result:verifier", "redaction:chair", "ruling:chair"},
-			"Ruling on seq 6: citing a fabricated source is an immediate disqualification offence. The entry is struck and the promoter is penalised. The source challenge at seq 7 is upheld."},
+			"Ruling on seq 8: citing a fabricated source is an immediate disqualification offence (rule 12). The entry is struck and the promoter is disqualified: the detractor wins, unless it too is found to have cited a fabricated source, when the debate is void. The source challenge at seq 9 is upheld."},
 		{"unreliable", "unreliable-1", []string{"source_challenge:detractor", "verification_result:verifier", "ruling:chair"},
-			"Ruling on seq 6: the verifier found source 2 unreliable. The promoter is warned and asked to withdraw or replace it. The source challenge at seq 7 is upheld."},
+			"Ruling on seq 8: the verifier found source 2 unreliable. The promoter is warned and asked to withdraw or replace it. The source challenge at seq 9 is upheld."},
 		{"verified", "fine-1", []string{"source_challenge:detractor", "verification_result:verifier", "ruling:chair"},
-			"Ruling on seq 6: the source challenge at seq 7 is dismissed: the verifier found source 2 verified."},
+			"Ruling on seq 8: the source challenge at seq 9 is dismissed: the verifier found source 2 verified."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := "https://example.org/" + tc.target
@@ -665,7 +687,7 @@ func TestSourceChallenge(t *testing.T) {
 				d[1] = `{"type": "new_point", "content": "Shops closed.", "sources": [{"url": "https://example.org/d", "title": "D"}],
 					"source_challenge": {"target_seq": 3, "url": "` + url + `", "claim": "wrong entry"}}`
 				d = append(d[:2:2], append([]string{`{"type": "new_point", "content": "Shops closed.", "sources": [{"url": "https://example.org/d", "title": "D"}],
-					"source_challenge": {"target_seq": 6, "url": "` + url + `", "claim": "It does not say traffic fell."}}`}, d[2:]...)...)
+					"source_challenge": {"target_seq": 8, "url": "` + url + `", "claim": "It does not say traffic fell."}}`}, d[2:]...)...)
 				f.OnModel("detractor-model").Reply(d...)
 			})
 			res, err := runWith(t, f, testConfig(), []Option{v.option()})
@@ -674,31 +696,31 @@ func TestSourceChallenge(t *testing.T) {
 			}
 			checkLog(t, res.Detail.Entries)
 			// A challenge of an entry that is not the promoter's was asked
-			// again.
+			// again (the openings' sources were ruled on at round 1's start).
 			var reask string
 			for _, r := range requestsOf(f, PurposeTurn) {
 				if m := r.Messages[len(r.Messages)-1].Content; strings.HasPrefix(m, engine.ReaskPrefix) {
 					reask = m
 				}
 			}
-			if !strings.Contains(reask, `"source_challenge.target_seq" 3 names no source you may challenge; want one of: 2, 6`) {
+			if !strings.Contains(reask, `"source_challenge.target_seq" 3 names no source you may challenge; want one of: 8`) {
 				t.Errorf("re-ask %q", reask)
 			}
-			got := types(res.Detail.Entries[7 : 7+len(tc.want)])
+			got := types(res.Detail.Entries[9 : 9+len(tc.want)])
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("after the challenge (-want +got):\n%s", diff)
 			}
-			ch := res.Detail.Entries[7]
-			if *ch.TargetSeq != 6 || ch.Phase != PhaseRebuttal {
+			ch := res.Detail.Entries[9]
+			if *ch.TargetSeq != 8 || ch.Phase != PhaseRebuttal {
 				t.Errorf("challenge %+v", ch)
 			}
-			if tc.name != "fabricated" && (ch.Content != "Challenge to seq 6, source 2 ("+url+"): It does not say traffic fell." || ch.Sources[0].URL != url) {
+			if tc.name != "fabricated" && (ch.Content != "Challenge to seq 8, source 2 ("+url+"): It does not say traffic fell." || ch.Sources[0].URL != url) {
 				t.Errorf("challenge %+v", ch)
 			}
-			if r := res.Detail.Entries[7+len(tc.want)-1]; r.Content != tc.ruling {
+			if r := res.Detail.Entries[9+len(tc.want)-1]; r.Content != tc.ruling {
 				t.Errorf("ruling %q\nwant %q", r.Content, tc.ruling)
 			}
-			if e := res.Detail.Entries[7+len(tc.want)]; e.Type != TypeNewPoint || e.Speaker != SpeakerDetractor {
+			if e := res.Detail.Entries[9+len(tc.want)]; e.Type != TypeNewPoint || e.Speaker != SpeakerDetractor {
 				t.Errorf("the turn after the challenge: %+v", e)
 			}
 			// The challenged source is ruled on once: the check beside the
@@ -706,12 +728,12 @@ func TestSourceChallenge(t *testing.T) {
 			// source too).
 			n := 0
 			for _, e := range ofType(res.Detail.Entries, TypeVerificationResult) {
-				if *e.TargetSeq == 6 {
+				if *e.TargetSeq == 8 {
 					n++
 				}
 			}
 			if want := map[bool]int{true: 1, false: 2}[tc.name == "fabricated"]; n != want {
-				t.Errorf("%d findings on entry 6, want %d", n, want)
+				t.Errorf("%d findings on entry 8, want %d", n, want)
 			}
 		})
 	}
@@ -980,7 +1002,7 @@ func TestResumeAfterTheDocumentsWereWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Detail.Dir != dir || len(got.Detail.Files) != 4 {
+	if got.Detail.Dir != dir || len(got.Detail.Files) != 5 {
 		t.Errorf("resumed into %s with files %v, want %s", got.Detail.Dir, got.Detail.Files, dir)
 	}
 	if diff := cmp.Diff(ref.Detail.Documents, got.Detail.Documents); diff != "" {
@@ -1017,20 +1039,27 @@ func TestOutputDirectoryIsNeverOverwritten(t *testing.T) {
 func TestWriteDocuments(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "20260221T140000Z-x")
 	docs := Documents{Transcript: "t\n", Summary: "s\n", AssessorReport: "a\n"}
-	files, err := writeDocuments(dir, docs)
+	out := func() [][2]string {
+		files, err := outputFiles(docs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	files, err := writeDocuments(dir, out())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, FileTranscript), filepath.Join(dir, FileSummary), filepath.Join(dir, FileAssessorReport)}
+	want := []string{filepath.Join(dir, FileTranscript), filepath.Join(dir, FileSummary), filepath.Join(dir, FileAssessorReport), filepath.Join(dir, FileLog)}
 	if diff := cmp.Diff(want, files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	// The same documents again: a resumed debate that had written them.
-	if again, err := writeDocuments(dir, docs); err != nil || len(again) != 3 {
+	if again, err := writeDocuments(dir, out()); err != nil || len(again) != 4 {
 		t.Errorf("same documents: %v, %v", again, err)
 	}
 	docs.Summary = "other\n"
-	if _, err := writeDocuments(dir, docs); !errors.Is(err, ErrOutputExists) {
+	if _, err := writeDocuments(dir, out()); !errors.Is(err, ErrOutputExists) {
 		t.Errorf("other documents: %v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, FileSummary)); string(b) != "s\n" {
@@ -1079,7 +1108,7 @@ func TestSettledSourceCheckCannotStopTheDebate(t *testing.T) {
 		f.OnModel("promoter-model").Reply(p...)
 		d := turns(SpeakerDetractor, 2)
 		d[1] = `{"type": "new_point", "content": "Shops closed.", "sources": [{"url": "https://example.org/d", "title": "D"}],
-			"source_challenge": {"target_seq": 6, "url": "` + url + `", "claim": "It does not say traffic fell."}}`
+			"source_challenge": {"target_seq": 8, "url": "` + url + `", "claim": "It does not say traffic fell."}}`
 		f.OnModel("detractor-model").Reply(d...)
 	})
 	res, err := runWith(t, f, testConfig(), []Option{WithVerifier(func(SourceVerifier) SourceVerifier { return flaky })})

@@ -3,6 +3,7 @@ package formal
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/duelogic/duelogic/engine"
 )
@@ -22,6 +23,7 @@ const (
 	PurposeSummary            = "formal_summary"          // the reporter's summary.md
 	PurposeBlogPost           = "formal_blog_post"        // the reporter's blog-post.md
 	PurposeAssessment         = "assessment"              // the assessor's assessor-report.md
+	PurposeClarification      = "formal_clarification"    // the chair's ruling on a request for clarification (JSON)
 )
 
 // Segments of a formal debate ([engine.Session.Segment]), in order.
@@ -190,6 +192,13 @@ type Outcome struct {
 	// Verdict is the chair's, Reason why.
 	Verdict Verdict `json:"verdict"`
 	Reason  string  `json:"reason"`
+	// Disqualified are the debaters disqualified under rule 12 for citing
+	// a fabricated source; when any is, the verdict follows by rule (see
+	// the package documentation).
+	Disqualified []Speaker `json:"disqualified,omitempty"`
+	// Started is when the debate started (UTC, as its setup step stored
+	// it): it names the output directory ([DirName], [WriteOutput]).
+	Started time.Time `json:"started"`
 	// Rounds is how many rounds were played; EndedBy why they ended.
 	Rounds  int `json:"rounds"`
 	EndedBy End `json:"endedBy"`

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -141,15 +142,17 @@ func (p *play) run(ctx context.Context) error {
 // outcome is the finished debate's outcome.
 func (p *play) outcome() *Outcome {
 	return &Outcome{
-		Verdict:    p.verdict.Verdict,
-		Reason:     p.verdict.Reason,
-		Rounds:     p.rounds,
-		EndedBy:    p.endedBy,
-		Entries:    Strike(p.log),
-		Redactions: p.redactions(),
-		Documents:  p.docs,
-		Dir:        p.dir,
-		Files:      p.files,
+		Verdict:      p.verdict.Verdict,
+		Reason:       p.verdict.Reason,
+		Disqualified: p.verdict.Disqualified,
+		Started:      p.start,
+		Rounds:       p.rounds,
+		EndedBy:      p.endedBy,
+		Entries:      Strike(p.log),
+		Redactions:   p.redactions(),
+		Documents:    p.docs,
+		Dir:          p.dir,
+		Files:        p.files,
 	}
 }
 
@@ -271,9 +274,10 @@ func (p *play) debateRounds(ctx context.Context) error {
 	for r := 1; r <= p.cfg.MaxRounds; r++ {
 		p.round, p.rounds = r, r
 		p.marks = append(p.marks, len(p.log))
-		// Findings on the turns before the previous round are awaited and
-		// applied; the previous round's are still being checked.
-		if err := p.review(ctx, fmt.Sprintf("round%d:review", r), p.marks[r-1]); err != nil {
+		// Every finding on the entries made so far, the previous round's
+		// included, is awaited and applied before the round begins: a
+		// fabrication is struck at once (rule 20).
+		if err := p.review(ctx, fmt.Sprintf("round%d:review", r), p.marks[r]); err != nil {
 			return err
 		}
 		if err := p.announce(ctx, PhaseRebuttal, "Round %d of %d beginning.", r, p.cfg.MaxRounds); err != nil {
@@ -346,8 +350,36 @@ type turnValue struct {
 // turn and the chair's rulings on it; and starts checking its sources. A
 // turn still unusable is forfeited: the chair announces it, and the debate
 // goes on (the debater's pending questions and warnings wait for its next
-// turn).
+// turn). In a round the debater may first ask the chair for a clarification
+// (a "clarification_request"): the request is logged, the chair answers with
+// a logged ruling, and the turn resumes — the debater is asked again, with
+// the ruling, for a turn of the round's other types.
 func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase Phase, task string, allowed []EntryType) (Entry, error) {
+	asked := allowed
+	if phase == PhaseRebuttal {
+		asked = append(slices.Clone(allowed), TypeClarificationRequest)
+	}
+	tv, err := p.askTurn(ctx, key, who, phase, task, asked, nil)
+	if err != nil {
+		return Entry{}, err
+	}
+	if !tv.Forfeit && tv.Turn.Type == TypeClarificationRequest {
+		c, err := p.clarify(ctx, key, who, phase, tv.Turn.Content)
+		if err != nil {
+			return Entry{}, err
+		}
+		key += ":resumed"
+		if tv, err = p.askTurn(ctx, key, who, phase, task, allowed, &c); err != nil {
+			return Entry{}, err
+		}
+	}
+	return p.settle(ctx, key, who, phase, tv)
+}
+
+// askTurn asks a debater for a turn of one of the allowed types (a stored
+// step, key), with the chair's ruling on its request for clarification when
+// there was one.
+func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase, task string, allowed []EntryType, c *clarification) (turnValue, error) {
 	rules := turnRules{allowed: allowed}
 	view := Strike(p.log)
 	for _, e := range view {
@@ -376,13 +408,13 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 		}
 	}
 	var tv turnValue
-	if _, err := p.s.Step(ctx, key, RecordTurn, who.voice(), &tv, func(ctx context.Context) (any, llm.Usage, error) {
+	_, err := p.s.Step(ctx, key, RecordTurn, who.voice(), &tv, func(ctx context.Context) (any, llm.Usage, error) {
 		rules.today = today(p.s.Now()) // sources left undated get it: stored with the turn
 		prompt := turnPrompt(p.d, who, view, turnTask{
 			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
-			questions: p.questions[who], warnings: warnings, today: rules.today,
+			questions: p.questions[who], warnings: warnings, today: rules.today, clarification: c,
 		})
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, rules.rebuttable, len(rules.challenge) > 0),
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, rules.rebuttable, rules.challenge),
 			MaxTokens: MaxTokensTurn, Messages: prompt.Messages()}
 		var v turnValue
 		t, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, who.voice(), func(reply string) (turn, error) {
@@ -398,9 +430,15 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 		}
 		v.Turn, v.Forfeit = t, res.Defaulted
 		return v, usage, nil
-	}, nil); err != nil {
-		return Entry{}, err
-	}
+	}, nil)
+	return tv, err
+}
+
+// settle logs the turn tv (key its step) of a debater, or the forfeit of
+// an unusable one, with everything that follows from it: the source
+// challenge it makes, the chair's rulings on the conjecture rules, the
+// checks of its sources.
+func (p *play) settle(ctx context.Context, key string, who Speaker, phase Phase, tv turnValue) (Entry, error) {
 	if tv.Forfeit {
 		last := ""
 		if n := len(tv.Rejected); n > 0 {
@@ -429,6 +467,43 @@ func (p *play) debaterTurn(ctx context.Context, key string, who Speaker, phase P
 	}
 	p.verifyEntry(e)
 	return e, nil
+}
+
+// clarification is a debater's request for clarification and the chair's
+// answer to it.
+type clarification struct {
+	Seq      int    `json:"seq"` // the request's entry
+	Question string `json:"question"`
+	Ruling   string `json:"ruling"`
+}
+
+// clarify logs a debater's request for clarification, has the chair answer
+// it (a stored step: the answer, or the default when the chair's reply
+// stays unreadable) and logs the answer as a ruling on the request.
+func (p *play) clarify(ctx context.Context, key string, who Speaker, phase Phase, question string) (clarification, error) {
+	req, err := p.add(ctx, Entry{Phase: phase, Speaker: who, Type: TypeClarificationRequest, Content: question})
+	if err != nil {
+		return clarification{}, err
+	}
+	view := Strike(p.log)
+	var answer string
+	if _, err := p.s.Step(ctx, key+":clarification", RecordDecision, SpeakerChair.voice(), &answer, func(ctx context.Context) (any, llm.Usage, error) {
+		r := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeClarification, Schema: json.RawMessage(clarificationSchema),
+			MaxTokens: MaxTokensClarification, Messages: clarificationPrompt(p.d, view, who, question).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, r, p.seg, SpeakerChair.voice(), parseClarification)
+		if res.Defaulted {
+			out = "The chair could not give a ruling on this request; the " + string(who) + " proceeds under the rules as they stand."
+		}
+		return out, usage, err
+	}, nil); err != nil {
+		return clarification{}, err
+	}
+	seq := req.Seq
+	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRuling, TargetSeq: &seq,
+		Content: fmt.Sprintf("Ruling on seq %d: the %s's request for clarification. %s", seq, who, answer)}); err != nil {
+		return clarification{}, err
+	}
+	return clarification{Seq: seq, Question: question, Ruling: answer}, nil
 }
 
 // verifyEntry starts checking the sources of e beside the debate, at most
@@ -588,7 +663,8 @@ func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
 			return err
 		}
 		p.redacted[seq] = Redaction{Seq: seq, RedactionSeq: red.Seq, Speaker: target.Speaker, Reason: reason}
-		return p.ruling(ctx, seq, fmt.Sprintf("citing a fabricated source is an immediate disqualification offence. The entry is struck and the %s is penalised.%s", target.Speaker, upheld))
+		return p.ruling(ctx, seq, fmt.Sprintf("citing a fabricated source is an immediate disqualification offence (rule 12). The entry is struck and the %s is disqualified: the %s wins, unless it too is found to have cited a fabricated source, when the debate is void.%s",
+			target.Speaker, target.Speaker.opponent(), upheld))
 	case StatusUnreliable:
 		p.warnings[target.Speaker] = append(p.warnings[target.Speaker], warning{seq: seq, text: fmt.Sprintf(
 			"Ruling on seq %d: the verifier found source %d (%s) unreliable: %s Withdraw or replace it.", seq, f.Index+1, f.Source.URL, f.Verification.Reason)})
@@ -621,7 +697,7 @@ func (p *play) audience(ctx context.Context, r int) error {
 	}
 	var rel relayDecision
 	if _, err := p.s.Step(ctx, fmt.Sprintf("round%d:relay", r), RecordDecision, SpeakerChair.voice(), &rel, func(ctx context.Context) (any, llm.Usage, error) {
-		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, Schema: json.RawMessage(relaySchema),
+		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeRelay, Schema: relaySchema(len(qs)),
 			MaxTokens: MaxTokensRelay, Messages: relayPrompt(p.d, view, r, qs).Messages()}
 		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerChair.voice(), func(reply string) (relayDecision, error) {
 			return parseRelay(reply, len(qs))
@@ -721,10 +797,8 @@ func (p *play) conclusion(ctx context.Context) error {
 	pro, det := p.sides()
 	view := Strike(p.log)
 	if _, err := p.s.Step(ctx, "verdict", RecordDecision, SpeakerChair.voice(), &p.verdict, func(ctx context.Context) (any, llm.Usage, error) {
-		if pro.redacted > 0 && det.redacted > 0 {
-			return chairVerdict{Verdict: VerdictVoid, Reason: fmt.Sprintf(
-				"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor), so the debate cannot be fairly concluded.",
-				pro.redacted, det.redacted)}, llm.Usage{}, nil
+		if v, ok := disqualification(pro, det); ok {
+			return v, llm.Usage{}, nil
 		}
 		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, Schema: json.RawMessage(verdictSchema),
 			MaxTokens: MaxTokensVerdict, Messages: verdictPrompt(p.d, view, pro, det).Messages()}
@@ -766,6 +840,36 @@ func (p *play) conclusion(ctx context.Context) error {
 	}
 	_, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerAudience, Type: TypeAudienceConclusion, Content: text})
 	return err
+}
+
+// disqualification applies rule 12 ("Citing a non-existent URL is an
+// immediate disqualification offence"): a debater with an entry struck for
+// a fabricated source is disqualified, and the outcome follows by rule, not
+// by the chair model's judgement — the other side wins, unless it was
+// disqualified too, when the debate is void. ok is false when neither was.
+func disqualification(pro, det sideRecord) (v chairVerdict, ok bool) {
+	switch {
+	case pro.redacted > 0 && det.redacted > 0:
+		return chairVerdict{Verdict: VerdictVoid, Disqualified: []Speaker{SpeakerPromoter, SpeakerDetractor}, Reason: fmt.Sprintf(
+			"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor) and are disqualified under rule 12, so the debate cannot be fairly concluded.",
+			pro.redacted, det.redacted)}, true
+	case pro.redacted > 0:
+		return chairVerdict{Verdict: VerdictNegativeWins, Disqualified: []Speaker{SpeakerPromoter}, Reason: fmt.Sprintf(
+			"The promoter cited a fabricated source (%d struck %s) and is disqualified under rule 12; the detractor, who cited none, wins by rule.",
+			pro.redacted, plural(pro.redacted, "entry", "entries"))}, true
+	case det.redacted > 0:
+		return chairVerdict{Verdict: VerdictAffirmativeWins, Disqualified: []Speaker{SpeakerDetractor}, Reason: fmt.Sprintf(
+			"The detractor cited a fabricated source (%d struck %s) and is disqualified under rule 12; the promoter, who cited none, wins by rule.",
+			det.redacted, plural(det.redacted, "entry", "entries"))}, true
+	}
+	return chairVerdict{}, false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // redactions lists the struck entries in log order.

@@ -104,6 +104,9 @@ type turnTask struct {
 	questions  []string
 	warnings   []string
 	today      string
+	// clarification is the chair's ruling on the debater's request for
+	// clarification, when the turn resumes after one.
+	clarification *clarification
 }
 
 // challengeable is a source of the other side that may be challenged.
@@ -128,7 +131,14 @@ func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Pr
 		b.WriteString("\n\nThe chair's warnings to you since your last turn:\n")
 		b.WriteString(fence("warnings", "- "+strings.Join(t.warnings, "\n- ")))
 	}
+	if c := t.clarification; c != nil {
+		b.WriteString("\n\nYou asked the chair for a clarification (#" + fmt.Sprint(c.Seq) + "):\n" + fence("question", c.Question) +
+			"\nThe chair's ruling, which is binding:\n" + fence("ruling", c.Ruling) + "\nYour turn resumes now.")
+	}
 	fmt.Fprintf(&b, "\n\nYour turn: %s\nPhase: %s\nAllowed types: %s\n", t.task, t.phase, joinTypes(t.allowed))
+	if slices.Contains(t.allowed, TypeClarificationRequest) {
+		b.WriteString("A clarification_request asks the chair to clarify a rule, the procedure or the state of the debate before you take your turn: give your question as the content, with no sources. The chair rules on it and your turn resumes.\n")
+	}
 	if len(t.rebuttable) > 0 {
 		fmt.Fprintf(&b, "Opponent entries you may rebut: %s\n", joinInts(t.rebuttable))
 	}
@@ -143,7 +153,7 @@ func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Pr
 	}
 	fmt.Fprintf(&b, "Today: %s\n\n", t.today)
 	b.WriteString(`Reply with one JSON object and nothing else:
-{"type": "<one of the allowed types>", "content": "<your turn, 120 to 250 words>", "sources": [{"url": "<https URL>", "title": "<title of the page or work>", "accessed": "<YYYY-MM-DD>"}], "rebuttal_to_seq": <for a rebuttal, the seq of the entry you rebut; otherwise null>`)
+{"type": "<one of the allowed types>", "content": "<your turn, 120 to 250 words>", "sources": [{"url": "<https URL>", "title": "<title of the page or work>", "accessed": "<YYYY-MM-DD>"}], "rebuttal_to_seq": <for a rebuttal, the seq of the entry you rebut (null: the other side's latest); otherwise null>`)
 	if len(t.challenge) > 0 {
 		b.WriteString(`, "source_challenge": <null, or {"target_seq": <seq>, "url": "<a URL that entry cites>", "claim": "<the claim the source fails to support>"}>`)
 	}
@@ -164,48 +174,99 @@ const (
 	MaxTokensVerdict            = 500  // PurposeVerdict
 	MaxTokensAudienceConclusion = 900  // PurposeAudienceConclusion
 	MaxTokensDocument           = 2500 // PurposeSummary, PurposeBlogPost, PurposeAssessment
+	MaxTokensClarification      = 300  // PurposeClarification
 )
 
+// Patterns of the strings a debater's source carries, as parseTurn
+// checks them, in the form llama.cpp's grammar honours (anchored at both
+// ends, no quote, backslash or control character; see llm/jsonschema):
+// sourceURLPattern matches only absolute http(s) URLs with a host that
+// net/url parses, sourceDatePattern only dates YYYY-MM-DD of the Gregorian
+// calendar (leap days included), which time.Parse reads.
+const (
+	sourceURLPattern  = `^https?://[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?([/?#]([A-Za-z0-9._~!$&'()*+,;=:@/?#-]|%[0-9A-Fa-f]{2})*)?$`
+	sourceDatePattern = `^([0-9]{4}-((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)$`
+)
+
+// js is v as JSON, for a value spliced into a schema.
+func js(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only strings, ints and their slices are given
+	}
+	return string(b)
+}
+
 // turnSchema is the JSON Schema of a debater's turn, as parseTurn reads it:
-// "type" one of the allowed types, "rebuttal_to_seq" null but for a
-// rebuttal (then one of the rebuttable entries), and, when the turn may challenge a source (the prompt then asks
-// for it), "source_challenge": null or the challenge.
-func turnSchema(allowed []EntryType, rebuttable []int, challenge bool) json.RawMessage {
-	types, _ := json.Marshal(allowed)
+// "type" one of the allowed types; "content" not empty; at most maxSources
+// sources, each with an http(s) URL, a title and a date ([sourceURLPattern],
+// [sourceDatePattern]); "rebuttal_to_seq" null or one of the rebuttable
+// entries (null on a rebuttal rebuts the other side's latest); and, when
+// the turn may challenge a source (the prompt then asks for it),
+// "source_challenge": null or a challenge of one of the challengeable
+// sources, naming its entry, one of that entry's URLs and a claim. Only the
+// one rule a schema cannot say is left to parseTurn: that content is more
+// than white space.
+func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable) json.RawMessage {
 	// rebuttal_to_seq: null, or one of the entries the turn may rebut, so
 	// that a server constrained by the schema cannot name another.
 	seqs, _ := json.Marshal(append(slices.Clone(rebuttable), -1))
 	seqs = bytes.Replace(seqs, []byte("-1]"), []byte("null]"), 1)
-	props := `"type": {"type": "string", "enum": ` + string(types) + `},
-  "content": {"type": "string"},
-  "sources": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["url", "title", "accessed"],
-   "properties": {"url": {"type": "string"}, "title": {"type": "string"}, "accessed": {"type": "string"}}}},
+	props := `"type": {"type": "string", "enum": ` + js(allowed) + `},
+  "content": {"type": "string", "minLength": 1},
+  "sources": {"type": "array", "maxItems": ` + js(maxSources) + `, "items": {"type": "object", "additionalProperties": false, "required": ["url", "title", "accessed"],
+   "properties": {"url": {"type": "string", "pattern": ` + js(sourceURLPattern) + `}, "title": {"type": "string", "minLength": 1},
+    "accessed": {"type": "string", "pattern": ` + js(sourceDatePattern) + `}}}},
   "rebuttal_to_seq": {"type": ["integer", "null"], "enum": ` + string(seqs) + `}`
 	required := `"type", "content", "sources", "rebuttal_to_seq"`
-	if challenge {
+	if len(challenge) > 0 {
+		alts := []string{`{"type": "null"}`}
+		var order []int
+		urls := map[int][]string{}
+		for _, c := range challenge {
+			if _, ok := urls[c.seq]; !ok {
+				order = append(order, c.seq)
+			}
+			urls[c.seq] = append(urls[c.seq], c.src.URL)
+		}
+		for _, seq := range order {
+			alts = append(alts, `{"type": "object", "additionalProperties": false, "required": ["target_seq", "url", "claim"],
+   "properties": {"target_seq": {"type": "integer", "enum": `+js([]int{seq})+`}, "url": {"type": "string", "enum": `+js(urls[seq])+`}, "claim": {"type": "string", "minLength": 1}}}`)
+		}
 		props += `,
-  "source_challenge": {"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": false, "required": ["target_seq", "url", "claim"],
-   "properties": {"target_seq": {"type": "integer"}, "url": {"type": "string"}, "claim": {"type": "string"}}}]}`
+  "source_challenge": {"anyOf": [` + strings.Join(alts, ", ") + `]}`
 		required += `, "source_challenge"`
 	}
 	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": [` + required + `],
  "properties": {` + props + `}}`)
 }
 
-// The JSON Schemas of the other judgments, as parseQuestions, parseRelay,
-// parseConclusionCheck, parseVerdict and parseVerification read them.
+// relaySchema is the JSON Schema of the chair's choice among n audience
+// questions, as parseRelay reads it: the numbers 1 to n.
+func relaySchema(n int) json.RawMessage {
+	nums := make([]int, n)
+	for i := range nums {
+		nums[i] = i + 1
+	}
+	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": ["relay", "reason"],
+ "properties": {"relay": {"type": "array", "items": {"type": "integer", "enum": ` + js(nums) + `}}, "reason": {"type": "string"}}}`)
+}
+
+// The JSON Schemas of the other judgments, as parseQuestions,
+// parseConclusionCheck, parseVerdict, parseVerification and
+// parseClarification read them.
 const (
 	questionsSchema = `{"type": "object", "additionalProperties": false, "required": ["questions"],
  "properties": {"questions": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["to", "question"],
   "properties": {"to": {"type": "string", "enum": ["promoter", "detractor", "both"]}, "question": {"type": "string"}}}}}}`
-	relaySchema = `{"type": "object", "additionalProperties": false, "required": ["relay", "reason"],
- "properties": {"relay": {"type": "array", "items": {"type": "integer"}}, "reason": {"type": "string"}}}`
 	conclusionCheckSchema = `{"type": "object", "additionalProperties": false, "required": ["concluded", "reason"],
  "properties": {"concluded": {"type": "boolean"}, "reason": {"type": "string"}}}`
 	verdictSchema = `{"type": "object", "additionalProperties": false, "required": ["outcome", "reason"],
- "properties": {"outcome": {"type": "string", "enum": ["affirmative_wins", "negative_wins", "draw", "void"]}, "reason": {"type": "string"}}}`
+ "properties": {"outcome": {"type": "string", "enum": ["affirmative_wins", "negative_wins", "draw", "void"]}, "reason": {"type": "string", "minLength": 1}}}`
 	verificationSchema = `{"type": "object", "additionalProperties": false, "required": ["status", "reason"],
- "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string"}}}`
+ "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string", "minLength": 1}}}`
+	clarificationSchema = `{"type": "object", "additionalProperties": false, "required": ["ruling"],
+ "properties": {"ruling": {"type": "string", "minLength": 1}}}`
 )
 
 func joinTypes(ts []EntryType) string {
@@ -257,6 +318,19 @@ Round %d has ended; the debate has at least %d and at most %d rounds.
 Decide whether the debate has reached a natural conclusion: each side has answered the other's main points and further rounds would mostly repeat earlier arguments. Which side is ahead plays no part in this: a debate has not concluded because one side leads, nor because the sides are level.
 
 Reply with one JSON object and nothing else: {"concluded": <true or false>, "reason": "<one neutral sentence>"}`, round, cfg.MinRounds, cfg.MaxRounds)
+	return engine.Prompt{System: chairSystem, User: user}
+}
+
+// clarificationPrompt asks the chair to answer a debater's request for
+// clarification.
+func clarificationPrompt(d engine.Debate, log []Entry, who Speaker, question string) engine.Prompt {
+	user := debateBlock(d) + "\n\nThe debate so far, most recent last:\n" + transcriptBlock(log, chairWindow) +
+		fmt.Sprintf("\n\nBefore taking its turn, the %s (%s side) asks the chair for a clarification:\n", who, who.side()) + fence("question", question) +
+		`
+
+Answer as the neutral chair: clarify the rule, the procedure or the state of the debate the question is about (which entries may be rebutted, what a ruling meant, what a phase allows). Never advise either side on its arguments and never express a view on the proposition; if the question is not about the rules or the procedure, say so and ask the debater to proceed. The debater's turn resumes after your ruling.
+
+Reply with one JSON object and nothing else: {"ruling": "<one to three neutral sentences>"}`
 	return engine.Prompt{System: chairSystem, User: user}
 }
 

@@ -26,6 +26,7 @@ const (
 	FileSummary        = "summary.md"
 	FileBlogPost       = "blog-post.md"
 	FileAssessorReport = "assessor-report.md"
+	FileLog            = "debate-log.jsonl" // the struck log, as ExportLog writes it
 )
 
 // Slug is the seed's slug of a topic: lower-cased, every character other
@@ -91,11 +92,52 @@ func (p *play) report(ctx context.Context) error {
 		return nil
 	}
 	_, err = p.s.Step(ctx, "report:files", RecordDocument, SpeakerReporter.voice(), &p.files, func(context.Context) (any, llm.Usage, error) {
-		files, err := writeDocuments(p.dir, p.docs)
-		return files, llm.Usage{}, err
+		files, err := outputFiles(p.docs, p.log)
+		if err != nil {
+			return nil, llm.Usage{}, err
+		}
+		paths, err := writeDocuments(p.dir, files)
+		return paths, llm.Usage{}, err
 	}, nil)
 	return err
 }
+
+// WriteOutput writes the output directory of a finished debate, o, on
+// topic into parent, laid out as the seed's: a directory named [DirName] of
+// the debate's recorded start (o.Started) and topic, holding transcript.md,
+// summary.md, blog-post.md (none on a void debate), assessor-report.md and
+// debate-log.jsonl, the log in the seed's JSONL schema with redacted
+// content struck ([ExportLog]); the directory 0755, the files 0644. It
+// returns the directory and the files' paths.
+//
+// The name does not depend on when WriteOutput runs, so writing the same
+// outcome again finds the directory it wrote and leaves it as it is. A
+// directory of that name that holds anything else is never written over:
+// the first of "-2", "-3", ... that is free (or holds this outcome) is used.
+func WriteOutput(parent, topic string, o *Outcome) (dir string, files []string, err error) {
+	if o == nil || o.Started.IsZero() {
+		return "", nil, errors.New("formal: write output: the outcome has no start time")
+	}
+	out, err := outputFiles(o.Documents, o.Entries)
+	if err != nil {
+		return "", nil, err
+	}
+	base := filepath.Join(parent, DirName(o.Started, topic))
+	for i := 1; i <= maxOutputSuffix; i++ {
+		dir = base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		files, err = writeDocuments(dir, out)
+		if !errors.Is(err, ErrOutputExists) {
+			return dir, files, err
+		}
+	}
+	return "", nil, fmt.Errorf("%w: %s and %d more like it", ErrOutputExists, base, maxOutputSuffix-1)
+}
+
+// maxOutputSuffix bounds the directories WriteOutput tries.
+const maxOutputSuffix = 100
 
 // document has who write one document (a stored step).
 func (p *play) document(ctx context.Context, key string, who Speaker, purpose string, prompt engine.Prompt) (string, error) {
@@ -118,23 +160,28 @@ func (p *play) document(ctx context.Context, key string, who Speaker, purpose st
 	return text, err
 }
 
-// documentFiles lists the files of docs in the order they are written.
-func documentFiles(docs Documents) [][2]string {
+// outputFiles lists the files of a debate's output directory, names and
+// contents, in the order they are written: its documents and its log
+// (struck by ExportLog).
+func outputFiles(docs Documents, log []Entry) ([][2]string, error) {
+	var b bytes.Buffer
+	if err := ExportLog(&b, log); err != nil {
+		return nil, err
+	}
 	files := [][2]string{{FileTranscript, docs.Transcript}, {FileSummary, docs.Summary}}
 	if docs.BlogPost != "" {
 		files = append(files, [2]string{FileBlogPost, docs.BlogPost})
 	}
-	return append(files, [2]string{FileAssessorReport, docs.AssessorReport})
+	return append(files, [2]string{FileAssessorReport, docs.AssessorReport}, [2]string{FileLog, b.String()}), nil
 }
 
-// writeDocuments writes docs into the new directory dir (mode 0755, files
-// 0644) and returns the files' paths. The files are written into a temporary
+// writeDocuments writes files (names and contents) into the new directory
+// dir (mode 0755, files 0644) and returns the files' paths. The files are written into a temporary
 // directory beside dir, which is then renamed to dir, so dir appears whole
 // or not at all. An existing dir is never written over ([ErrOutputExists]),
 // unless it already holds exactly these documents: a resumed debate that
 // stopped after writing them.
-func writeDocuments(dir string, docs Documents) ([]string, error) {
-	files := documentFiles(docs)
+func writeDocuments(dir string, files [][2]string) ([]string, error) {
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = filepath.Join(dir, f[0])

@@ -5,19 +5,25 @@ import (
 	"testing"
 
 	"github.com/duelogic/duelogic/engine/enginetest"
+	"github.com/duelogic/duelogic/llm/jsonschema"
 )
 
 func TestSchemasAreStrict(t *testing.T) {
 	for name, schema := range map[string]json.RawMessage{
-		"turn (opening)":          turnSchema([]EntryType{TypeOpeningStatement}, nil, false),
-		"turn (round, challenge)": turnSchema([]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}, []int{2, 8}, true),
-		PurposeAudienceQuestions:  json.RawMessage(questionsSchema),
-		PurposeRelay:              json.RawMessage(relaySchema),
-		PurposeConclusionCheck:    json.RawMessage(conclusionCheckSchema),
-		PurposeVerdict:            json.RawMessage(verdictSchema),
-		PurposeVerification:       json.RawMessage(verificationSchema),
+		"turn (opening)": turnSchema([]EntryType{TypeOpeningStatement}, nil, nil),
+		"turn (round, challenge)": turnSchema([]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}, []int{2, 8},
+			[]challengeable{{seq: 2, src: Source{URL: "https://a.example/x"}}, {seq: 2, index: 1, src: Source{URL: "https://b.example/y"}}, {seq: 8, src: Source{URL: "https://c.example/"}}}),
+		PurposeAudienceQuestions: json.RawMessage(questionsSchema),
+		PurposeRelay:             relaySchema(2),
+		PurposeClarification:     json.RawMessage(clarificationSchema),
+		PurposeConclusionCheck:   json.RawMessage(conclusionCheckSchema),
+		PurposeVerdict:           json.RawMessage(verdictSchema),
+		PurposeVerification:      json.RawMessage(verificationSchema),
 	} {
 		enginetest.StrictSchema(t, name, schema)
+		if err := jsonschema.Strict(schema); err != nil {
+			t.Errorf("schema %s: %v", name, err)
+		}
 	}
 }
 

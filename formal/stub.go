@@ -31,6 +31,7 @@ func init() {
 		PurposeSummary:            stubSummary,
 		PurposeBlogPost:           stubBlogPost,
 		PurposeAssessment:         stubAssessment,
+		PurposeClarification:      stubClarification,
 	} {
 		llm.RegisterStub(purpose, func(c *llm.StubCall) string { return write(stubUndated(c)) })
 	}
@@ -239,6 +240,12 @@ func stubTurn(c *llm.StubCall) string {
 	negative := strings.EqualFold(c.Field("Side"), "negative")
 	reasked := stubReasked(c)
 
+	if slices.Contains(allowed, string(TypeClarificationRequest)) && !reasked && c.Roll("clarify") < 0.1 {
+		// A question to the chair before the turn.
+		t := stubTurnReply{Type: string(TypeClarificationRequest), Sources: []stubSource{},
+			Content: c.Pick(stubClarifications)}
+		return stubTurnJSON(c, t)
+	}
 	typ := allowed[0]
 	if len(allowed) > 1 {
 		switch r := c.Roll("type"); {
@@ -296,9 +303,14 @@ func stubTurn(c *llm.StubCall) string {
 	}
 	if !reasked && len(allowed) > 1 && typ == string(TypeRebuttal) && c.Roll("invalid") < 0.16 {
 		// In the schema's shape (as a server constrained by it answers),
-		// and still unusable: a rebuttal of nothing.
-		t.RebuttalToSeq = nil
+		// and still unusable: a turn of white space.
+		t.Content = " "
 	}
+	return stubTurnJSON(c, t)
+}
+
+// stubTurnJSON is t as the turn's schema shapes it.
+func stubTurnJSON(c *llm.StubCall, t stubTurnReply) string {
 	if bytes.Contains(c.Request().Schema, []byte(`"source_challenge"`)) {
 		// The schema offers a challenge: strict mode has the property
 		// always, null when none is made.
@@ -310,10 +322,28 @@ func stubTurn(c *llm.StubCall) string {
 	return stubtext.JSON(t)
 }
 
+var stubClarifications = []string{
+	"Could the chair clarify whether a rebuttal may answer an entry from an earlier round?",
+	"Could the chair clarify whether a source challenge must name the exact claim the source fails to support?",
+	"Could the chair clarify whether a conjecture may be offered alongside sourced evidence in the same turn?",
+}
+
+func stubClarification(c *llm.StubCall) string {
+	q, _ := c.Tag("question")
+	ruling := "The rules apply as written: a rebuttal may answer any argument of the other side still on the record, and must be backed by at least one source."
+	switch {
+	case strings.Contains(q, "source challenge"):
+		ruling = "Yes: under rule 15 a source challenge must cite the claim the source fails to support; the verifier then checks it at once."
+	case strings.Contains(q, "conjecture"):
+		ruling = "Yes: a conjecture must be labelled and may stand beside sourced evidence, but it may not be the sole basis of a rebuttal (rules 9 and 10)."
+	}
+	return stubtext.JSON(map[string]string{"ruling": ruling})
+}
+
 func stubVerification(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("unsure") < 0.04 {
 		// In the schema's shape, and still unusable: no reason given.
-		return stubtext.JSON(map[string]string{"status": "verified", "reason": ""})
+		return stubtext.JSON(map[string]string{"status": "verified", "reason": " "})
 	}
 	src, _ := c.Tag("source")
 	host := "the site"
@@ -392,7 +422,7 @@ var stubStruck = regexp.MustCompile(`entries struck: (\d+)`)
 func stubVerdict(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("invalid") < 0.05 {
 		// In the schema's shape, and still unusable: no reason given.
-		return stubtext.JSON(map[string]string{"outcome": string(VerdictAffirmativeWins), "reason": ""})
+		return stubtext.JSON(map[string]string{"outcome": string(VerdictAffirmativeWins), "reason": " "})
 	}
 	outcomes := []Verdict{VerdictAffirmativeWins, VerdictNegativeWins, VerdictDraw}
 	// A side with more entries struck loses.

@@ -49,8 +49,12 @@ func normType(s string) EntryType {
 // absolute http(s) URL, a title and an access date (today when left out),
 // rebuttal_to_seq on a rebuttal naming an entry the debater may rebut (and
 // dropped from other types), and a source challenge, when allowed and given,
-// naming a challengeable source and the claim it fails to support. The error
-// lists every problem, for the model to fix.
+// naming a challengeable source and the claim it fails to support. A
+// rebuttal that names no entry (rebuttal_to_seq null or left out) rebuts the
+// other side's latest argument, as the seed's chair cues it ("rebuttal (to
+// seq {PROMOTER_SEQ})"). A clarification request is a question to the chair:
+// its sources and source challenge are not read. The error lists every
+// problem, for the model to fix.
 func parseTurn(reply string, r turnRules) (turn, error) {
 	m, err := jsonObject(reply)
 	if err != nil {
@@ -85,6 +89,13 @@ func parseTurn(reply string, r turnRules) (turn, error) {
 		bad(`"content" has %d characters; at most %d`, n, maxContentRunes)
 	}
 
+	if t.Type == TypeClarificationRequest {
+		if len(probs) > 0 {
+			return turn{}, errors.New(strings.Join(probs, "; "))
+		}
+		return t, nil
+	}
+
 	rawSources, _ := lookup(m, "sources")
 	t.Sources = parseSources(rawSources, r.today, bad)
 
@@ -92,6 +103,9 @@ func parseTurn(reply string, r turnRules) (turn, error) {
 		raw, _ := lookup(m, "rebuttal_to_seq")
 		n, ok := intValue(raw)
 		switch {
+		case raw == nil && len(r.rebuttable) > 0:
+			latest := r.rebuttable[len(r.rebuttable)-1]
+			t.RebuttalToSeq = &latest
 		case raw == nil:
 			bad(`a rebuttal needs "rebuttal_to_seq", one of: %s`, orNone(r.rebuttable))
 		case !ok || !slices.Contains(r.rebuttable, n):
@@ -360,6 +374,23 @@ type chairVerdict struct {
 	// Defaulted: the chair's replies could not be read; the verdict is a
 	// draw.
 	Defaulted bool `json:"defaulted,omitempty"`
+	// Disqualified are the debaters disqualified under rule 12, whose
+	// disqualification decided the verdict (no model was asked).
+	Disqualified []Speaker `json:"disqualified,omitempty"`
+}
+
+// parseClarification reads the chair's {"ruling"} answer to a request for
+// clarification.
+func parseClarification(reply string) (string, error) {
+	m, err := jsonObject(reply)
+	if err != nil {
+		return "", err
+	}
+	r := stringField(m, "ruling")
+	if r == "" {
+		return "", errors.New(`"ruling" is missing: answer the request in one to three sentences`)
+	}
+	return clip(r, maxQuestionRunes*2), nil
 }
 
 // parseVerdict reads the chair's {"outcome", "reason"} reply.

@@ -66,6 +66,21 @@ func TestParseTurn(t *testing.T) {
 			want:  turn{Type: TypeNewPoint, Content: "x", Challenge: &challenge{TargetSeq: 2, Claim: "Wrong.", Source: Source{URL: "https://example.org/c", Title: "C", Accessed: "2026-02-20"}}},
 		},
 		{
+			// The seed's chair cues a rebuttal of the other side's latest
+			// argument: "You may make a `new_point`, `rebuttal` (to seq
+			// {PROMOTER_SEQ}), or `conjecture`."
+			name:  "rebuttal naming no entry rebuts the latest",
+			reply: `{"type": "rebuttal", "content": "No.", "sources": [], "rebuttal_to_seq": null}`,
+			rules: roundRules,
+			want:  turn{Type: TypeRebuttal, Content: "No.", RebuttalToSeq: intp(6)},
+		},
+		{
+			name:  "clarification request: sources and challenge not read",
+			reply: `{"type": "clarification_request", "content": "May I rebut entry 2?", "sources": [{"url": "bad"}], "source_challenge": {"target_seq": 99}}`,
+			rules: turnRules{allowed: append(slices.Clone(roundRules.allowed), TypeClarificationRequest), rebuttable: roundRules.rebuttable, challenge: roundRules.challenge},
+			want:  turn{Type: TypeClarificationRequest, Content: "May I rebut entry 2?"},
+		},
+		{
 			name:  "null or empty challenge",
 			reply: `{"type": "new_point", "content": "x", "source_challenge": {}}`,
 			rules: roundRules,
@@ -98,7 +113,8 @@ func TestParseTurnRejects(t *testing.T) {
 		{"type left out", `{"content": "x"}`, roundRules, []string{`"type" is missing`}},
 		{"no content", `{"type": "new_point", "content": "  "}`, roundRules, []string{`"content" is "  "`}},
 		{"long content", `{"type": "new_point", "content": "` + strings.Repeat("x", maxContentRunes+1) + `"}`, roundRules, []string{"at most 6000"}},
-		{"rebuttal without seq", `{"type": "rebuttal", "content": "x"}`, roundRules, []string{`a rebuttal needs "rebuttal_to_seq", one of: 2, 6`}},
+		{"rebuttal without seq and nothing to rebut", `{"type": "rebuttal", "content": "x"}`, turnRules{allowed: roundRules.allowed}, []string{`a rebuttal needs "rebuttal_to_seq", one of: none`}},
+		{"clarification where none is allowed", `{"type": "clarification_request", "content": "x"}`, roundRules, []string{`"type" "clarification_request" is not allowed in this phase`}},
 		{"rebuttal of a wrong seq", `{"type": "rebuttal", "content": "x", "rebuttal_to_seq": 4}`, roundRules, []string{`"rebuttal_to_seq" 4 is not an entry you may rebut`}},
 		{"rebuttal with nothing to rebut", `{"type": "rebuttal", "content": "x", "rebuttal_to_seq": 4}`, turnRules{allowed: roundRules.allowed}, []string{"none (make another type of turn)"}},
 		{"sources not a list", `{"type": "new_point", "content": "x", "sources": "https://e.org"}`, roundRules, []string{`"sources" is "https://e.org"; want a list`}},
@@ -111,7 +127,7 @@ func TestParseTurnRejects(t *testing.T) {
 		{"challenge without url of two sources", `{"type": "new_point", "content": "x", "source_challenge": {"target_seq": 6, "claim": "c"}}`, roundRules, []string{`"source_challenge.url" ""`}},
 		{"challenge without claim", `{"type": "new_point", "content": "x", "source_challenge": {"target_seq": 2}}`, roundRules, []string{`"source_challenge.claim" is missing`}},
 		{"challenge not an object", `{"type": "new_point", "content": "x", "source_challenge": "seq 6"}`, roundRules, []string{`"source_challenge" is "seq 6"`}},
-		{"everything at once", `{"type": "rebuttal"}`, roundRules, []string{`"content" is missing`, `a rebuttal needs "rebuttal_to_seq"`}},
+		{"everything at once", `{"type": "rebuttal"}`, turnRules{allowed: roundRules.allowed}, []string{`"content" is missing`, `a rebuttal needs "rebuttal_to_seq"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseTurn(tc.reply, tc.rules)

@@ -9,10 +9,12 @@ import (
 )
 
 // strictKeywords are the JSON Schema keywords OpenAI's strict mode accepts
-// and a format's schema may use.
+// and a format's schema may use (those package llm/jsonschema checks).
 var strictKeywords = []string{
 	"type", "properties", "required", "additionalProperties", "items", "enum", "const",
 	"description", "anyOf", "$defs", "$ref", "title",
+	"minItems", "maxItems", "minLength", "maxLength", "pattern",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 }
 
 // StrictSchema fails t unless schema, the JSON Schema of the replies of the

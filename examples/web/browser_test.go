@@ -428,7 +428,7 @@ func TestBrowserShowsACut(t *testing.T) {
 	}
 	scrollTo(t, ctx, ".card.cut")
 	screenshot(t, ctx, "web-cut.png")
-	for _, want := range []string{"Steel-manning", "not measured", "no response was evaluated"} {
+	for _, want := range []string{"Steel-manning", "not measured", "no critique response was evaluated"} {
 		if !strings.Contains(p.Metrics, want) {
 			t.Errorf("metrics panel lacks %q:\n%s", want, p.Metrics)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,6 +115,9 @@ type node struct {
 	items              *node
 	minItems, maxItems int // -1: none
 
+	minLength, maxLength int // in characters (code points); -1: none
+	pattern              *regexp.Regexp
+
 	enum     []any
 	hasEnum  bool
 	konst    any
@@ -213,7 +217,7 @@ func (s *schema) node(raw json.RawMessage, loc string, root bool) (*node, error)
 	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %v", ErrInvalidSchema, loc, err)
 	}
-	n := &node{loc: loc, keywords: keys, minItems: -1, maxItems: -1}
+	n := &node{loc: loc, keywords: keys, minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 	s.nodes = append(s.nodes, n)
 	bad := func(kw, format string, args ...any) error {
 		return fmt.Errorf("%w at %s: %s: %s", ErrInvalidSchema, loc, kw, fmt.Sprintf(format, args...))
@@ -267,15 +271,28 @@ func (s *schema) node(raw json.RawMessage, loc string, root bool) (*node, error)
 			if n.items, err = s.node(v, loc+"/items", false); err != nil {
 				return nil, err
 			}
-		case "minItems", "maxItems":
+		case "minItems", "maxItems", "minLength", "maxLength":
 			var k float64
 			if json.Unmarshal(v, &k) != nil || k < 0 || k != math.Trunc(k) || k > math.MaxInt32 {
 				return nil, bad(kw, "want a non-negative integer")
 			}
-			if kw == "minItems" {
+			switch kw {
+			case "minItems":
 				n.minItems = int(k)
-			} else {
+			case "maxItems":
 				n.maxItems = int(k)
+			case "minLength":
+				n.minLength = int(k)
+			default:
+				n.maxLength = int(k)
+			}
+		case "pattern":
+			var expr string
+			if json.Unmarshal(v, &expr) != nil {
+				return nil, bad(kw, "want a string")
+			}
+			if n.pattern, err = regexp.Compile(expr); err != nil {
+				return nil, bad(kw, "%q is not a regular expression this package can check: %v", expr, err)
 			}
 		case "enum":
 			var list []json.RawMessage

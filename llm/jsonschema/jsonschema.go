@@ -11,12 +11,24 @@
 //     number without a fractional part, 1.0 included);
 //   - properties, required, additionalProperties (false, true or a schema);
 //   - items (one schema for every element), minItems, maxItems;
+//   - minLength, maxLength (strings, counted in Unicode code points) and
+//     pattern (a regular expression the string must contain a match of,
+//     unanchored as JSON Schema has it; checked with Go's regexp, so a
+//     pattern it cannot compile, one with a lookahead or a backreference,
+//     makes the schema invalid);
 //   - enum, const (compared as JSON values: 1 equals 1.0, key order does
 //     not matter);
 //   - anyOf;
 //   - minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers);
 //   - $defs and $ref, local references only: "#" or "#/$defs/<name>";
 //   - the annotations description, title and $comment, which are ignored.
+//
+// llama.cpp turns minLength, maxLength and a pattern into its grammar, but
+// honours a pattern only when it is anchored at both ends ("^...$"); it
+// ignores minLength and maxLength on a string that has a pattern, and its
+// grammar for a pattern produces the characters of the JSON text, escapes
+// unchecked: keep a pattern's characters free of quotes, backslashes and
+// control characters.
 //
 // Any other keyword makes the schema invalid ([ErrInvalidSchema]) rather
 // than being silently ignored, so that a check never passes a document a

@@ -105,6 +105,13 @@ func TestCheck(t *testing.T) {
 		{name: "escaped def name", schema: `{"$defs":{"a/b~c":{"type":"string"}},"$ref":"#/$defs/a~1b~0c"}`, doc: `1`,
 			want: []Violation{{"$", "want string, got number"}}},
 		{name: "no schema keywords", schema: `{"description":"anything"}`, doc: `[1,{"a":null}]`},
+		{name: "minLength counts code points", schema: `{"type":"string","minLength":2,"maxLength":3}`, doc: `"éé"`},
+		{name: "minLength, maxLength", schema: `{"type":"array","items":{"type":"string","minLength":1,"maxLength":3}}`, doc: `["", "abcd", "abc"]`,
+			want: []Violation{{"$[0]", "0 characters, want at least 1"}, {"$[1]", "4 characters, want at most 3"}}},
+		{name: "pattern is unanchored", schema: `{"type":"string","pattern":"b+"}`, doc: `"abbc"`},
+		{name: "pattern", schema: `{"type":"object","properties":{"url":{"type":"string","pattern":"^https?://[a-z]+$"}}}`, doc: `{"url":"ftp://x"}`,
+			want: []Violation{{"$.url", `"ftp://x" does not match the pattern "^https?://[a-z]+$"`}}},
+		{name: "string keywords ignore other types", schema: `{"type":["string","null","integer"],"minLength":2,"pattern":"^a"}`, doc: `7`},
 		{name: "many violations", schema: `{"type":"array","items":{"type":"string"}}`, doc: `[1,2,3,4,5,6,7,8,9,10,11,12]`,
 			want: []Violation{
 				{"$[0]", "want string, got number"}, {"$[1]", "want string, got number"}, {"$[2]", "want string, got number"},
@@ -156,7 +163,10 @@ func TestInvalidSchema(t *testing.T) {
 		{"not JSON", `{"type":`, "not JSON: unexpected end of JSON input"},
 		{"empty", ``, "empty schema"},
 		{"not an object", `true`, "at #: want a JSON object"},
-		{"unsupported keyword", `{"type":"object","properties":{"a":{"type":"string","pattern":"^x"}}}`, `at #/properties/a: unsupported keyword "pattern"`},
+		{"unsupported keyword", `{"type":"object","properties":{"a":{"type":"string","format":"uri"}}}`, `at #/properties/a: unsupported keyword "format"`},
+		{"pattern not a string", `{"type":"string","pattern":1}`, "pattern: want a string"},
+		{"pattern with a lookahead", `{"type":"string","pattern":"^(?=a)"}`, `pattern: "^(?=a)" is not a regular expression this package can check`},
+		{"bad minLength", `{"minLength":-1}`, "minLength: want a non-negative integer"},
 		{"unknown type", `{"type":"text"}`, `at #: type: unknown type "text"`},
 		{"type twice", `{"type":["null","null"]}`, `"null" is listed twice`},
 		{"required not strings", `{"required":[1]}`, "required: want an array of strings"},
@@ -192,6 +202,7 @@ func TestStrict(t *testing.T) {
 		want         []string // substrings of the error; nil: strict
 	}{
 		{name: "strict", schema: evaluation},
+		{name: "string keywords", schema: `{"type":"object","properties":{"a":{"type":"string","minLength":1,"maxLength":9,"pattern":"^x+$"}},"required":["a"],"additionalProperties":false}`},
 		{name: "root anyOf", schema: `{"anyOf":[{"type":"object","properties":{},"required":[],"additionalProperties":false}]}`,
 			want: []string{`#: the root must have "type": "object"`}},
 		{name: "root not an object", schema: `{"type":"array","items":{"type":"string"}}`, want: []string{`#: the root must have`}},
@@ -247,6 +258,10 @@ func TestZero(t *testing.T) {
 		{"recursion ends at null", `{"type":"object","properties":{"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["next"],"additionalProperties":false}`, `{"next":null}`},
 		{"recursion through an alternative", `{"$defs":{"t":{"anyOf":[{"type":"object","properties":{"sub":{"$ref":"#/$defs/t"}},"required":["sub"]},{"type":"integer","minimum":7}]}},"type":"array","items":{"$ref":"#/$defs/t"},"minItems":1}`, `[7]`},
 		{"anything", `{}`, `null`},
+		{"minLength", `{"type":"string","minLength":3}`, `"xxx"`},
+		{"pattern", `{"type":"object","properties":{"url":{"type":"string","pattern":"^https?://[A-Za-z0-9][A-Za-z0-9.-]*(/[a-z]*)?$"},"day":{"type":"string","pattern":"^[0-9]{4}-(0[1-9]|1[0-2])$"}},"required":["url","day"]}`,
+			`{"day":"0000-01","url":"http://0"}`},
+		{"pattern of a class without printable ASCII", `{"type":"string","pattern":"^[é-ü]{2}$"}`, `"éé"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,6 +281,8 @@ func TestZero(t *testing.T) {
 		`{"type":"object","properties":{"self":{"$ref":"#"}},"required":["self"]}`, // needs itself without end
 		`{"type":"integer","minimum":1,"maximum":0}`,
 		`{"type":"string","enum":[1,2]}`,
+		`{"type":"string","pattern":"^a$","minLength":2}`, // the pattern's match is too short
+		`{"type":"string","pattern":"\\ba\\b\\Bx"}`,       // assertions that cannot hold
 	} {
 		if got, err := Zero(json.RawMessage(schema)); err == nil || errors.Is(err, ErrInvalidSchema) {
 			t.Errorf("Zero(%s) = %s, %v; want an error that is not ErrInvalidSchema", schema, got, err)
@@ -280,6 +297,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["next"],"additionalProperties":false}`, `{"next":{"next":null}}`)
 	f.Add(`{"enum":[1, {"a":[true,null]}],"const":1.0}`, `1`)
 	f.Add(`{"$defs":{"a/b":{"type":"string"}},"$ref":"#/$defs/a~1b"}`, `"x"`)
+	f.Add(`{"type":"string","minLength":2,"maxLength":4,"pattern":"^[a-c]+(d|e)?$"}`, `"abd"`)
 	f.Fuzz(func(t *testing.T, schema, doc string) {
 		err := Check(json.RawMessage(schema), []byte(doc))
 		if errors.Is(err, ErrInvalidSchema) {

@@ -21,6 +21,11 @@ import (
 //   - every array schema has items;
 //   - every schema says what it accepts: type, anyOf, $ref, enum or const.
 //
+// Every keyword [Check] understands is one strict mode accepts: the
+// documented pattern, minItems, maxItems and number bounds, and minLength
+// and maxLength, which OpenAI's strict mode accepts and enforces though its
+// guide does not list them (fine-tuned models accept none of these; a
+// server that refuses a schema is answered by the client's fallback).
 // Strict does not check OpenAI's size limits (number of properties, depth of
 // nesting, length of enums).
 func Strict(schema json.RawMessage) error {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // validate adds to vs every way in which v, found at path, fails n.
@@ -28,6 +29,8 @@ func (n *node) validate(v any, path string, vs *violations) {
 		n.validateAnyOf(v, path, vs)
 	}
 	switch x := v.(type) {
+	case string:
+		n.validateString(x, path, vs)
 	case json.Number:
 		n.validateNumber(x, path, vs)
 	case []any:
@@ -125,6 +128,28 @@ func (n *node) validateNumber(x json.Number, path string, vs *violations) {
 	if n.exclMax != nil && f >= *n.exclMax {
 		vs.add(path, "%s is not less than %s", x, fmtNum(*n.exclMax))
 	}
+}
+
+func (n *node) validateString(x string, path string, vs *violations) {
+	if n.minLength >= 0 || n.maxLength >= 0 {
+		k := utf8.RuneCountInString(x)
+		if n.minLength >= 0 && k < n.minLength {
+			vs.add(path, "%s, want at least %d", chars(k), n.minLength)
+		}
+		if n.maxLength >= 0 && k > n.maxLength {
+			vs.add(path, "%s, want at most %d", chars(k), n.maxLength)
+		}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(x) {
+		vs.add(path, "%s does not match the pattern %s", show(x), quote(n.pattern.String()))
+	}
+}
+
+func chars(k int) string {
+	if k == 1 {
+		return "1 character"
+	}
+	return strconv.Itoa(k) + " characters"
 }
 
 func (n *node) validateArray(x []any, path string, vs *violations) {

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
+	"regexp/syntax"
 	"strconv"
+	"strings"
 )
 
 // Zero returns the simplest document valid against schema, for a fake or an
@@ -12,7 +15,10 @@ import (
 // the first const or enum value that fits, else the first alternative of
 // anyOf that yields a document, else a value of the first type listed —
 // false, "", 0 (or the bound nearest to it), an array of minItems such
-// values, an object with its required properties only. Object keys come out
+// values, an object with its required properties only. A string is the
+// shortest that minLength allows ("x" repeated), or one its pattern matches,
+// built from the pattern; a string with both a pattern and a minLength its
+// pattern's shortest match does not reach may have none (an error). Object keys come out
 // sorted. A schema that admits no such document (one that needs itself
 // without end, say) is an error, as is an invalid schema ([ErrInvalidSchema]).
 func Zero(schema json.RawMessage) (json.RawMessage, error) {
@@ -96,7 +102,7 @@ func (z *zeroer) build(n *node) zeroResult {
 		case tBoolean:
 			v = false
 		case tString:
-			v = ""
+			v = n.zeroString()
 		case tNumber, tInteger:
 			v = n.zeroNumber(t == tInteger)
 		case tArray:
@@ -141,6 +147,76 @@ func (z *zeroer) build(n *node) zeroResult {
 		}
 	}
 	return zeroResult{cut: cut}
+}
+
+// zeroString is "", or the shortest string of minLength 'x's, or, with a
+// pattern, a short string the pattern matches (see shortMatch).
+func (n *node) zeroString() string {
+	if n.pattern != nil {
+		if s, ok := shortMatch(n.pattern); ok {
+			return s
+		}
+		return ""
+	}
+	return strings.Repeat("x", max(n.minLength, 0))
+}
+
+// shortMatch builds a string re matches: the shortest way through each
+// repetition (none for *, ?, one for +, the minimum for {m,n}), the first
+// alternative, the first printable character of a class ("x" for a dot).
+// Assertions (^, $, \b) are taken as satisfied; the result is checked, and
+// ok is false when it does not match after all.
+func shortMatch(re *regexp.Regexp) (string, bool) {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var walk func(t *syntax.Regexp)
+	walk = func(t *syntax.Regexp) {
+		switch t.Op {
+		case syntax.OpLiteral:
+			b.WriteString(string(t.Rune))
+		case syntax.OpCharClass:
+			b.WriteRune(classRune(t.Rune))
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			b.WriteByte('x')
+		case syntax.OpCapture:
+			walk(t.Sub[0])
+		case syntax.OpPlus:
+			walk(t.Sub[0])
+		case syntax.OpRepeat:
+			for range t.Min {
+				walk(t.Sub[0])
+			}
+		case syntax.OpConcat:
+			for _, sub := range t.Sub {
+				walk(sub)
+			}
+		case syntax.OpAlternate:
+			walk(t.Sub[0])
+		}
+		// OpStar, OpQuest, OpEmptyMatch, OpNoMatch and the assertions add
+		// nothing.
+	}
+	walk(tree)
+	s := b.String()
+	return s, re.MatchString(s)
+}
+
+// classRune picks a character of a class given as ranges (lo, hi pairs):
+// the first printable ASCII one if there is one, else the first.
+func classRune(ranges []rune) rune {
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := max(ranges[i], '!'), min(ranges[i+1], '~')
+		if lo <= hi {
+			return lo
+		}
+	}
+	if len(ranges) > 0 {
+		return ranges[0]
+	}
+	return 'x'
 }
 
 // zeroNumber is 0 if the bounds allow it, else the bound nearest to it.

@@ -96,7 +96,7 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID, or with a prefix of it that names one debate (dl-4b41, or 4b41)")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
-	fs.StringVar(&o.out, "out", "", "write the finished debate's documents (transcript .md, result .json) to this directory")
+	fs.StringVar(&o.out, "out", "", "write the finished debate's documents to this directory: <id>.md (transcript), <id>.json (result) and the format's own; formal writes the seed's <timestamp>-<slug>/ (transcript.md, summary.md, blog-post.md, assessor-report.md, debate-log.jsonl)")
 	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
 	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub model); the key is read from $DUELOGIC_API_KEY")
 	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL)")
@@ -143,7 +143,7 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		words, args = append(words, rest[0]), rest[1:]
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	o.question = strings.TrimSpace(strings.Join(words, " "))
+	o.question = o.formalOpt.topic(strings.TrimSpace(strings.Join(words, " ")))
 	switch {
 	case o.list && (o.question != "" || o.resume != ""):
 		return nil, fs, usagef("--list takes no question and no --resume")

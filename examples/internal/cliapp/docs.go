@@ -12,8 +12,16 @@ import (
 )
 
 // writeDocs writes the documents of the finished debate id to dir, each as
-// <id>.<suffix> (an empty one is left out), and returns their names.
+// <id>.<suffix> (an empty one is left out), and returns their names; a
+// format with its own layout (outcome.write) writes that instead.
 func writeDocs(dir, id string, o *outcome) ([]string, error) {
+	if o.write != nil {
+		files, err := o.write(dir)
+		if err != nil {
+			return nil, fmt.Errorf("write documents: %w", err)
+		}
+		return files, nil
+	}
 	docs, err := o.docs()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package cliapp
 import (
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/examples/internal/render"
@@ -10,25 +11,12 @@ import (
 )
 
 var formalFormat = define(adapter[*formal.Outcome]{
-	name:  "formal",
-	about: "a formal debate: chair, promoter and detractor, sources verified, an audience verdict",
-	flags: []string{"max-rounds", "exchanges"},
+	name: "formal",
+	about: "a formal debate: chair, promoter and detractor, sources verified, an audience verdict;\n" +
+		"              --out writes the seed's <out>/<timestamp>-<slug>/ (documents and debate-log.jsonl)",
+	flags: []string{"max-rounds", "exchanges", "min-rounds", "time-budget", "topic-prompt"},
 	format: func(e *env) (engine.Format[*formal.Outcome], error) {
-		cfg := formal.DefaultConfig()
-		if n := e.opt.rounds; n > 0 {
-			cfg.MaxRounds, cfg.MinRounds = n, min(cfg.MinRounds, n)
-		}
-		if m := e.opt.model; m != "" {
-			cfg.ChairModel, cfg.PromoterModel, cfg.DetractorModel, cfg.VerifierModel = m, m, m, m
-			cfg.AudienceModel, cfg.ReporterModel, cfg.AssessorModel = m, m, m
-		}
-		// The cited pages are fetched only when a real model cites them:
-		// the stub's are made up.
-		var opts []formal.Option
-		if e.opt.baseURL != "" {
-			opts = append(opts, formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{})))
-		}
-		return formal.New(cfg, opts...)
+		return formal.New(e.opt.formalOpt.config(e), formalHooks(e)...)
 	},
 	summary: func(r *render.Renderer, res *engine.Result[*formal.Outcome]) {
 		o := res.Detail
@@ -43,11 +31,69 @@ var formalFormat = define(adapter[*formal.Outcome]{
 			"assessor-report.md": d.AssessorReport,
 		}, nil
 	},
+	// The seed's layout: <out>/<timestamp>-<slug>/ named by the debate's
+	// recorded start, so a resumed or replayed debate writes the same
+	// directory.
+	write: func(res *engine.Result[*formal.Outcome], dir string) ([]string, error) {
+		_, files, err := formal.WriteOutput(dir, res.Debate.Proposition, res.Detail)
+		return files, err
+	},
 })
+
+// formalHooks are the format's options: the cited pages are fetched only
+// when a real model cites them (the stub's are made up).
+func formalHooks(e *env) []formal.Option {
+	if e.opt.baseURL == "" {
+		return nil
+	}
+	return []formal.Option{formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{}))}
+}
 
 // formalOptions are the flags only the formal format reads (list them in its adapter's
 // flags too, so that other formats reject them).
-type formalOptions struct{}
+type formalOptions struct {
+	minRounds   int
+	timeBudget  time.Duration
+	topicPrompt string
+}
 
 // register declares o's flags on fs.
-func (o *formalOptions) register(fs *flag.FlagSet) {}
+func (o *formalOptions) register(fs *flag.FlagSet) {
+	fs.IntVar(&o.minRounds, "min-rounds", 0, "formal: the rounds played before the chair may end the debate (the seed's min_rounds); 0: the format's default, 3")
+	fs.DurationVar(&o.timeBudget, "time-budget", formal.DefaultConfig().TimeBudget, "formal: after --min-rounds, the chair ends the rounds once this much time has passed since the start; 0: no budget")
+	fs.StringVar(&o.topicPrompt, "topic-prompt", "", "formal: the topic debated when no question is given (the seed's topic_prompt)")
+}
+
+// topic is the question to debate: question, or the topic prompt when
+// question is empty (the seed's Step B); "" when both are.
+func (o *formalOptions) topic(question string) string {
+	t, err := formal.Config{TopicPrompt: o.topicPrompt}.Topic(question)
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+// config is the formal debate's configuration from the command line: the
+// format's defaults, the rounds (--max-rounds, --min-rounds; one given
+// alone moves the other as far as it must), the time budget, the topic
+// prompt and the model (--model seats it everywhere).
+func (o *formalOptions) config(e *env) formal.Config {
+	cfg := formal.DefaultConfig()
+	if n := e.opt.rounds; n > 0 {
+		cfg.MaxRounds, cfg.MinRounds = n, min(cfg.MinRounds, n)
+	}
+	if n := o.minRounds; n > 0 {
+		cfg.MinRounds = n
+		if e.opt.rounds == 0 {
+			cfg.MaxRounds = max(cfg.MaxRounds, n)
+		}
+	}
+	cfg.TimeBudget = o.timeBudget
+	cfg.TopicPrompt = o.topicPrompt
+	if m := e.opt.model; m != "" {
+		cfg.ChairModel, cfg.PromoterModel, cfg.DetractorModel, cfg.VerifierModel = m, m, m, m
+		cfg.AudienceModel, cfg.ReporterModel, cfg.AssessorModel = m, m, m
+	}
+	return cfg
+}

@@ -43,6 +43,10 @@ type adapter[R any] struct {
 	// finish, when set, writes what the format writes beside --out's
 	// documents (the moderated decision record) and returns the paths.
 	finish func(e *env, res *engine.Result[R]) ([]string, error)
+	// write, when set, writes the documents to the --out directory dir in
+	// the format's own layout, instead of the documents by suffix, and
+	// returns the files written.
+	write func(res *engine.Result[R], dir string) ([]string, error)
 }
 
 // outcome is a finished debate as the CLI shows and writes it.
@@ -53,6 +57,9 @@ type outcome struct {
 	docs func() (map[string]string, error)
 	// finish, when set, writes the format's own files (see adapter.finish).
 	finish func() ([]string, error)
+	// write, when set, writes the documents to a directory in the format's
+	// own layout (see adapter.write).
+	write func(dir string) ([]string, error)
 }
 
 // define makes the registry entry of a.
@@ -90,6 +97,9 @@ func define[R any](a adapter[R]) *format {
 			}
 			if a.finish != nil {
 				o.finish = func() ([]string, error) { return a.finish(e, res) }
+			}
+			if a.write != nil {
+				o.write = func(dir string) ([]string, error) { return a.write(res, dir) }
 			}
 			return o, nil
 		}}

@@ -1,0 +1,206 @@
+package cliapp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/formal"
+	"github.com/duelogic/duelogic/store"
+)
+
+// storedFormal returns the stored log and configuration of the formal
+// debate id in the JSONL store dir.
+func storedFormal(t *testing.T, dir, id string) ([]formal.Entry, formal.Config) {
+	t.Helper()
+	js, err := store.OpenJSONL(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close()
+	recs, err := js.Records(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := formal.EntriesFromRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := engine.Inspect(context.Background(), js, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f formal.Format
+	if err := json.Unmarshal(sum.Spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	return entries, f.Config
+}
+
+// The seed's Step C: "OUTPUT_DIR="output/${TIMESTAMP}-${SLUG}"", its
+// documents ("transcript.md", "summary.md", "blog-post.md (if present)",
+// "assessor-report.md") and its log, read back by formal.ImportLog.
+func TestFormalOutputLayout(t *testing.T) {
+	dir := t.TempDir()
+	const question = "Should we use GraphQL or REST?"
+	r := debate(t, dir, "", "--format", "formal", "--max-rounds", "2", "--store", "db", "--out", "out", question)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	ents, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || !ents[0].IsDir() || !regexp.MustCompile(`^\d{8}T\d{6}Z-should-we-use-graphql-or-rest-$`).MatchString(ents[0].Name()) {
+		t.Fatalf("out holds %v; want one <timestamp>-<slug> directory", ents)
+	}
+	out := filepath.Join(dir, "out", ents[0].Name())
+	stored, cfg := storedFormal(t, filepath.Join(dir, "db"), id)
+	// Named by the debate's recorded start (its setup entry, to the
+	// second), not by the time the files were written.
+	if want := formal.DirName(stored[0].Timestamp, question); ents[0].Name() != want {
+		t.Errorf("directory %s; the debate started at %v: want %s", ents[0].Name(), stored[0].Timestamp, want)
+	}
+	files, _ := os.ReadDir(out)
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name())
+	}
+	want := []string{formal.FileAssessorReport, formal.FileLog, formal.FileSummary, formal.FileTranscript}
+	if !strings.Contains(r.stdout, "══════ OUTCOME ══════\nvoid ") {
+		want = append(want, formal.FileBlogPost)
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	for _, name := range names {
+		if !strings.Contains(r.stderr, "wrote "+filepath.Join("out", ents[0].Name(), name)) {
+			t.Errorf("stderr does not say it wrote %s:\n%s", name, r.stderr)
+		}
+	}
+	// The log is the seed's JSONL: 0-indexed, the stored debate's, struck.
+	f, err := os.Open(filepath.Join(out, formal.FileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := formal.ImportLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(formal.Strike(stored), back); diff != "" {
+		t.Errorf("debate-log.jsonl (-store +file):\n%s", diff)
+	}
+	if back[0].Seq != 0 || back[0].Type != formal.TypeSetup {
+		t.Errorf("first entry %+v", back[0])
+	}
+	if cfg.OutputDir != "" {
+		t.Errorf("the stored configuration writes documents itself: %q", cfg.OutputDir)
+	}
+	// Other formats keep the flat layout; formal writes none of it.
+	if _, err := os.Stat(filepath.Join(dir, "out", id+".json")); !os.IsNotExist(err) {
+		t.Errorf("%s.json: %v", id, err)
+	}
+
+	// Resumed (finished: replayed), the same outcome goes to the same
+	// directory, untouched, and to the same name elsewhere.
+	before, _ := os.ReadFile(filepath.Join(out, formal.FileSummary))
+	r = debate(t, dir, "", "--store", "db", "--resume", id, "--out", "out")
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	if again, _ := os.ReadDir(filepath.Join(dir, "out")); len(again) != 1 {
+		t.Errorf("after the resume out holds %v", again)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, formal.FileSummary)); string(after) != string(before) {
+		t.Error("the summary changed")
+	}
+	r = debate(t, dir, "", "--store", "db", "--resume", id, "--out", "elsewhere")
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere", ents[0].Name(), formal.FileLog)); r.code != 0 || err != nil {
+		t.Errorf("resume to another directory: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+}
+
+// "Run between `min_rounds` and `max_rounds` rounds (from config)" and
+// "If `round >= min_rounds` AND (... OR time budget exceeded)": both
+// settable from the command line, stored with the debate.
+func TestFormalRoundsAndBudgetFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		min, max int
+		budget   time.Duration
+	}{
+		{[]string{"--min-rounds", "2", "--max-rounds", "4", "--time-budget", "90m"}, 2, 4, 90 * time.Minute},
+		{[]string{"--max-rounds", "2"}, 2, 2, 45 * time.Minute},
+		{[]string{"--min-rounds", "8"}, 8, 8, 45 * time.Minute},
+		{[]string{"--min-rounds", "1", "--max-rounds", "1", "--time-budget", "0"}, 1, 1, 0},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			r := debate(t, dir, "", append([]string{"--format", "formal", "--store", "db", "q?"}, tc.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+			_, cfg := storedFormal(t, filepath.Join(dir, "db"), id)
+			if cfg.MinRounds != tc.min || cfg.MaxRounds != tc.max || cfg.TimeBudget != tc.budget {
+				t.Errorf("stored rounds %d..%d, budget %v; want %d..%d, %v", cfg.MinRounds, cfg.MaxRounds, cfg.TimeBudget, tc.min, tc.max, tc.budget)
+			}
+		})
+	}
+}
+
+// "If `topic` is empty: use `topic_prompt` from config as the topic".
+func TestFormalTopicPrompt(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--format", "formal", "--max-rounds", "1", "--store", "db", "--topic-prompt", "Should cities ban cars?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	stored, cfg := storedFormal(t, filepath.Join(dir, "db"), id)
+	if !strings.HasSuffix(stored[1].Content, "Topic: Should cities ban cars?") || cfg.TopicPrompt != "Should cities ban cars?" {
+		t.Errorf("announced %q, stored topic prompt %q", stored[1].Content, cfg.TopicPrompt)
+	}
+	// A question given wins over the prompt.
+	r = debate(t, dir, "", "--format", "formal", "--max-rounds", "1", "--store", "db", "--topic-prompt", "Should cities ban cars?", "Is remote work better?")
+	id = debateIDRE.FindStringSubmatch(r.stdout)[1]
+	if stored, _ := storedFormal(t, filepath.Join(dir, "db"), id); !strings.HasSuffix(stored[1].Content, "Topic: Is remote work better?") {
+		t.Errorf("announced %q", stored[1].Content)
+	}
+}
+
+func TestFormalFlagErrorsAndHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "formal", "--min-rounds", "5", "--max-rounds", "3", "q"}, "invalid configuration:\n  maxRounds: 3; must be at least minRounds (5)"},
+		{[]string{"--format", "formal", "--time-budget", "-1m", "q"}, "timeBudget: -1m0s; must not be negative"},
+		{[]string{"--min-rounds", "2", "q"}, "--min-rounds: not used by the duelogic format"},
+		{[]string{"--format", "scored", "--topic-prompt", "x"}, "--topic-prompt: not used by the scored format"},
+		{[]string{"--format", "formal"}, "no question to debate"},
+	} {
+		r := debate(t, t.TempDir(), "", tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+	r := debate(t, t.TempDir(), "", "--help")
+	for _, want := range []string{"-min-rounds", "-time-budget", "-topic-prompt", "<out>/<timestamp>-<slug>/"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+}
