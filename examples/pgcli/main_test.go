@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/duelogic/duelogic/store/pgstore/pgtest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -19,7 +17,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 )
 
 // secret is the password every test puts in its DSN (the test cluster
@@ -73,33 +70,7 @@ func pgcli(t *testing.T) string { return binary(t, ".", "pgcli") }
 // test skips, unless DUELOGIC_REQUIRE_PG=1 (CI), when it fails.
 func schemaDSN(t *testing.T) string {
 	t.Helper()
-	base := os.Getenv("DUELOGIC_PG_DSN")
-	if base == "" {
-		if os.Getenv("DUELOGIC_REQUIRE_PG") == "1" {
-			t.Fatal("DUELOGIC_REQUIRE_PG=1 but DUELOGIC_PG_DSN is not set: start PostgreSQL with .ci/postgres.sh")
-		}
-		t.Skip("DUELOGIC_PG_DSN is not set: no PostgreSQL to test against (source .ci/postgres.sh to start one)")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "pgcli_test_" + hex.EncodeToString(b[:])
-	exec1 := func(sql string) error {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			return err
-		}
-		defer c.Close(context.Background())
-		_, err = c.Exec(context.Background(), sql)
-		return err
-	}
-	if err := exec1(`CREATE SCHEMA ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := exec1(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
+	base, name := pgtest.Schema(t, "pgcli_test")
 	return withSecret(t, base, name)
 }
 

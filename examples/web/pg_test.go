@@ -3,65 +3,22 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/duelogic/duelogic/store/pgstore/pgtest"
 )
 
-// pgDSN returns a DSN on a new schema of the test database
-// (DUELOGIC_PG_DSN), dropped after the test; it skips without one, unless
-// DUELOGIC_REQUIRE_PG=1 (CI, which starts PostgreSQL with .ci/postgres.sh).
-func pgDSN(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("DUELOGIC_PG_DSN")
-	if base == "" {
-		if os.Getenv("DUELOGIC_REQUIRE_PG") == "1" {
-			t.Fatal("DUELOGIC_REQUIRE_PG=1 but DUELOGIC_PG_DSN is not set: start PostgreSQL with .ci/postgres.sh")
-		}
-		t.Skip("DUELOGIC_PG_DSN is not set: no PostgreSQL to test against (source .ci/postgres.sh to start one)")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "web_test_" + hex.EncodeToString(b[:])
-	exec := func(sql string) error {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			return err
-		}
-		defer c.Close(context.Background())
-		_, err = c.Exec(context.Background(), sql)
-		return err
-	}
-	if err := exec(`CREATE SCHEMA ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := exec(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("DUELOGIC_PG_DSN must be a URL here: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// pgDSN returns a DSN on a new schema of the test database, dropped after
+// the test (pgtest).
+func pgDSN(t *testing.T) string { return pgtest.SchemaDSN(t, "web_test") }
 
 // TestPostgres: issue 15, "started debates posted by the web example or
 // the CLI with --store postgres://... are picked up" by examples/worker.

@@ -3,11 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -21,52 +18,14 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/duelogic/duelogic/store/pgstore/pgtest"
 	"github.com/duelogic/duelogic/store/storetest"
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 )
 
-// schemaDSN returns a DSN on a new schema of the test database
-// (DUELOGIC_PG_DSN), dropped after the test; it skips without one, unless
-// DUELOGIC_REQUIRE_PG=1.
-func schemaDSN(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("DUELOGIC_PG_DSN")
-	if base == "" {
-		if os.Getenv("DUELOGIC_REQUIRE_PG") == "1" {
-			t.Fatal("DUELOGIC_REQUIRE_PG=1 but DUELOGIC_PG_DSN is not set: start PostgreSQL with .ci/postgres.sh")
-		}
-		t.Skip("DUELOGIC_PG_DSN is not set: no PostgreSQL to test against (source .ci/postgres.sh to start one)")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "worker_test_" + hex.EncodeToString(b[:])
-	exec1 := func(sql string) error {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			return err
-		}
-		defer c.Close(context.Background())
-		_, err = c.Exec(context.Background(), sql)
-		return err
-	}
-	if err := exec1(`CREATE SCHEMA ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := exec1(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("DUELOGIC_PG_DSN must be a URL here: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// schemaDSN returns a DSN on a new schema of the test database, dropped
+// after the test (pgtest).
+func schemaDSN(t *testing.T) string { return pgtest.SchemaDSN(t, "worker_test") }
 
 func openStore(t *testing.T, dsn string) *pgstore.Store {
 	t.Helper()
