@@ -10,7 +10,6 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
 	"github.com/google/go-cmp/cmp"
@@ -42,7 +41,7 @@ func clock() func() time.Time {
 
 func runPodcast(t *testing.T, st store.Store, d duelogic.Debate, opts ...duelogic.Option) *duelogic.Result {
 	t.Helper()
-	o, err := duelogic.New(podcastConfig(), llm.NewStub(3), append([]duelogic.Option{duelogic.WithStore(st), duelogic.WithClock(clock())}, opts...)...)
+	o, err := duelogic.New(podcastConfig(), stubClient(), append([]duelogic.Option{duelogic.WithStore(st), duelogic.WithClock(clock())}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
