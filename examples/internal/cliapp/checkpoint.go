@@ -68,13 +68,9 @@ func askCheckpoint(ctx context.Context, in *lines, w io.Writer, heading, summary
 	}
 	for {
 		fmt.Fprint(w, "\n[C]ontinue  [G]uide  [E]nd early\n> ")
-		line, ok := in.next(ctx)
+		line, ok := in.answer(ctx, w)
 		if !ok {
-			fmt.Fprintln(w)
 			return actPause, ""
-		}
-		if in.echo {
-			fmt.Fprintln(w, line)
 		}
 		switch strings.ToLower(line) {
 		case "", "c", "continue":
@@ -83,13 +79,9 @@ func askCheckpoint(ctx context.Context, in *lines, w io.Writer, heading, summary
 			return actEnd, ""
 		case "g", "guide":
 			fmt.Fprint(w, "Your guidance: ")
-			g, ok := in.next(ctx)
+			g, ok := in.answer(ctx, w)
 			if !ok {
-				fmt.Fprintln(w)
 				return actPause, ""
-			}
-			if in.echo {
-				fmt.Fprintln(w, g)
 			}
 			if g == "" {
 				return actContinue, ""
@@ -101,19 +93,30 @@ func askCheckpoint(ctx context.Context, in *lines, w io.Writer, heading, summary
 	}
 }
 
+// answer reads the person's answer to a prompt on w: at the end of input
+// (or of ctx) it ends the prompt's line and reports false; piped input is
+// echoed after the prompt, as a terminal would show it.
+func (in *lines) answer(ctx context.Context, w io.Writer) (string, bool) {
+	line, ok := in.next(ctx)
+	if !ok {
+		fmt.Fprintln(w)
+		return "", false
+	}
+	if in.echo {
+		fmt.Fprintln(w, line)
+	}
+	return line, true
+}
+
 // askClarification shows the moderator's clarifying question on w and
 // reads the answer: a line, or "" (an empty line, the end of input or of
 // ctx) for the moderator's assumption.
 func askClarification(ctx context.Context, in *lines, w io.Writer, question, assumption string) string {
 	fmt.Fprintf(w, "\n═══ Clarifying question ═══\nModerator: %s\n", oneLine(question))
 	fmt.Fprintf(w, "Without an answer I will assume: %s\n\nYour answer (Enter: go with that)\n> ", oneLine(assumption))
-	line, ok := in.next(ctx)
+	line, ok := in.answer(ctx, w)
 	if !ok {
-		fmt.Fprintln(w)
 		return ""
-	}
-	if in.echo {
-		fmt.Fprintln(w, line)
 	}
 	return line
 }
@@ -133,13 +136,9 @@ func askApproval(ctx context.Context, in *lines, w io.Writer) (approvalAction, s
 	fmt.Fprint(w, "\n═══ Your decision ═══\n")
 	for {
 		fmt.Fprint(w, "[A]pprove  [R]eject  [S]kip this synthesis\n> ")
-		line, ok := in.next(ctx)
+		line, ok := in.answer(ctx, w)
 		if !ok {
-			fmt.Fprintln(w)
 			return actSkip, ""
-		}
-		if in.echo {
-			fmt.Fprintln(w, line)
 		}
 		switch strings.ToLower(line) {
 		case "", "s", "skip":
@@ -148,12 +147,7 @@ func askApproval(ctx context.Context, in *lines, w io.Writer) (approvalAction, s
 			return actApprove, ""
 		case "r", "reject":
 			fmt.Fprint(w, "Why (optional): ")
-			note, ok := in.next(ctx)
-			if !ok {
-				fmt.Fprintln(w)
-			} else if in.echo {
-				fmt.Fprintln(w, note)
-			}
+			note, _ := in.answer(ctx, w)
 			return actReject, note
 		default:
 			fmt.Fprintf(w, "%q: answer a, r or s\n", line)
@@ -164,13 +158,9 @@ func askApproval(ctx context.Context, in *lines, w io.Writer) (approvalAction, s
 // askYes asks a yes/no question; only y or yes is yes.
 func askYes(ctx context.Context, in *lines, w io.Writer, question string) bool {
 	fmt.Fprintf(w, "\n%s [y/N]\n> ", question)
-	line, ok := in.next(ctx)
+	line, ok := in.answer(ctx, w)
 	if !ok {
-		fmt.Fprintln(w)
 		return false
-	}
-	if in.echo {
-		fmt.Fprintln(w, line)
 	}
 	switch strings.ToLower(line) {
 	case "y", "yes":

@@ -372,7 +372,13 @@ func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
 	}
 	var match []string
 	for _, cand := range ids {
-		if strings.HasPrefix(cand, id) || strings.HasPrefix(cand, "dl-"+id) {
+		name := cand
+		if !strings.HasPrefix(id, "dl-") {
+			// Without its "dl-", id is a prefix of the hex part: "d"
+			// names the IDs whose hex starts with d, not every dl- ID.
+			name = strings.TrimPrefix(cand, "dl-")
+		}
+		if strings.HasPrefix(name, id) {
 			match = append(match, cand)
 		}
 	}

@@ -31,6 +31,8 @@ func TestResumeByPrefix(t *testing.T) {
 		{"full ID", ids[0], 0, "── resumed " + ids[0] + " (finished"},
 		{"prefix", ids[0][:n], 0, "── resumed " + ids[0] + " (finished"},
 		{"prefix without dl-", ids[0][3:n], 0, "── resumed " + ids[0] + " (finished"},
+		// "d" is not a prefix of "dl-": without its dl-, a prefix is of the hex.
+		{"a letter of dl-", "l", 1, "no debate l"},
 		{"ambiguous", "dl-", 2, "--resume dl- is ambiguous: 2 debates start with it"},
 		{"unknown", "dl-zz", 1, "no debate dl-zz"},
 	}
