@@ -17,6 +17,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
@@ -287,9 +288,10 @@ func (s *server) documents(v *debateView, st *debateState) map[string]string {
 	}
 	tail := ""
 	if v.Metrics != nil {
-		tail = metricsMarkdown(*v.Metrics)
+		tail = render.MetricsSection(*v.Metrics)
 	}
-	docs := map[string]string{"transcript.md": transcriptMarkdown(v, label, tail)}
+	h := render.Head{ID: v.ID, Format: v.Format, Status: string(v.Status), Debate: engine.Debate{Proposition: v.Proposition, Context: v.Context}}
+	docs := map[string]string{"transcript.md": render.Transcript(h, v.Transcript, label, tail)}
 	if st.ended == nil || st.format == nil {
 		return docs
 	}
@@ -335,69 +337,8 @@ func (s *server) document(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(text))
 }
 
-// transcriptMarkdown is a debate's transcript as Markdown, speakers named
-// by label, then tail.
-func transcriptMarkdown(v *debateView, label func(string) string, tail string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", strings.Join(strings.Fields(v.Proposition), " "))
-	fmt.Fprintf(&b, "Debate `%s`, format %s, %s, %d utterances.\n", v.ID, v.Format, v.Status, len(v.Transcript))
-	if c := strings.TrimSpace(v.Context); c != "" {
-		fmt.Fprintf(&b, "\n> %s\n", strings.ReplaceAll(c, "\n", "\n> "))
-	}
-	var seg engine.Segment
-	for _, u := range v.Transcript {
-		if u.Segment != seg {
-			seg = u.Segment
-			fmt.Fprintf(&b, "\n## %s\n", words(string(seg)))
-		}
-		fmt.Fprintf(&b, "\n**%s**", label(u.Speaker))
-		var notes []string
-		if u.Kind != "" {
-			notes = append(notes, strings.ReplaceAll(string(u.Kind), "_", " "))
-		}
-		if u.Exchange > 0 {
-			notes = append(notes, fmt.Sprintf("round %d", u.Exchange))
-		}
-		if u.Interrupted {
-			notes = append(notes, "interrupted by "+label(u.InterruptedBy))
-		}
-		if len(notes) > 0 {
-			fmt.Fprintf(&b, " — %s", strings.Join(notes, ", "))
-		}
-		fmt.Fprintf(&b, "\n\n%s\n", strings.TrimSpace(u.Content))
-		if ev := u.Evaluation; ev != nil {
-			fmt.Fprintf(&b, "\n> Evaluation: adherence %d · steel-man %s · self-critique %s · consistent %t · honesty %s\n",
-				ev.AdherenceScore, ev.SteelManning.Quality, ev.SelfCritique.Quality, ev.FrameworkConsistency.Consistent, ev.IntellectualHonesty.Score)
-		}
-	}
-	b.WriteString(tail)
-	return b.String()
-}
-
-// metricsMarkdown is a podcast's metrics against the seed's targets.
-func metricsMarkdown(m duelogic.Metrics) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Metrics\n\n| metric | value |\n|---|---|\n")
-	fmt.Fprintf(&b, "| responses (evaluated) | %d (%d) |\n", m.Responses, m.Evaluated)
-	if m.Evaluated == 0 {
-		fmt.Fprintf(&b, "| steel-manning, self-critique | not measured (no response was evaluated) |\n")
-	} else {
-		fmt.Fprintf(&b, "| steel-manning | %.0f%% (target >%.0f%%) |\n", 100*m.SteelManningRate, 100*duelogic.SteelManningTarget)
-		fmt.Fprintf(&b, "| self-critique | %.0f%% (target >%.0f%%) |\n", 100*m.SelfCritiqueRate, 100*duelogic.SelfCritiqueTarget)
-		fmt.Fprintf(&b, "| mean adherence | %.1f |\n", m.MeanAdherence)
-	}
-	fmt.Fprintf(&b, "| interruptions | %d |\n| interjections | %d |\n", m.Interruptions, m.Interjections)
-	return b.String()
-}
-
 // words is s with spaces for underscores and a capital first letter.
-func words(s string) string {
-	s = strings.ReplaceAll(s, "_", " ")
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+func words(s string) string { return render.Title(s) }
 
 // checkpointAnswer is the page's decision at the checkpoint after round.
 type checkpointAnswer struct {

@@ -32,7 +32,7 @@ var duelogicFormat = define(adapter[*duelogic.Outcome]{
 	docs: func(res *engine.Result[*duelogic.Outcome]) (map[string]string, error) {
 		cfg := res.Detail.Config
 		name := func(speaker string) string { return chairName(cfg, speaker) }
-		return map[string]string{"md": transcript(res, name, metricsSection(res.Detail.Metrics))}, nil
+		return map[string]string{"md": transcript(res, name, render.MetricsSection(res.Detail.Metrics))}, nil
 	},
 })
 
@@ -89,25 +89,6 @@ func chairName(cfg duelogic.Config, speaker string) string {
 		}
 	}
 	return title(speaker)
-}
-
-// metricsSection is the Markdown section of a podcast's metrics: the lines
-// the terminal shows (render.MetricsLines), as a list.
-func metricsSection(m duelogic.Metrics) string {
-	var b strings.Builder
-	b.WriteString("\n## Metrics\n\n")
-	for _, line := range render.MetricsLines(m) {
-		text := line.Text
-		if line.Met != nil {
-			verdict := "missed"
-			if *line.Met {
-				verdict = "met"
-			}
-			text = strings.Replace(text, "{verdict}", verdict, 1)
-		}
-		b.WriteString("- " + text + "\n")
-	}
-	return b.String()
 }
 
 // podcastOptions are the flags only the duelogic format reads (list them in its adapter's
