@@ -3,6 +3,7 @@ package formal
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -469,6 +470,53 @@ func TestUnusableTurnIsForfeited(t *testing.T) {
 	}
 	if c := ofType(res.Detail.Entries, TypeClosingStatement); len(c) != 2 {
 		t.Errorf("%d closing statements", len(c))
+	}
+}
+
+// TestNothingToRebutOffersNoRebuttal: when the other side has no argument
+// left to rebut (its opening forfeited), the round turn neither offers a
+// rebuttal in the prompt nor lets the schema pick one; a small model held to
+// the schema then cannot choose a type its turn cannot be (seen against
+// llama.cpp: "a rebuttal needs rebuttal_to_seq, one of: none").
+func TestNothingToRebutOffersNoRebuttal(t *testing.T) {
+	bad := "no JSON here"
+	f := newFake(1, func(f *llmtest.Fake) {
+		f.OnModel("detractor-model").Reply(bad, bad)
+	})
+	cfg := testConfig()
+	cfg.MaxRounds = 1
+	if _, err := runFake(t, f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var round []llm.Request
+	for _, r := range requestsOf(f, PurposeTurn) {
+		if strings.Contains(text(r), "Phase: "+string(PhaseRebuttal)) {
+			round = append(round, r)
+		}
+	}
+	if len(round) < 2 {
+		t.Fatalf("%d round turn requests, want the promoter's and the detractor's", len(round))
+	}
+	for i, r := range round {
+		var s struct {
+			Properties struct {
+				Type struct {
+					Enum []EntryType `json:"enum"`
+				} `json:"type"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(r.Schema, &s); err != nil {
+			t.Fatal(err)
+		}
+		// The promoter (first) has nothing to rebut; the detractor has the
+		// promoter's opening.
+		wantRebuttal := r.Model == "detractor-model"
+		if got := slices.Contains(s.Properties.Type.Enum, TypeRebuttal); got != wantRebuttal {
+			t.Errorf("request %d (%s): rebuttal in the schema's types %v: %v, want %v", i, r.Model, s.Properties.Type.Enum, got, wantRebuttal)
+		}
+		if got := strings.Contains(text(r), "Allowed types: "+joinTypes(s.Properties.Type.Enum)); !got {
+			t.Errorf("request %d (%s): the prompt's allowed types differ from the schema's %v", i, r.Model, s.Properties.Type.Enum)
+		}
 	}
 }
 

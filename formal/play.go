@@ -401,6 +401,12 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 	if phase == PhaseRebuttal && rules.challenge == nil {
 		rules.challenge = []challengeable{}
 	}
+	// With nothing to rebut (the other side's arguments all forfeited or
+	// struck), a rebuttal is not offered: neither the prompt nor the
+	// schema lets the debater pick a type its turn cannot be.
+	if len(rules.rebuttable) == 0 && len(allowed) > 1 {
+		rules.allowed = slices.DeleteFunc(slices.Clone(allowed), func(t EntryType) bool { return t == TypeRebuttal })
+	}
 	var warnings []string
 	for _, w := range p.warnings[who] {
 		if _, red := p.redacted[w.seq]; !red {
@@ -411,10 +417,10 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 	_, err := p.s.Step(ctx, key, RecordTurn, who.voice(), &tv, func(ctx context.Context) (any, llm.Usage, error) {
 		rules.today = today(p.s.Now()) // sources left undated get it: stored with the turn
 		prompt := turnPrompt(p.d, who, view, turnTask{
-			phase: phase, allowed: allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
+			phase: phase, allowed: rules.allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
 			questions: p.questions[who], warnings: warnings, today: rules.today, clarification: c,
 		})
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(allowed, rules.rebuttable, rules.challenge),
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(rules.allowed, rules.rebuttable, rules.challenge),
 			MaxTokens: MaxTokensTurn, Messages: prompt.Messages()}
 		var v turnValue
 		t, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, who.voice(), func(reply string) (turn, error) {
