@@ -23,7 +23,7 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 	}{
 		{"plain", nil, nil},
 		{"mapped", []engine.Option{engine.WithArgumentMap(argumentation.Additive)}, nil},
-		{"clarification and disqualification", nil, func() llm.Client { return llm.NewStub(1) }},
+		{"clarification and disqualification", nil, func() llm.Client { return llm.NewStub(15) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			enginetest.Run(t, func() engine.Format[*formal.Outcome] {
@@ -47,7 +47,7 @@ func TestConformanceDebateHasAClarificationAndADisqualification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(t.Context(), llm.NewStub(1), f, engine.Debate{Proposition: "Cities should ban private cars from their centres."})
+	res, err := engine.Run(t.Context(), llm.NewStub(15), f, engine.Debate{Proposition: "Cities should ban private cars from their centres."})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -857,8 +857,8 @@ func disqualification(pro, det sideRecord) (v chairVerdict, ok bool) {
 	switch {
 	case pro.redacted > 0 && det.redacted > 0:
 		return chairVerdict{Verdict: VerdictVoid, Disqualified: []Speaker{SpeakerPromoter, SpeakerDetractor}, Reason: fmt.Sprintf(
-			"Both debaters cited fabricated sources (%d struck entries of the promoter, %d of the detractor) and are disqualified under rule 12, so the debate cannot be fairly concluded.",
-			pro.redacted, det.redacted)}, true
+			"Both debaters cited fabricated sources (%d struck %s of the promoter, %d of the detractor) and are disqualified under rule 12, so the debate cannot be fairly concluded.",
+			pro.redacted, plural(pro.redacted, "entry", "entries"), det.redacted)}, true
 	case pro.redacted > 0:
 		return chairVerdict{Verdict: VerdictNegativeWins, Disqualified: []Speaker{SpeakerPromoter}, Reason: fmt.Sprintf(
 			"The promoter cited a fabricated source (%d struck %s) and is disqualified under rule 12; the detractor, who cited none, wins by rule.",

@@ -76,7 +76,7 @@ func TestDisqualificationDecidesTheOutcome(t *testing.T) {
 		{"detractor", "fine-p", "fabricated-d", VerdictAffirmativeWins, []Speaker{SpeakerDetractor},
 			"The detractor cited a fabricated source (1 struck entry) and is disqualified under rule 12; the promoter, who cited none, wins by rule."},
 		{"both", "fabricated-p", "fabricated-d", VerdictVoid, []Speaker{SpeakerPromoter, SpeakerDetractor},
-			"Both debaters cited fabricated sources (1 struck entries of the promoter, 1 of the detractor) and are disqualified under rule 12, so the debate cannot be fairly concluded."},
+			"Both debaters cited fabricated sources (1 struck entry of the promoter, 1 of the detractor) and are disqualified under rule 12, so the debate cannot be fairly concluded."},
 		{"neither", "fine-p", "fine-d", VerdictDraw, nil, "The cases were balanced."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

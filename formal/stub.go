@@ -340,6 +340,11 @@ func stubClarification(c *llm.StubCall) string {
 	return stubtext.JSON(map[string]string{"ruling": ruling})
 }
 
+// stubFabricatedRate is the share of sources the stub's verifier finds
+// fabricated: about one offline debate in six then ends by rule 12, as an
+// exception should, rather than most of them.
+const stubFabricatedRate = 0.01
+
 func stubVerification(c *llm.StubCall) string {
 	if !stubReasked(c) && c.Roll("unsure") < 0.04 {
 		// In the schema's shape, and still unusable: no reason given.
@@ -359,9 +364,9 @@ func stubVerification(c *llm.StubCall) string {
 		Reason string `json:"reason"`
 	}
 	switch r := c.Roll("finding"); {
-	case r < 0.04:
+	case r < stubFabricatedRate:
 		return stubtext.JSON(finding{"fabricated", "No page with this address or title is known at " + host + "; the citation appears invented."})
-	case r < 0.16:
+	case r < stubFabricatedRate+0.12:
 		return stubtext.JSON(finding{"unreliable", "The page at " + host + " may exist, but it does not clearly support the claim as stated."})
 	}
 	return stubtext.JSON(finding{"verified", "The source at " + host + " exists and supports the claim it is cited for."})
