@@ -15,7 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/duelogic/duelogic/llm"
@@ -175,7 +175,7 @@ type Client struct {
 	idle             time.Duration
 	useMaxCompletion bool
 	jsonFormat       json.RawMessage // nil: send no response_format
-	refused          atomic.Uint32   // bit 1<<f: the server refused response_format f (formatSchema, formatJSON)
+	refused          sync.Map        // model → *atomic.Uint32, bit 1<<f: the server refused response_format f (formatSchema, formatJSON) for that model
 	logger           *slog.Logger
 	secrets          []string // removed from server-supplied error text
 	display          string   // String()

@@ -95,9 +95,11 @@
 // error that names response_format, json_schema or structured outputs, the
 // client sends the same request again at once with the next simpler
 // format — json_schema, then json_object (or [Config.ResponseFormat]),
-// then none, the prompt alone asking for JSON — and remembers the refusal:
-// later requests of the same [Client] start at the format that worked. The
-// step is logged once to [Config.Logger]. Any other 400 is final, as
+// then none, the prompt alone asking for JSON — and remembers the refusal
+// for the request's model: later requests of the same [Client] for that
+// model start at the format that worked, while other models behind the same
+// server (a gateway, several models loaded in LM Studio) are still sent the
+// richest. The step is logged once per model to [Config.Logger]. Any other 400 is final, as
 // before. The caller validates the reply in any case.
 //
 // # Retries

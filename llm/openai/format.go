@@ -8,14 +8,17 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/jsonschema"
 )
 
 // The response_format a request that wants JSON carries, richest first. A
-// client stops sending one, for good, once the server has refused it
-// (Client.refused).
+// client stops sending one to a model, for good, once the server has
+// refused it for that model (Client.refused): a server that routes to many
+// models (a gateway, LM Studio with several loaded) may support structured
+// outputs for some of them only.
 const (
 	formatSchema int32 = iota // json_schema, from llm.Request.Schema
 	formatJSON                // Client.jsonFormat: json_object unless configured
@@ -32,7 +35,7 @@ func (c *Client) responseFormat(req llm.Request) (json.RawMessage, int32) {
 	if !req.WantsJSON() {
 		return nil, formatNone
 	}
-	refused := c.refused.Load()
+	refused := c.refusals(req.Model).Load()
 	if len(req.Schema) > 0 && refused&(1<<formatSchema) == 0 {
 		return schemaFormat(req), formatSchema
 	}
@@ -100,24 +103,34 @@ func (c *Client) post(ctx context.Context, req llm.Request, stream bool) (*respo
 		if err == nil || sent == formatNone || !rejectsFormat(err) {
 			return a, err
 		}
-		c.downgrade(ctx, sent, err)
+		c.downgrade(ctx, req.Model, sent, err)
 	}
 }
 
-// downgrade records that the server refused the response_format rejected:
-// the client does not send it again. The step is logged once, by the call
-// that makes it.
-func (c *Client) downgrade(ctx context.Context, rejected int32, err error) {
+// refusals are the response_formats the server has refused for model.
+func (c *Client) refusals(model string) *atomic.Uint32 {
+	if r, ok := c.refused.Load(model); ok {
+		return r.(*atomic.Uint32)
+	}
+	r, _ := c.refused.LoadOrStore(model, new(atomic.Uint32))
+	return r.(*atomic.Uint32)
+}
+
+// downgrade records that the server refused the response_format rejected
+// for the request's model: the client does not send it again for that
+// model. The step is logged once, by the call that makes it.
+func (c *Client) downgrade(ctx context.Context, model string, rejected int32, err error) {
+	refused := c.refusals(model)
 	bit := uint32(1) << rejected
-	if c.refused.Or(bit)&bit != 0 || c.logger == nil {
+	if refused.Or(bit)&bit != 0 || c.logger == nil {
 		return // another call has stepped down already
 	}
 	next := formatNone
-	if rejected == formatSchema && c.jsonFormat != nil && c.refused.Load()&(1<<formatJSON) == 0 {
+	if rejected == formatSchema && c.jsonFormat != nil && refused.Load()&(1<<formatJSON) == 0 {
 		next = formatJSON
 	}
-	c.logger.LogAttrs(ctx, slog.LevelWarn, "openai: the server refused response_format; using a simpler one from now on",
-		slog.String("url", c.safeURL), slog.String("refused", formatNames[rejected]),
+	c.logger.LogAttrs(ctx, slog.LevelWarn, "openai: the server refused response_format; using a simpler one for this model from now on",
+		slog.String("url", c.safeURL), slog.String("model", model), slog.String("refused", formatNames[rejected]),
 		slog.String("now", formatNames[next]), slog.String("error", err.Error()))
 }
 

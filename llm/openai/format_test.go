@@ -129,6 +129,8 @@ func TestSchemaNotJSON(t *testing.T) {
 // the type of each response_format it gets ("" for none).
 type formatServer struct {
 	refuse map[string]string // type -> error body
+	// only, when set, is the one model whose requests are refused.
+	only string
 
 	mu   sync.Mutex
 	seen []string
@@ -137,6 +139,7 @@ type formatServer struct {
 
 func (s *formatServer) handler(w http.ResponseWriter, r *http.Request) {
 	var body struct {
+		Model          string `json:"model"`
 		ResponseFormat *struct {
 			Type string `json:"type"`
 		} `json:"response_format"`
@@ -152,7 +155,7 @@ func (s *formatServer) handler(w http.ResponseWriter, r *http.Request) {
 	s.seen = append(s.seen, typ)
 	s.keys = append(s.keys, r.Header.Get("Idempotency-Key"))
 	s.mu.Unlock()
-	if e, ok := s.refuse[typ]; ok {
+	if e, ok := s.refuse[typ]; ok && (s.only == "" || s.only == body.Model) {
 		reply(400, "application/json", e)(w, r)
 		return
 	}
@@ -181,15 +184,18 @@ const (
 
 func TestFormatDowngrade(t *testing.T) {
 	schema := schemaReq("evaluation", strictSchema)
-	jsonOnly := llm.Request{Model: "m", Messages: userReq("x").Messages, JSON: true}
+	jsonOnly := llm.Request{Model: schema.Model, Messages: userReq("x").Messages, JSON: true}
 	type call struct {
 		req    llm.Request
 		stream bool
 		want   []string // the response_format types the server sees
 	}
+	small := schema
+	small.Model = "small"
 	tests := []struct {
 		name   string
 		refuse map[string]string
+		only   string
 		calls  []call
 		logs   []string // the formats logged as refused, in order
 	}{
@@ -224,10 +230,22 @@ func TestFormatDowngrade(t *testing.T) {
 			},
 			logs: []string{"refused=json_object now=none"},
 		},
+		{
+			name:   "json_schema refused for one model: the others keep it",
+			refuse: map[string]string{"json_schema": refuseSchemaOpenAI},
+			only:   "small",
+			calls: []call{
+				{req: small, want: []string{"json_schema", "json_object"}},
+				{req: schema, want: []string{"json_schema"}},
+				{req: small, want: []string{"json_object"}},
+				{req: schema, stream: true, want: []string{"json_schema"}},
+			},
+			logs: []string{"refused=json_schema now=json_object"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := &formatServer{refuse: tt.refuse}
+			srv := &formatServer{refuse: tt.refuse, only: tt.only}
 			var logs bytes.Buffer
 			c, _ := testClient(Config{BaseURL: serve(t, srv.handler).URL, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			for i, call := range tt.calls {
@@ -313,7 +331,7 @@ func TestFormatOther400NotResent(t *testing.T) {
 			if len(hits) != 1 {
 				t.Fatalf("server got %d requests, want 1", len(hits))
 			}
-			if got := c.refused.Load(); got != 0 {
+			if got := c.refusals(tt.req.Model).Load(); got != 0 {
 				t.Errorf("the client stopped sending formats %b", got)
 			}
 		})
