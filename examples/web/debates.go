@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,7 +95,9 @@ type debateItem struct {
 }
 
 // listDebates lists the stored debates, newest first: at most ?limit=N
-// (default 100, at most 1000).
+// (default 100, at most 1000). It reads the records of the debates that
+// have not finished; a finished one's item is read once and kept (see
+// finishedItems).
 func (s *server) listDebates(w http.ResponseWriter, r *http.Request) {
 	limit := 100
 	if q := r.URL.Query().Get("limit"); q != "" {
@@ -113,31 +114,18 @@ func (s *server) listDebates(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusInternalServerError, "cannot list the debates")
 		return
 	}
-	items := []debateItem{}
-	for _, id := range ids {
-		recs, err := s.store.Records(r.Context(), id)
-		if err != nil {
-			if r.Context().Err() != nil {
-				return
-			}
-			s.logger.Warn("list debates: read a debate", "debate", id, "err", err)
-			continue
-		}
-		st, err := readState(recs)
-		if err != nil {
-			s.logger.Warn("list debates: unreadable debate", "debate", id, "err", err)
-			continue
-		}
-		it := debateItem{ID: id, Format: st.sum.Format, Status: st.status, Proposition: st.sum.Debate.Proposition,
-			Started: st.sum.Started, Updated: st.sum.Updated, Utterances: st.sum.Utterances}
-		if s.running(id) != nil {
-			it.Status = statusRunning
-		}
-		items = append(items, it)
+	items, err := s.listItems(r.Context(), ids)
+	if err != nil {
+		return // the request is gone
 	}
-	slices.SortFunc(items, func(a, b debateItem) int {
-		return cmp.Or(b.Started.Compare(a.Started), strings.Compare(a.ID, b.ID))
-	})
+	s.mu.Lock()
+	for i := range items {
+		if s.runs[items[i].ID] != nil {
+			items[i].Status = statusRunning
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(items, compareListed)
 	writeJSON(w, http.StatusOK, items[:min(limit, len(items))])
 }
 

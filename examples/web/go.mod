@@ -8,6 +8,7 @@ require (
 	github.com/duelogic/duelogic v0.0.0
 	github.com/duelogic/duelogic/store/pgstore v0.0.0
 	github.com/google/go-cmp v0.7.0
+	golang.org/x/sync v0.22.0
 )
 
 require (
@@ -16,7 +17,6 @@ require (
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
-	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )
 

@@ -38,7 +38,8 @@ const maxRecentErrors = 256
 
 // server is the web front end: the seed's API over the library for every
 // format, the SSE stream of each debate, the history, and the page. It
-// keeps in memory only the debates it is running: everything else is read
+// keeps in memory only the debates it is running, and the history lines
+// of at most maxListedFinished finished debates: everything else is read
 // back from the store.
 type server struct {
 	client llm.Client
@@ -60,6 +61,9 @@ type server struct {
 	runs    map[string]*debateRun // the debates running here
 	errs    map[string]string     // why recent runs stopped, at most maxRecentErrors
 	errIDs  []string              // errs' keys, oldest first
+
+	// finished keeps the history items of finished debates.
+	finished finishedItems
 }
 
 // debateRun is a debate running in this server.
