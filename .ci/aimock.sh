@@ -27,8 +27,10 @@
 
 AIMOCK_VERSION="${AIMOCK_VERSION:-1.43.0}"
 
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || return 1 2>/dev/null || exit 1
+
 aimock_start() {
-	local root cache fixtures log pkg bin url i
+	local root cache fixtures log pkg bin url
 	root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
 	fixtures="$root/llm/openai/testdata/aimock"
 	cache="${AIMOCK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/duelogic/aimock-$AIMOCK_VERSION}"
@@ -66,41 +68,18 @@ aimock_start() {
 	export AIMOCK_PID
 
 	# Ready when the log names the address and /health answers (~15s at most).
-	url=""
-	for i in $(seq 1 150); do
-		if ! kill -0 "$AIMOCK_PID" 2>/dev/null; then
-			echo "aimock.sh: aimock exited during startup; log $log:" >&2
-			cat "$log" >&2
-			unset AIMOCK_PID
-			return 1
-		fi
-		if [ -z "$url" ]; then
-			url="$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9][0-9]*\).*/\1/p' "$log" | head -n 1)"
-		fi
-		if [ -n "$url" ] && curl -fsS --max-time 1 "$url/health" >/dev/null 2>&1; then
-			export DUELOGIC_AIMOCK_URL="$url"
-			echo "aimock.sh: aimock $AIMOCK_VERSION ready at $url (pid $AIMOCK_PID, log $log)" >&2
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "aimock.sh: aimock did not become ready; log $log:" >&2
-	cat "$log" >&2
-	aimock_stop
-	return 1
+	url="$(ci_wait_ready aimock.sh "$AIMOCK_PID" "$log" 150)" || {
+		aimock_stop
+		return 1
+	}
+	export DUELOGIC_AIMOCK_URL="$url"
+	echo "aimock.sh: aimock $AIMOCK_VERSION ready at $url (pid $AIMOCK_PID, log $log)" >&2
 }
 
 # aimock_stop ends the server this script started (by its PID) and unsets
 # the variables.
 aimock_stop() {
-	local i
-	if [ -n "${AIMOCK_PID:-}" ] && kill -0 "$AIMOCK_PID" 2>/dev/null; then
-		kill "$AIMOCK_PID" 2>/dev/null
-		for i in $(seq 1 50); do
-			kill -0 "$AIMOCK_PID" 2>/dev/null || break
-			sleep 0.1
-		done
-	fi
+	ci_kill "${AIMOCK_PID:-}"
 	unset AIMOCK_PID DUELOGIC_AIMOCK_URL
 }
 
@@ -111,13 +90,4 @@ if [ "${BASH_SOURCE[0]}" != "$0" ]; then
 fi
 
 # Executed.
-aimock_start || exit 1
-trap aimock_stop EXIT
-trap 'exit 130' INT TERM
-if [ $# -eq 0 ]; then
-	echo "DUELOGIC_AIMOCK_URL=$DUELOGIC_AIMOCK_URL"
-	echo "aimock.sh: serving until interrupted" >&2
-	while kill -0 "$AIMOCK_PID" 2>/dev/null; do sleep 1; done
-	exit 0
-fi
-"$@"
+ci_serve aimock.sh aimock_start aimock_stop DUELOGIC_AIMOCK_URL AIMOCK_PID "$@"

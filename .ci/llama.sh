@@ -39,25 +39,7 @@
 
 LLAMA_NPM_VERSION="${LLAMA_NPM_VERSION:-3.22.1}"
 
-# llama_as_root runs a command as root: directly, or with sudo.
-llama_as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		echo "llama.sh: need root (or sudo) to run: $*" >&2
-		return 1
-	fi
-}
-
-# llama_apt installs the Debian packages named, updating the package lists
-# first.
-llama_apt() {
-	echo "llama.sh: installing Debian packages: $*" >&2
-	llama_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || return 1
-	llama_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || return 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || return 1 2>/dev/null || exit 1
 
 # llama_need_tools installs what building the server (build) or writing the
 # model (model) needs, when missing.
@@ -81,7 +63,7 @@ llama_need_tools() {
 		esac
 	done
 	if [ ${#pkgs[@]} -gt 0 ]; then
-		llama_apt "${pkgs[@]}" || return 1
+		ci_apt llama.sh "${pkgs[@]}" || return 1
 	fi
 }
 
@@ -162,7 +144,7 @@ llama_model() {
 }
 
 llama_start() {
-	local root cache bin script model log url i need=() t0
+	local root cache bin script model log url need=() t0
 	root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
 	cache="${LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/duelogic/llama-$LLAMA_NPM_VERSION}"
 	bin="$cache/bin/llama-server"
@@ -202,41 +184,18 @@ llama_start() {
 
 	# Ready when the log names the address and /health answers 200 (it
 	# answers 503 while the model loads); 60 s at most.
-	url=""
-	for i in $(seq 1 600); do
-		if ! kill -0 "$LLAMA_PID" 2>/dev/null; then
-			echo "llama.sh: llama-server exited during startup; log $log:" >&2
-			cat "$log" >&2
-			unset LLAMA_PID
-			return 1
-		fi
-		if [ -z "$url" ]; then
-			url="$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9][0-9]*\).*/\1/p' "$log" | head -n 1)"
-		fi
-		if [ -n "$url" ] && curl -fsS --max-time 1 "$url/health" >/dev/null 2>&1; then
-			export DUELOGIC_LLAMACPP_URL="$url/v1"
-			echo "llama.sh: llama-server ready at $url in $((($(date +%s%N) - t0) / 1000000)) ms (pid $LLAMA_PID, model $model, log $log)" >&2
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "llama.sh: llama-server did not become ready; log $log:" >&2
-	cat "$log" >&2
-	llama_stop
-	return 1
+	url="$(ci_wait_ready llama.sh "$LLAMA_PID" "$log" 600)" || {
+		llama_stop
+		return 1
+	}
+	export DUELOGIC_LLAMACPP_URL="$url/v1"
+	echo "llama.sh: llama-server ready at $url in $((($(date +%s%N) - t0) / 1000000)) ms (pid $LLAMA_PID, model $model, log $log)" >&2
 }
 
 # llama_stop ends the server this script started (by its PID) and unsets
 # the variables.
 llama_stop() {
-	local i
-	if [ -n "${LLAMA_PID:-}" ] && kill -0 "$LLAMA_PID" 2>/dev/null; then
-		kill "$LLAMA_PID" 2>/dev/null
-		for i in $(seq 1 50); do
-			kill -0 "$LLAMA_PID" 2>/dev/null || break
-			sleep 0.1
-		done
-	fi
+	ci_kill "${LLAMA_PID:-}"
 	unset LLAMA_PID DUELOGIC_LLAMACPP_URL
 }
 
@@ -247,13 +206,4 @@ if [ "${BASH_SOURCE[0]}" != "$0" ]; then
 fi
 
 # Executed.
-llama_start || exit 1
-trap llama_stop EXIT
-trap 'exit 130' INT TERM
-if [ $# -eq 0 ]; then
-	echo "DUELOGIC_LLAMACPP_URL=$DUELOGIC_LLAMACPP_URL"
-	echo "llama.sh: serving until interrupted" >&2
-	while kill -0 "$LLAMA_PID" 2>/dev/null; do sleep 1; done
-	exit 0
-fi
-"$@"
+ci_serve llama.sh llama_start llama_stop DUELOGIC_LLAMACPP_URL LLAMA_PID "$@"

@@ -33,6 +33,8 @@
 #              root (default: nobody)
 #   PG_PORT    port to listen on (default: a free one)
 
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || return 1 2>/dev/null || exit 1
+
 postgres_bindir() {
 	local d
 	if [ -n "${PG_BINDIR:-}" ]; then
@@ -80,13 +82,10 @@ postgres_free_port() {
 }
 
 postgres_start() {
-	local bin sudo port data log sock
+	local bin port data log sock
 	if ! bin="$(postgres_bindir)"; then
-		echo "postgres.sh: no PostgreSQL server found; installing Debian's postgresql" >&2
-		sudo=""
-		[ "$(id -u)" -eq 0 ] || sudo="sudo"
-		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || return 1
-		$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2 || return 1
+		echo "postgres.sh: no PostgreSQL server found" >&2
+		ci_apt postgres.sh postgresql || return 1
 		bin="$(postgres_bindir)" || {
 			echo "postgres.sh: postgresql installed but initdb not found" >&2
 			return 1
