@@ -41,6 +41,13 @@ func NewPodcast(cfg Config) (*Podcast, error) {
 // Name is "duelogic".
 func (*Podcast) Name() string { return FormatName }
 
+// Purposes are the purposes of the podcast's model calls, for
+// [engine.Purposer].
+func (*Podcast) Purposes() []string {
+	return []string{PurposeIntroduction, PurposeOpening, PurposeResponse, PurposeInterruption,
+		PurposeInterjection, PurposeClosing, PurposeEvaluation, PurposeInterruptCheck}
+}
+
 // Validate checks the config against the podcast's catalog.
 func (p *Podcast) Validate() error { return p.Config.ValidateCatalog(p.catalog()) }
 

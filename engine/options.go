@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/duelogic/duelogic/argumentation"
@@ -74,8 +78,11 @@ func WithArgumentMap(s argumentation.Semantics) Option {
 // default). Every format caps every call it makes by a documented default
 // derived from what the call is for (a speech's word range, a judgment's
 // JSON); the caps are not stored with the debate, so a resumed debate uses
-// the ones it is given. A negative cap is an error of Run and Resume.
-// Calling WithMaxTokens again adds to the caps given before.
+// the ones it is given. A negative cap is an error of Run and Resume, and
+// so is a cap for a purpose the format does not name ([Purposer]; every
+// format of this module names its purposes), so that a misspelt purpose
+// is not silently ignored. Calling WithMaxTokens again adds to the caps
+// given before.
 func WithMaxTokens(caps map[string]int) Option {
 	return func(o *settings) {
 		if o.maxTokens == nil {
@@ -121,6 +128,44 @@ func newSettings(client llm.Client, opts []Option) (*settings, error) {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
 	return s, nil
+}
+
+// Purposer is implemented by a [Format] that names the purposes of its
+// model calls (llm.Request.Purpose): Run and Resume then reject a
+// [WithMaxTokens] cap for a purpose the format never uses — a misspelt
+// purpose would otherwise cap nothing — with an error wrapping
+// [ErrUnsupportedOption]. [PurposeArgumentExtraction] is every format's.
+type Purposer interface {
+	Purposes() []string
+}
+
+// check rejects a nil format, and caps for purposes a [Purposer] never
+// uses.
+func (s *settings) check(f any) error {
+	if f == nil {
+		return errors.New("engine: nil Format")
+	}
+	if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("engine: nil Format (%T)", f)
+	}
+	p, ok := f.(Purposer)
+	if !ok {
+		return nil
+	}
+	known := slices.Concat(p.Purposes(), []string{PurposeArgumentExtraction})
+	var unknown []string
+	for purpose := range s.maxTokens {
+		if !slices.Contains(known, purpose) {
+			unknown = append(unknown, strconv.Quote(purpose))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	slices.Sort(known)
+	return fmt.Errorf("%w: WithMaxTokens: %s: no call of this format has that purpose; its purposes: %s",
+		ErrUnsupportedOption, strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // configure applies the format options to f and validates it.

@@ -152,6 +152,9 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 	if err != nil {
 		return nil, err
 	}
+	if err := s.check(f); err != nil {
+		return nil, err
+	}
 	if err := s.configure(f); err != nil {
 		return nil, err
 	}
@@ -191,8 +194,14 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 // lock of a [store.Locker] store while it plays (store.ErrLocked when
 // another process holds it).
 func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID string, opts ...Option) (*Result[R], error) {
+	if StoreOf(opts...) == nil {
+		return nil, fmt.Errorf("engine: resume %s: no store: pass WithStore with the store the debate was recorded in", debateID)
+	}
 	s, err := newSettings(client, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.check(f); err != nil {
 		return nil, err
 	}
 	release, err := claim(ctx, s.store, debateID)

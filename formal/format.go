@@ -136,6 +136,13 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 // Name returns FormatName.
 func (f *Format) Name() string { return FormatName }
 
+// Purposes are the purposes of a formal debate's model calls, for
+// [engine.Purposer].
+func (f *Format) Purposes() []string {
+	return []string{PurposeTurn, PurposeVerification, PurposeAudienceQuestions, PurposeRelay, PurposeConclusionCheck,
+		PurposeVerdict, PurposeAudienceConclusion, PurposeSummary, PurposeBlogPost, PurposeAssessment, PurposeClarification}
+}
+
 // Participants returns the debaters, "promoter" and "detractor": their
 // turns are the ones argument mapping ([engine.WithArgumentMap]) maps.
 // Part of [engine.Cast].

@@ -361,6 +361,12 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 // Name is [FormatName].
 func (f *Format) Name() string { return FormatName }
 
+// Purposes are the purposes of a moderated debate's model calls, for
+// [engine.Purposer].
+func (f *Format) Purposes() []string {
+	return []string{PurposeClarity, PurposeAnalysis, PurposeArgument, PurposeRebuttal, PurposeJudgment, PurposeSynthesis}
+}
+
 // Validate validates f's configuration ([Config.Validate]); the engine calls
 // it before a debate starts or resumes.
 func (f *Format) Validate() error { return f.Config.Validate() }

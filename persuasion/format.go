@@ -52,6 +52,10 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 // Name is [FormatName].
 func (f *Format) Name() string { return FormatName }
 
+// Purposes are the purposes of a persuasion dialogue's model calls, for
+// [engine.Purposer].
+func (f *Format) Purposes() []string { return []string{PurposeTurn, PurposeVerdict} }
+
 // Validate validates f.Config as it is (see [Config.Validate]); the engine
 // calls it before a debate starts or resumes.
 func (f *Format) Validate() error { return f.Config.Validate() }

@@ -40,6 +40,12 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 // Name is [FormatName].
 func (f *Format) Name() string { return FormatName }
 
+// Purposes are the purposes of a scored debate's model calls, for
+// [engine.Purposer].
+func (f *Format) Purposes() []string {
+	return []string{PurposeArgument, PurposeRebuttal, PurposeVerdict}
+}
+
 // Validate validates f.Config ([Config.Validate]); the engine calls it
 // before a debate starts or resumes.
 func (f *Format) Validate() error { return f.Config.Validate() }

@@ -3,12 +3,15 @@ package acceptance
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
@@ -74,9 +77,34 @@ func same[R any](t *testing.T, podcast bool, newFormat func() (engine.Format[R],
 	}
 	var events atomic.Int64
 	sink := engine.SinkFunc(func(context.Context, engine.Event) { events.Add(1) })
-	res, err := engine.Run(ctx, llm.NewStub(5), f, d, engine.WithStore(st), engine.WithSink(sink), engine.WithClock(clock))
+	rec := &purposeRecorder{Client: llm.NewStub(5), seen: map[string]bool{}}
+	res, err := engine.Run(ctx, rec, f, d, engine.WithStore(st), engine.WithSink(sink), engine.WithClock(clock),
+		engine.WithArgumentMap(argumentation.Additive))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The format names the purposes of its calls (engine.Purposer), and
+	// names them all: a cap for any of them is taken, for another is
+	// refused before any call.
+	p, ok := any(f).(engine.Purposer)
+	if !ok {
+		t.Fatalf("%T does not name its purposes (engine.Purposer)", f)
+	}
+	for purpose := range rec.seen {
+		if purpose != engine.PurposeArgumentExtraction && !slices.Contains(p.Purposes(), purpose) {
+			t.Errorf("a call of purpose %q, which %T.Purposes leaves out", purpose, f)
+		}
+	}
+	for _, caps := range []map[string]int{{"no_such_purpose": 5}, {p.Purposes()[0]: 5, "typo": 9}} {
+		calls := 0
+		counting := llm.ClientFunc(func(context.Context, llm.Request) (llm.Response, error) {
+			calls++
+			return llm.Response{}, errors.New("no call expected")
+		})
+		h, _ := newFormat()
+		if _, err := engine.Run(ctx, counting, h, engine.Debate{Proposition: d.Proposition}, engine.WithMaxTokens(caps)); !errors.Is(err, engine.ErrUnsupportedOption) || calls != 0 {
+			t.Errorf("WithMaxTokens(%v): err %v after %d calls, want ErrUnsupportedOption before any", caps, err, calls)
+		}
 	}
 	if res.DebateID != d.ID || res.Format != f.Name() || res.Debate != d {
 		t.Errorf("result names %q %q %+v", res.DebateID, res.Format, res.Debate)
@@ -159,4 +187,27 @@ func same[R any](t *testing.T, podcast bool, newFormat func() (engine.Format[R],
 		t.Errorf("Resume of a finished debate: err %v, %d calls, %d utterances (want %d), usage %+v (want %+v)",
 			err, calls, len(resumed.Transcript), len(res.Transcript), resumed.Usage, res.Usage)
 	}
+}
+
+// purposeRecorder notes the purpose of every request it passes on.
+type purposeRecorder struct {
+	llm.Client
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (r *purposeRecorder) note(req llm.Request) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen[req.Purpose] = true
+}
+
+func (r *purposeRecorder) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	r.note(req)
+	return r.Client.Complete(ctx, req)
+}
+
+func (r *purposeRecorder) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	r.note(req)
+	return llm.Stream(ctx, r.Client, req, onDelta)
 }
