@@ -259,7 +259,7 @@ func headOf(recs []store.Record) (head, error) {
 	}
 	id := recs[0].DebateID
 	if recs[0].Type != RecordDebate {
-		return head{}, fmt.Errorf("%w: %s: first record is %q", ErrCorruptLog, id, recs[0].Type)
+		return head{}, fmt.Errorf("%w: %s: the records do not start with a debate record (the first is %q)", ErrCorruptLog, id, recs[0].Type)
 	}
 	en, err := decode[entry](recs[0])
 	if err != nil {

@@ -2,7 +2,6 @@ package events
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -62,24 +61,15 @@ type Summary struct {
 	Updated time.Time `json:"updated"`
 }
 
-// ErrNotDebate is returned by [Summarize] when the records do not start with
-// a debate record.
-var ErrNotDebate = errors.New("events: records do not start with a debate record")
-
 // Summarize reads a debate's records (as [store.Store.Records] returns them)
 // into a [Summary] whose Status is finished or stopped. It builds on
-// [engine.Summarize]: it fails with [ErrNotDebate] when the records do not
-// start with a debate record, and with an error wrapping
-// [engine.ErrCorruptLog] when that record (or a podcast's configuration)
-// cannot be read.
+// [engine.Summarize] and fails, as it does, with an error wrapping
+// [engine.ErrCorruptLog] when the records do not start with a readable
+// debate record (or a podcast's configuration cannot be read).
 func Summarize(recs []store.Record) (Summary, error) {
-	if len(recs) == 0 || recs[0].Type != engine.RecordDebate {
-		return Summary{}, ErrNotDebate
-	}
-	id := recs[0].DebateID
 	d, err := engine.Summarize(recs)
 	if err != nil {
-		return Summary{}, fmt.Errorf("events: debate %s: %w", id, err)
+		return Summary{}, fmt.Errorf("events: %w", err)
 	}
 	s := Summary{
 		ID: d.ID, Format: d.Format, Debate: d.Debate, Spec: d.Spec, Mapped: d.Mapped,
@@ -92,7 +82,7 @@ func Summarize(recs []store.Record) (Summary, error) {
 		// The podcast's spec is the Podcast format itself, as JSON.
 		var p duelogic.Podcast
 		if err := json.Unmarshal(d.Spec, &p); err != nil {
-			return Summary{}, fmt.Errorf("events: debate %s: %w: podcast configuration: %v", id, engine.ErrCorruptLog, err)
+			return Summary{}, fmt.Errorf("events: debate %s: %w: podcast configuration: %v", d.ID, engine.ErrCorruptLog, err)
 		}
 		s.Config = &p.Config
 	}

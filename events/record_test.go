@@ -363,8 +363,8 @@ func TestSummarize(t *testing.T) {
 		recs []store.Record
 		want error
 	}{
-		{"nil", nil, events.ErrNotDebate},
-		{"without the first record", recs[1:], events.ErrNotDebate},
+		{"nil", nil, engine.ErrCorruptLog},
+		{"without the first record", recs[1:], engine.ErrCorruptLog},
 		{"first record unreadable", append([]store.Record{{DebateID: "done", Seq: 1, Type: engine.RecordDebate, Data: json.RawMessage(`[]`)}}, recs[1:]...), engine.ErrCorruptLog},
 		{"podcast config unreadable", bad, engine.ErrCorruptLog},
 	}
