@@ -37,7 +37,8 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TimeBudget is the time from the start of the debate after which the
 	// chair ends the rounds (once MinRounds are played), read on the
-	// session's clock ([engine.WithClock]); 0: no budget. JSON: nanoseconds.
+	// session's clock ([engine.WithClock]); 0: no budget. JSON: seconds, or a
+	// duration string such as "45m" (see [Config.UnmarshalJSON]).
 	TimeBudget time.Duration `json:"timeBudget"`
 
 	// TopicPrompt is the topic debated when none is given: the seed's

@@ -2,14 +2,12 @@ package moderated
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/internal/jsonsec"
 )
 
 // MarshalJSON encodes c with its durations as JSON numbers of seconds
@@ -24,9 +22,9 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		TotalTimeout      json.RawMessage `json:"totalTimeout"`
 	}{
 		plain:             plain(c),
-		RoundTimeout:      formatSeconds(c.RoundTimeout),
-		CheckpointTimeout: formatSeconds(c.CheckpointTimeout),
-		TotalTimeout:      formatSeconds(c.TotalTimeout),
+		RoundTimeout:      jsonsec.Format(c.RoundTimeout),
+		CheckpointTimeout: jsonsec.Format(c.CheckpointTimeout),
+		TotalTimeout:      jsonsec.Format(c.TotalTimeout),
 	})
 }
 
@@ -67,7 +65,7 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 		if !given(t.raw) {
 			continue
 		}
-		d, err := parseSeconds(t.raw)
+		d, err := jsonsec.Parse(t.raw)
 		if err != nil {
 			bad.Add(t.name, "%v", err)
 			continue
@@ -94,51 +92,4 @@ func parseTokenBudget(raw json.RawMessage) (int, error) {
 		return 0, fmt.Errorf("%s: want a number of tokens or \"unlimited\": %w", raw, err)
 	}
 	return n, nil
-}
-
-// errSeconds is the problem with a duration of the wrong kind.
-var errSeconds = errors.New(`want a number of seconds or a duration such as "2m"`)
-
-// parseSeconds reads a number of seconds, or a string of [time.ParseDuration].
-func parseSeconds(raw json.RawMessage) (time.Duration, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		d, err := time.ParseDuration(strings.TrimSpace(s))
-		if err != nil {
-			return 0, fmt.Errorf("%w: %w", errSeconds, err)
-		}
-		return d, nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, fmt.Errorf("%w, not %s", errSeconds, raw)
-	}
-	// ParseDuration is exact to the nanosecond; it does not read exponents.
-	if d, err := time.ParseDuration(n.String() + "s"); err == nil {
-		return d, nil
-	}
-	f, err := strconv.ParseFloat(n.String(), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", errSeconds, err)
-	}
-	ns := math.Round(f * float64(time.Second))
-	if math.Abs(ns) >= math.MaxInt64 { // float64(MaxInt64) is 2⁶³
-		return 0, fmt.Errorf("%s seconds is out of range", n)
-	}
-	return time.Duration(ns), nil
-}
-
-// formatSeconds writes d as a JSON number of seconds, exactly.
-func formatSeconds(d time.Duration) json.RawMessage {
-	s := strconv.FormatInt(int64(d/time.Second), 10)
-	if frac := d % time.Second; frac != 0 {
-		if frac < 0 {
-			frac = -frac
-			if d > -time.Second {
-				s = "-0"
-			}
-		}
-		s += "." + strings.TrimRight(fmt.Sprintf("%09d", int64(frac)), "0")
-	}
-	return json.RawMessage(s)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/internal/jsonsec"
 )
 
 // The settings a settings file may give, by the seed's names (its
@@ -114,7 +115,7 @@ func ParseSettings(data []byte, cfg Config) (Config, error) {
 				cfg.TokenBudget = n
 			}
 		case "round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds":
-			d, err := parseSeconds(raw)
+			d, err := jsonsec.Parse(raw)
 			if err != nil {
 				bad.Add(path, "%v", err)
 				continue

@@ -256,7 +256,7 @@ const FORMS = {
   formal: {
     proposition: 'Cities should ban private cars from their centres.',
     hide: ['outputDir'],
-    units: { timeBudget: { label: 'Time budget (minutes)', to: (ns) => ns / 6e10, from: (m) => Math.round(m * 6e10) } },
+    units: { timeBudget: { label: 'Time budget (minutes)', to: (s) => s / 60, from: (m) => m * 60 } },
   },
   scored: {
     proposition: 'A subscription app that plans weekly meals around what is in your fridge.',
