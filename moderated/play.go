@@ -215,7 +215,7 @@ func (g *game) assign(d engine.Debate) []Perspective {
 
 func (g *game) assignmentText(d engine.Debate) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The question is a %s decision: %s", g.analysis.Domain, cut(oneLine(d.Proposition), 300))
+	fmt.Fprintf(&b, "The question (domain: %s): %s", g.analysis.Domain, cut(oneLine(d.Proposition), 300))
 	if len(g.analysis.Constraints) > 0 {
 		b.WriteString("\nConstraints I read in it: " + strings.Join(g.analysis.Constraints, "; ") + ".")
 	}
@@ -728,7 +728,11 @@ func (g *game) complete(syn Synthesis, d engine.Debate, id string, now time.Time
 		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate reached its limit of %d rounds without converging; the tensions above are unresolved.", g.cfg.MaxRounds))
 	case EndTimeout:
 		syn.Confidence = ConfidenceLow
-		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate ran out of its %v time budget after %d rounds without converging; the tensions above are unresolved.", g.cfg.TotalTimeout, len(g.rounds)))
+		rounds := fmt.Sprintf("%d rounds", len(g.rounds))
+		if len(g.rounds) == 1 {
+			rounds = "1 round"
+		}
+		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate ran out of its %v time budget after %s without converging; the tensions above are unresolved.", g.cfg.TotalTimeout, rounds))
 	}
 	return syn
 }
