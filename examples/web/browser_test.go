@@ -549,21 +549,76 @@ func TestBrowserScored(t *testing.T) {
 	screenshot(t, ctx, "web-scored.png")
 }
 
-// TestBrowserModeratedCheckpoints: a moderated debate from the page pauses
-// at its checkpoint; the server restarts; the page of the new server shows
-// the paused debate, guidance continues it, and End & synthesize ends it
-// with the synthesis.
+// TestBrowserModeratedCheckpoints: a person answers everything a moderated
+// debate asks from the page (seed 004: "Prompt too vague | Moderator asks
+// clarifying question before assigning perspectives"; "Human | Initiates
+// debate, optional guidance at checkpoints, approves final synthesis").
+// The vague question pauses the debate with the moderator's question and
+// assumption shown; the answer (kept as text) resumes it; it pauses at its
+// checkpoint; the server restarts; the page of the new server shows the
+// paused debate, guidance continues it, End & synthesize ends the rounds;
+// the synthesis waits for its approval, and Approve, with feedback, ends
+// the debate.
 func TestBrowserModeratedCheckpoints(t *testing.T) {
 	ctx := deadline(t, browser(t))
 	st := store.NewMemory()
 	s1 := newServer(llm.NewStub(1), st, nil)
 	hs1 := httptest.NewServer(s1.routes())
 	defer hs1.Close()
-	startFromPage(t, ctx, hs1.URL, "moderated", "Should we use Redis or PostgreSQL for caching?",
+	// Fewer than five words: the offline stub's moderator finds it vague.
+	startFromPage(t, ctx, hs1.URL, "moderated", "Redis or PostgreSQL?",
 		chromedp.SetValue(chromedp.ID("cfg-maxRounds"), "4"))
-	const atCheckpoint = `!document.getElementById('checkpoint').hidden && document.getElementById('status').textContent === 'paused'`
-	waitFor(t, ctx, "the first checkpoint", atCheckpoint+` && document.getElementById('checkpoint-title').textContent.startsWith('Round 1')`)
+	const paused = `document.getElementById('status').textContent === 'paused'`
+	waitFor(t, ctx, "the clarifying question", paused+` && !document.getElementById('clarification').hidden`)
 	id := eval[string](t, ctx, `document.getElementById('debate-id').textContent`)
+	type question struct {
+		Question   string `json:"question"`
+		Assumption string `json:"assumption"`
+		Cards      int    `json:"cards"`
+		Others     bool   `json:"others"`
+	}
+	got := eval[question](t, ctx, `({
+	  question: document.getElementById('clarification-question').textContent,
+	  assumption: document.getElementById('clarification-assumption').textContent,
+	  cards: document.querySelectorAll('.perspective-card').length,
+	  others: !document.getElementById('checkpoint').hidden || !document.getElementById('approval').hidden,
+	})`)
+	var want struct {
+		Clarification struct{ Question, Assumption string }
+	}
+	if code := call(t, "GET", hs1.URL+"/api/debates/"+id, "", &want); code != 200 {
+		t.Fatalf("GET the debate: %d", code)
+	}
+	if w := want.Clarification; got.Question == "" || got.Question != w.Question || got.Assumption != w.Assumption {
+		t.Errorf("the page asks %q, assuming %q; the debate waits for %q, assuming %q", got.Question, got.Assumption, w.Question, w.Assumption)
+	}
+	if got.Cards != 0 || got.Others {
+		t.Errorf("%d perspective cards, other questions shown %t, before the clarification", got.Cards, got.Others)
+	}
+	// The person's answer is text: markup in it stays as written.
+	const answer = `We run <b>PostgreSQL 16</b> & cache sessions <img src=x>`
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("clarification-answer"), answer),
+		chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "web-moderated-clarification.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("cl-answer"))); err != nil {
+		t.Fatal(err)
+	}
+	const atCheckpoint = `!document.getElementById('checkpoint').hidden && ` + paused
+	waitFor(t, ctx, "the first checkpoint", atCheckpoint+` && document.getElementById('checkpoint-title').textContent.startsWith('Round 1')`)
+	said := eval[[]string](t, ctx, `[...document.querySelectorAll('.card.kind-clarification .text')].map((n) => n.textContent)`)
+	if len(said) != 1 || !strings.Contains(said[0], "The answer: "+answer) {
+		t.Errorf("the moderator's clarification cards %q; want one with the answer %q", said, answer)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#timeline b, #timeline img').length`); n != 0 {
+		t.Errorf("the answer's markup made %d elements", n)
+	}
+	if !eval[bool](t, ctx, `document.getElementById('clarification').hidden`) {
+		t.Error("the clarifying question is still shown after the answer")
+	}
 	cards := eval[int](t, ctx, `document.querySelectorAll('.perspective-card').length`)
 	if cards < 2 {
 		t.Errorf("%d perspective cards; want the perspectives seated", cards)
@@ -592,6 +647,9 @@ func TestBrowserModeratedCheckpoints(t *testing.T) {
 		t.Fatalf("guide from the page of the restarted server: %v", err)
 	}
 	waitFor(t, ctx, "the second checkpoint", atCheckpoint+` && document.getElementById('checkpoint-title').textContent.startsWith('Round 2')`)
+	if !eval[bool](t, ctx, `document.getElementById('clarification').hidden`) {
+		t.Error("the page read back asks the answered question again")
+	}
 	human := eval[[]string](t, ctx, `[...document.querySelectorAll('.card[data-speaker="human"] .text')].map((n) => n.textContent)`)
 	if !slices.Contains(human, guidance) {
 		t.Errorf("the guidance cards %q lack %q", human, guidance)
@@ -599,12 +657,34 @@ func TestBrowserModeratedCheckpoints(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("cp-end"))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the synthesis", finished+` && !document.getElementById('outcome').hidden && !document.getElementById('documents').hidden`)
+
+	// The synthesis is shown, and waits for the person's review.
+	waitFor(t, ctx, "the approval", paused+` && !document.getElementById('approval').hidden && !document.getElementById('outcome').hidden`)
+	if !eval[bool](t, ctx, `document.getElementById('checkpoint').hidden && document.getElementById('documents').hidden`) {
+		t.Error("the checkpoint, or the documents of a finished debate, are shown while the synthesis waits for its review")
+	}
+	if o := eval[string](t, ctx, `document.getElementById('outcome').textContent`); !strings.Contains(o, "Recommendation") {
+		t.Errorf("the synthesis to review is not shown: %.300s", o)
+	}
+	scrollTo(t, ctx, "#outcome")
+	screenshot(t, ctx, "web-moderated-approval.png")
+	const feedback = "Agreed: start with the session cache."
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("approval-feedback"), feedback),
+		chromedp.Click(chromedp.ID("ap-approve")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the end", finished+` && !document.getElementById('documents').hidden`)
 	p := readThePage(t, ctx)
-	for _, want := range []string{"Synthesis", "Recommendation", "Points of agreement", "Key tensions", "ended by human"} {
+	for _, want := range []string{"Synthesis", "Recommendation", "Points of agreement", "Key tensions", "ended by human",
+		"✔ Approved: this is the decision.", "“" + feedback + "”"} {
 		if !strings.Contains(p.Outcome, want) {
 			t.Errorf("synthesis lacks %q: %.400s", want, p.Outcome)
 		}
+	}
+	if s := eval[string](t, ctx, `document.querySelector('#outcome .approval-status').dataset.status`); s != "approved" {
+		t.Errorf("approval shown as %q", s)
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('.synthesis-section').length`); n < 4 {
 		t.Errorf("%d collapsible synthesis sections", n)
@@ -613,11 +693,22 @@ func TestBrowserModeratedCheckpoints(t *testing.T) {
 	if !slices.Equal(notes, []string{"guide", "end"}) {
 		t.Errorf("checkpoint decisions shown %q; want guide, end", notes)
 	}
-	if !eval[bool](t, ctx, `document.getElementById('checkpoint').hidden`) {
-		t.Error("the checkpoint buttons are still shown after the end")
+	if !eval[bool](t, ctx, `['clarification', 'checkpoint', 'approval'].every((id) => document.getElementById(id).hidden)`) {
+		t.Error("a question is still shown after the end")
 	}
 	if !slices.Contains(p.Documents, "synthesis.md") {
 		t.Errorf("documents %q", p.Documents)
+	}
+	doc := eval[string](t, ctx, `(() => {
+	  const x = new XMLHttpRequest();
+	  x.open('GET', document.querySelector('#document-list a[download$="synthesis.md"]').href, false);
+	  x.send();
+	  return x.responseText;
+	})()`)
+	for _, want := range []string{"**Status:** Approved — " + feedback, "**Answer:** " + answer} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("synthesis.md lacks %q:\n%.800s", want, doc)
+		}
 	}
 	checkArgumentMap(t, p)
 	scrollTo(t, ctx, "#outcome")

@@ -24,7 +24,7 @@ import (
 
 // The statuses of a debate as the page shows them: the store's finished
 // and stopped, a debate running in this server, and a moderated debate
-// waiting at a checkpoint.
+// paused for its person.
 const (
 	statusRunning  = string(events.StatusRunning)
 	statusFinished = string(events.StatusFinished)
@@ -32,17 +32,33 @@ const (
 	statusPaused   = "paused"
 )
 
+// What a paused moderated debate waits for from the page's person.
+const (
+	waitClarification = "clarification" // an answer to the moderator's clarifying question
+	waitCheckpoint    = "checkpoint"    // a decision at the checkpoint after a round
+	waitApproval      = "approval"      // the approval or rejection of the synthesis
+)
+
 // debateState is what a stored debate's records say about it.
 type debateState struct {
 	sum    events.Summary
 	format *webFormat // nil for a format this server does not know
 	status string
+	// waiting is what a paused debate waits for (waitCheckpoint, …); ""
+	// when it is not paused.
+	waiting string
 	// checkpoint is the checkpoint a paused debate waits at.
 	checkpoint *moderated.CheckpointOutcome
+	// clarification is the clarifying question a paused debate waits to
+	// have answered: the question and the moderator's assumption.
+	clarification *moderated.Clarification
+	// synthesis is the synthesis a paused debate waits to have approved
+	// or rejected.
+	synthesis *moderated.Synthesis
 	// ended is the debate_ended record's data of a finished debate.
 	ended *engine.Ended
-	// unattended: a moderated debate whose checkpoints were decided
-	// without anyone (started with checkpoints off).
+	// unattended: a moderated debate started with checkpoints off, which
+	// asks nobody anything.
 	unattended bool
 }
 
@@ -54,33 +70,69 @@ func readState(recs []store.Record) (*debateState, error) {
 	}
 	st := &debateState{sum: sum, format: lookupFormat(sum.Format), status: string(sum.Status)}
 	last := recs[len(recs)-1]
+	// A pause is the last record of a stopped debate: the question the
+	// debate stopped at, stored unanswered.
 	switch {
 	case sum.Status == events.StatusFinished:
-		if e, ok := events.FromRecord(last); ok {
-			if ended, err := engine.DataAs[engine.Ended](e); err == nil {
-				st.ended = &ended
-			}
+		if ended, ok := dataOf[engine.Ended](last); ok {
+			st.ended = &ended
 		}
 	case last.Type == moderated.RecordCheckpoint:
-		if e, ok := events.FromRecord(last); ok {
-			if cp, err := engine.DataAs[moderated.CheckpointOutcome](e); err == nil && cp.Paused {
-				st.status, st.checkpoint = statusPaused, &cp
-			}
+		if cp, ok := dataOf[moderated.CheckpointOutcome](last); ok && cp.Paused {
+			st.status, st.waiting, st.checkpoint = statusPaused, waitCheckpoint, &cp
 		}
-	}
-	if sum.Format == moderated.FormatName {
-		for _, rec := range recs {
-			if rec.Type != moderated.RecordCheckpoint {
-				continue
-			}
-			if e, ok := events.FromRecord(rec); ok {
-				if cp, err := engine.DataAs[moderated.CheckpointOutcome](e); err == nil && cp.Auto {
-					st.unattended = true
+	case last.Type == moderated.RecordClarification:
+		if c, ok := dataOf[moderated.Clarification](last); ok && c.Paused {
+			st.status, st.waiting, st.clarification = statusPaused, waitClarification, &c
+		}
+	case last.Type == moderated.RecordApproval:
+		if a, ok := dataOf[moderated.ApprovalOutcome](last); ok && a.Paused {
+			st.status, st.waiting = statusPaused, waitApproval
+			for i := len(recs) - 1; i >= 0; i-- {
+				if recs[i].Type == moderated.RecordSynthesis {
+					if syn, ok := dataOf[moderated.Synthesis](recs[i]); ok {
+						st.synthesis = &syn
+					}
+					break
 				}
 			}
 		}
 	}
+	if sum.Format == moderated.FormatName {
+		st.unattended = unattended(sum.Spec, recs)
+	}
 	return st, nil
+}
+
+// unattended reports whether a moderated debate was started with
+// checkpoints off: its stored configuration says so (moderatedSpec), or,
+// for a debate stored before the page stored that, one of its checkpoints
+// was decided without anyone.
+func unattended(spec json.RawMessage, recs []store.Record) bool {
+	var sp moderatedSpec
+	if json.Unmarshal(spec, &sp) == nil && sp.Unattended {
+		return true
+	}
+	for _, rec := range recs {
+		if rec.Type != moderated.RecordCheckpoint {
+			continue
+		}
+		if cp, ok := dataOf[moderated.CheckpointOutcome](rec); ok && cp.Auto {
+			return true
+		}
+	}
+	return false
+}
+
+// dataOf decodes the data of the event a record announces.
+func dataOf[T any](rec store.Record) (T, bool) {
+	e, ok := events.FromRecord(rec)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	v, err := engine.DataAs[T](e)
+	return v, err == nil
 }
 
 // debateItem is a debate in the history: GET /api/debates.
@@ -155,8 +207,19 @@ type debateView struct {
 	// arguments: the moves, the scored arguments and relations, and the
 	// verdict.
 	Arguments *engine.ArgumentMap `json:"arguments,omitempty"`
+	// Waiting is what a paused moderated debate waits for from its
+	// person: "clarification" (POST /api/debates/{id}/clarification),
+	// "checkpoint" (…/checkpoint) or "approval" (…/approval).
+	Waiting string `json:"waiting,omitempty"`
 	// Checkpoint is the checkpoint a paused debate waits at.
 	Checkpoint *moderated.CheckpointOutcome `json:"checkpoint,omitempty"`
+	// Clarification is the clarifying question a paused debate waits to
+	// have answered: the question, and what the moderator assumes without
+	// an answer.
+	Clarification *moderated.Clarification `json:"clarification,omitempty"`
+	// Synthesis is the synthesis a paused debate waits to have approved or
+	// rejected (a finished debate's is in Detail).
+	Synthesis *moderated.Synthesis `json:"synthesis,omitempty"`
 	// Documents are the names of the debate's documents
 	// (GET /api/debates/{id}/documents/{name}).
 	Documents []string  `json:"documents"`
@@ -197,8 +260,8 @@ func (s *server) view(ctx context.Context, id string) (*debateView, int, string)
 		return nil, http.StatusInternalServerError, "cannot read the debate"
 	}
 	v := &debateView{ID: id, Format: st.sum.Format, Status: st.status, Proposition: st.sum.Debate.Proposition,
-		Context: st.sum.Debate.Context, Mapped: st.sum.Mapped, Checkpoint: st.checkpoint,
-		Started: st.sum.Started, Updated: st.sum.Updated}
+		Context: st.sum.Debate.Context, Mapped: st.sum.Mapped, Waiting: st.waiting, Checkpoint: st.checkpoint,
+		Clarification: st.clarification, Synthesis: st.synthesis, Started: st.sum.Started, Updated: st.sum.Updated}
 	if st.format != nil {
 		v.Config, v.Labels, err = st.format.describe(st.sum.Spec)
 		if err != nil {
@@ -206,7 +269,8 @@ func (s *server) view(ctx context.Context, id string) (*debateView, int, string)
 		}
 	}
 	if run != nil {
-		v.Status = statusRunning
+		// Resumed: what it waited for is being answered.
+		v.Status, v.Waiting, v.Checkpoint, v.Clarification, v.Synthesis = statusRunning, "", nil, nil, nil
 	} else {
 		s.mu.Lock()
 		v.Error = s.errs[id]
@@ -328,23 +392,65 @@ func (s *server) document(w http.ResponseWriter, r *http.Request) {
 // words is s with spaces for underscores and a capital first letter.
 func words(s string) string { return render.Title(s) }
 
+// The page's person is asked nothing while a debate waits in memory: a
+// moderated debate started from the page pauses at every question it has
+// for its person — the clarifying question, each checkpoint, the approval
+// of the synthesis — and the pause is stored (so the page shows the
+// question, in this server or in one started after it). The answer,
+// POSTed, resumes the debate with hooks that give it and pause at the next
+// question.
+
+// errWaitForPage pauses a moderated debate until the page answers.
+var errWaitForPage = fmt.Errorf("%w: waiting for the page", moderated.ErrPaused)
+
+// pageAnswer is the page's answer to the question a paused moderated
+// debate waits for: at most one of its fields is set.
+type pageAnswer struct {
+	// clarification answers the clarifying question; "" keeps the
+	// moderator's assumption.
+	clarification *string
+	// checkpoint decides the checkpoint after a round.
+	checkpoint *checkpointAnswer
+	// approval approves or rejects the synthesis.
+	approval *moderated.Approval
+}
+
 // checkpointAnswer is the page's decision at the checkpoint after round.
 type checkpointAnswer struct {
 	round    int
 	decision moderated.Decision
 }
 
-// pageCheckpointer answers a moderated debate's checkpoints for the page:
-// the checkpoint a answers with a's decision, every other one by pausing
-// the debate (it is stored, and the page shows the buttons). So no debate
-// waits in memory for a person: POST /api/debates/{id}/checkpoint resumes
-// it, in this server or in one started after it.
+// pageClarifier answers the clarifying question with answer, or, when nil,
+// pauses the debate.
+func pageClarifier(answer *string) moderated.Clarifier {
+	return moderated.ClarifyFunc(func(context.Context, moderated.Clarification) (string, error) {
+		if answer == nil {
+			return "", errWaitForPage
+		}
+		return *answer, nil
+	})
+}
+
+// pageCheckpointer answers the checkpoint a answers with a's decision, and
+// every other one by pausing the debate.
 func pageCheckpointer(a *checkpointAnswer) moderated.Checkpointer {
 	return moderated.CheckpointFunc(func(_ context.Context, st moderated.State) (moderated.Decision, error) {
 		if a != nil && st.Round == a.round {
 			return a.decision, nil
 		}
-		return moderated.Decision{}, fmt.Errorf("%w: waiting for the page", moderated.ErrPaused)
+		return moderated.Decision{}, errWaitForPage
+	})
+}
+
+// pageApprover answers the approval of the synthesis with a, or, when nil,
+// pauses the debate.
+func pageApprover(a *moderated.Approval) moderated.Approver {
+	return moderated.ApproveFunc(func(context.Context, moderated.Synthesis) (moderated.Approval, error) {
+		if a == nil {
+			return moderated.Approval{}, errWaitForPage
+		}
+		return *a, nil
 	})
 }
 
@@ -373,9 +479,7 @@ func (s *server) checkpoint(w http.ResponseWriter, r *http.Request) {
 		if req.Guidance == "" {
 			vs = append(vs, duelogic.Violation{Field: "guidance", Problem: "empty: say what the next round should address"})
 		}
-		if n := utf8.RuneCountInString(req.Guidance); n > moderated.MaxGuidanceRunes {
-			vs = append(vs, duelogic.Violation{Field: "guidance", Problem: fmt.Sprintf("%d characters; at most %d", n, moderated.MaxGuidanceRunes)})
-		}
+		vs = append(vs, tooLong("guidance", req.Guidance)...)
 	default:
 		vs = append(vs, duelogic.Violation{Field: "action", Problem: fmt.Sprintf("%q: want continue, guide or end", req.Action)})
 	}
@@ -383,36 +487,137 @@ func (s *server) checkpoint(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid decision", Violations: vs})
 		return
 	}
+	s.answer(w, r, waitCheckpoint, func(st *debateState) pageAnswer {
+		return pageAnswer{checkpoint: &checkpointAnswer{round: st.checkpoint.Round,
+			decision: moderated.Decision{Action: req.Action, Guidance: req.Guidance}}}
+	})
+}
+
+// clarificationRequest is a person's answer to the moderator's clarifying
+// question.
+type clarificationRequest struct {
+	// Answer is the answer; "" (or none) keeps the moderator's
+	// assumption.
+	Answer string `json:"answer"`
+}
+
+// clarification answers the clarifying question a moderated debate is
+// paused at and resumes it: 202, 400 for a bad answer, 404 for an unknown
+// debate, 409 when the debate is not waiting for that answer.
+func (s *server) clarification(w http.ResponseWriter, r *http.Request) {
+	var req clarificationRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	answer := strings.TrimSpace(req.Answer)
+	if vs := tooLong("answer", answer); len(vs) > 0 {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid answer", Violations: vs})
+		return
+	}
+	s.answer(w, r, waitClarification, func(*debateState) pageAnswer { return pageAnswer{clarification: &answer} })
+}
+
+// approvalRequest is a person's review of the synthesis.
+type approvalRequest struct {
+	// Approve approves the synthesis (true) or rejects it (false).
+	Approve *bool `json:"approve"`
+	// Feedback is the person's reason or comment, optional; it goes into
+	// the synthesis document's Status line.
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// approval approves or rejects the synthesis a moderated debate is paused
+// at and resumes it, to its end: 202, 400 for a bad review, 404 for an
+// unknown debate, 409 when the debate is not waiting for it.
+func (s *server) approval(w http.ResponseWriter, r *http.Request) {
+	var req approvalRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	feedback := strings.TrimSpace(req.Feedback)
+	vs := tooLong("feedback", feedback)
+	if req.Approve == nil {
+		vs = append(vs, duelogic.Violation{Field: "approve", Problem: "missing: true approves the synthesis, false rejects it"})
+	}
+	if len(vs) > 0 {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid review", Violations: vs})
+		return
+	}
+	a := moderated.Approval{Status: moderated.Rejected, Note: feedback}
+	if *req.Approve {
+		a.Status = moderated.Approved
+	}
+	s.answer(w, r, waitApproval, func(*debateState) pageAnswer { return pageAnswer{approval: &a} })
+}
+
+// tooLong is a violation of field when text has more than
+// moderated.MaxGuidanceRunes characters (the moderated package would cut
+// it).
+func tooLong(field, text string) []duelogic.Violation {
+	if n := utf8.RuneCountInString(text); n > moderated.MaxGuidanceRunes {
+		return []duelogic.Violation{{Field: field, Problem: fmt.Sprintf("%d characters; at most %d", n, moderated.MaxGuidanceRunes)}}
+	}
+	return nil
+}
+
+// answer resumes the debate the request names, which must be paused
+// waiting for want, with the page's answer: 202, 404 for an unknown
+// debate, 409 (saying what the debate is doing or waiting for) otherwise.
+func (s *server) answer(w http.ResponseWriter, r *http.Request, want string, answer func(*debateState) pageAnswer) {
 	id := r.PathValue("id")
 	st, ok := s.stopped(w, r, id)
 	if !ok {
 		return
 	}
-	if st.checkpoint == nil {
-		fail(w, http.StatusConflict, "debate "+id+" is not waiting at a checkpoint")
+	if st.waiting != want {
+		what := map[string]string{
+			waitClarification: "an answer to a clarifying question",
+			waitCheckpoint:    "a decision at a checkpoint",
+			waitApproval:      "the approval of its synthesis",
+		}[want]
+		msg := "debate " + id + " is not waiting for " + what
+		switch {
+		case st.waiting != "":
+			msg += ": " + pending(id, st)
+		case st.sum.Format != moderated.FormatName:
+			msg += ": it is a " + st.sum.Format + " debate, which asks nobody anything"
+		default:
+			msg += ": it is stopped (POST /api/debates/" + id + "/resume continues it)"
+		}
+		fail(w, http.StatusConflict, msg)
 		return
 	}
-	a := &checkpointAnswer{round: st.checkpoint.Round, decision: moderated.Decision{Action: req.Action, Guidance: req.Guidance}}
-	s.resume(w, id, st, hooks{checkpointer: pageCheckpointer(a)})
+	s.resume(w, id, st, hooks{attended: true, answer: answer(st)})
+}
+
+// pending says what paused debate id waits for and how to answer it.
+func pending(id string, st *debateState) string {
+	switch st.waiting {
+	case waitClarification:
+		return "it waits for an answer to the moderator's clarifying question (POST /api/debates/" + id + "/clarification)"
+	case waitCheckpoint:
+		return fmt.Sprintf("it waits at the checkpoint after round %d (POST /api/debates/%s/checkpoint)", st.checkpoint.Round, id)
+	case waitApproval:
+		return "it waits for the approval of its synthesis (POST /api/debates/" + id + "/approval)"
+	}
+	return ""
 }
 
 // resumeDebate continues a stopped debate: 202, 404 for an unknown debate,
-// 409 for one that is running, finished or waiting at a checkpoint.
+// 409 for one that is running, finished or paused for its person. A
+// moderated debate asks its person again, unless it was started with
+// checkpoints off.
 func (s *server) resumeDebate(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	st, ok := s.stopped(w, r, id)
 	if !ok {
 		return
 	}
-	if st.checkpoint != nil {
-		fail(w, http.StatusConflict, "debate "+id+" waits at a checkpoint: answer it (POST /api/debates/"+id+"/checkpoint)")
+	if st.waiting != "" {
+		fail(w, http.StatusConflict, "debate "+id+" is paused for its person: "+pending(id, st))
 		return
 	}
-	var h hooks
-	if st.sum.Format == moderated.FormatName && !st.unattended {
-		h.checkpointer = pageCheckpointer(nil)
-	}
-	s.resume(w, id, st, h)
+	s.resume(w, id, st, hooks{attended: !st.unattended})
 }
 
 // stopped reads debate id, which must be stored, not running here and not

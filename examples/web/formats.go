@@ -45,9 +45,13 @@ type webFormat struct {
 
 // hooks are the server's behaviour a format may need.
 type hooks struct {
-	// checkpointer answers a moderated debate's checkpoints; nil: none,
-	// the debate runs to its end.
-	checkpointer moderated.Checkpointer
+	// attended: a moderated debate asks the page's person its clarifying
+	// question, each checkpoint and the approval of its synthesis, pausing
+	// until the page answers; false (checkpoints off): it asks nobody
+	// anything and runs to its end.
+	attended bool
+	// answer is the page's answer that resumes a paused moderated debate.
+	answer pageAnswer
 	// verifier checks a formal debate's sources; nil: the default.
 	verifier func(judge formal.SourceVerifier) formal.SourceVerifier
 }
@@ -246,11 +250,11 @@ var formats = []*webFormat{
 			if vs = merge(vs, violations(err)); len(vs) > 0 {
 				return nil, vs
 			}
-			return formatRunner[*moderated.Outcome]{f}, nil
+			return formatRunner[*moderated.Outcome]{&pageModerated{f: f, unattended: !h.attended}}, nil
 		},
 		blank: func(h hooks) runner {
 			f, _ := moderated.New(moderated.DefaultConfig(), moderatedOptions(h)...)
-			return formatRunner[*moderated.Outcome]{f}
+			return formatRunner[*moderated.Outcome]{&pageModerated{f: f, unattended: !h.attended}}
 		},
 		describe: func(spec json.RawMessage) (any, map[string]string, error) {
 			var f moderated.Format
@@ -329,10 +333,77 @@ func formalOptions(h hooks) []formal.Option {
 	return nil
 }
 
+// moderatedOptions are the hooks through which a moderated debate asks the
+// page's person, when it does. The page sets no follow-up
+// (moderated.WithFollowUp): the seed's "Would you like me to create a
+// workflow from this decision?" hands the decision to a workflow system,
+// and none stands behind the page; the reviewed synthesis is the
+// debate's synthesis.md document, to download.
 func moderatedOptions(h hooks) []moderated.Option {
-	if h.checkpointer != nil {
-		return []moderated.Option{moderated.WithCheckpointer(h.checkpointer)}
+	if !h.attended {
+		return nil
 	}
+	return []moderated.Option{
+		moderated.WithClarifier(pageClarifier(h.answer.clarification)),
+		moderated.WithCheckpointer(pageCheckpointer(h.answer.checkpoint)),
+		moderated.WithApprover(pageApprover(h.answer.approval)),
+	}
+}
+
+// pageModerated is a moderated debate as the page plays it: the format,
+// whose stored configuration (moderatedSpec) also keeps whether the page's
+// person is asked anything, so that a debate started with checkpoints off
+// never pauses, even when it is resumed after a stop.
+type pageModerated struct {
+	f          *moderated.Format
+	unattended bool
+}
+
+// moderatedSpec is a pageModerated's stored configuration: the moderated
+// format's, and the page's choice.
+type moderatedSpec struct {
+	Config moderated.Config `json:"config"`
+	// Unattended: started with checkpoints off.
+	Unattended bool `json:"unattended,omitempty"`
+}
+
+// Name is the moderated format's name.
+func (p *pageModerated) Name() string { return p.f.Name() }
+
+// Play plays the moderated debate.
+func (p *pageModerated) Play(ctx context.Context, s *engine.Session) (*moderated.Outcome, error) {
+	return p.f.Play(ctx, s)
+}
+
+// Validate validates the moderated format's configuration.
+func (p *pageModerated) Validate() error { return p.f.Validate() }
+
+// Participants are the moderated format's (engine.Cast).
+func (p *pageModerated) Participants() []string { return p.f.Participants() }
+
+// Label names a speaker as the moderated format does.
+func (p *pageModerated) Label(speaker string) string { return p.f.Label(speaker) }
+
+// Purposes are the moderated format's (engine.Purposer).
+func (p *pageModerated) Purposes() []string { return p.f.Purposes() }
+
+// JudgeModel is the moderated format's.
+func (p *pageModerated) JudgeModel() string { return p.f.JudgeModel() }
+
+// MarshalJSON stores the configuration and the page's choice.
+func (p *pageModerated) MarshalJSON() ([]byte, error) {
+	return json.Marshal(moderatedSpec{Config: p.f.Config, Unattended: p.unattended})
+}
+
+// UnmarshalJSON reads a stored configuration back (engine.Resume); one
+// stored by the moderated format itself, without the page's choice, is
+// read as attended.
+func (p *pageModerated) UnmarshalJSON(b []byte) error {
+	var sp moderatedSpec
+	if err := json.Unmarshal(b, &sp); err != nil {
+		return err
+	}
+	p.f.Config, p.unattended = sp.Config, sp.Unattended
 	return nil
 }
 

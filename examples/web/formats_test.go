@@ -343,7 +343,7 @@ func TestModeratedCheckpoints(t *testing.T) {
 	id := create(t, hs.URL, "moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "config": {"maxRounds": 4}}`)
 	s.wg.Wait()
 	v := getView(t, hs.URL, id)
-	if v.Status != statusPaused || v.Checkpoint == nil || v.Checkpoint.Round != 1 || v.Error != "" {
+	if v.Status != statusPaused || v.Waiting != waitCheckpoint || v.Checkpoint == nil || v.Checkpoint.Round != 1 || v.Error != "" {
 		t.Fatalf("after round 1: status %s, checkpoint %+v, error %q; want paused at round 1", v.Status, v.Checkpoint, v.Error)
 	}
 	cpURL := hs.URL + "/api/debates/" + id + "/checkpoint"
@@ -393,6 +393,14 @@ func TestModeratedCheckpoints(t *testing.T) {
 	}
 	if code := call(t, "POST", hs2.URL+"/api/debates/"+id+"/checkpoint", `{"action": "end"}`, nil); code != http.StatusAccepted {
 		t.Fatalf("end: %d", code)
+	}
+	s2.wg.Wait()
+	// Then the synthesis waits for its approval.
+	if v := getView(t, hs2.URL, id); v.Status != statusPaused || v.Waiting != waitApproval {
+		t.Fatalf("after the end: %s, waiting for %q; want paused for the approval", v.Status, v.Waiting)
+	}
+	if code := call(t, "POST", hs2.URL+"/api/debates/"+id+"/approval", `{"approve": true}`, nil); code != http.StatusAccepted {
+		t.Fatalf("approve: %d", code)
 	}
 	s2.wg.Wait()
 	v = getView(t, hs2.URL, id)

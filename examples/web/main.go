@@ -1,6 +1,7 @@
 // Command web serves a page to start debates of every format, watch them
-// live, steer a moderated debate at its checkpoints and read finished ones
-// back, over the seed's HTTP API:
+// live, answer what a moderated debate asks (its clarifying question, its
+// checkpoints, the approval of its synthesis) and read finished ones back,
+// over the seed's HTTP API:
 //
 //	POST /api/debates/duelogic              start a podcast: {proposition, propositionContext?, config?}
 //	GET  /api/duelogic/chairs               the frameworks and perspectives a chair may hold
@@ -12,18 +13,31 @@
 //	                                        {proposition, context?, config?, argumentMap?, checkpoints?}
 //	GET  /api/debates                       the history: format, status, proposition, dates
 //	POST /api/debates/{id}/arbiter/interject  a manual interjection: {reason, targetChair?}
-//	POST /api/debates/{id}/checkpoint       answer a paused moderated debate: {action, guidance?}
+//	POST /api/debates/{id}/clarification    answer a moderated debate's clarifying question: {answer} ("" keeps the assumption)
+//	POST /api/debates/{id}/checkpoint       decide a moderated debate's checkpoint: {action, guidance?}
+//	POST /api/debates/{id}/approval         approve or reject a moderated debate's synthesis: {approve, feedback?}
 //	POST /api/debates/{id}/resume           continue a stopped debate
 //	GET  /api/debates/{id}                  status, transcript, outcome, argument map, documents
 //	GET  /api/debates/{id}/documents/{name} a document (Markdown) to download
 //	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events; ?after=SEQ)
 //
 // A config that is not valid gets a 400 answer listing every field's
-// problem. A moderated debate started from the page pauses at each
-// checkpoint: the pause is stored, so no debate waits in the server's
-// memory, and one paused before a restart is resumed from the page after
-// it. The server keeps only the debates it is running; finished ones are
-// read back from the store.
+// problem. A moderated debate started from the page pauses whenever it
+// asks its person something: its clarifying question when the question is
+// too vague (before the perspectives are assigned), each checkpoint, and
+// the approval of its synthesis. The pause is stored, so no debate waits
+// in the server's memory, and one paused before a restart is answered from
+// the page after it; GET /api/debates/{id} says what it waits for
+// ("waiting", with the question and assumption, the checkpoint, or the
+// synthesis), and an answer to a question it is not asking gets a 409
+// saying what it does wait for. Started with "checkpoints": false it asks
+// nothing — the moderator's assumption stands, every round continues, the
+// synthesis stays unreviewed — also when resumed after a stop (the choice
+// is stored with it). The page asks no follow-up ("Would you like me to
+// create a workflow from this decision?"): no workflow system stands
+// behind it; the reviewed synthesis is the debate's synthesis.md. The
+// server keeps only the debates it is running; finished ones are read back
+// from the store.
 //
 // It is a module of its own (its test drives a browser), so run it from its
 // directory, or with go -C from the repository root:

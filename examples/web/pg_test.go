@@ -12,6 +12,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store/pgstore"
 	"github.com/duelogic/duelogic/store/pgstore/pgtest"
 )
@@ -119,5 +120,41 @@ func TestRunWithPostgresStore(t *testing.T) {
 		io.Discard, io.Discard, func(string) string { return "" })
 	if err == nil || !strings.Contains(err.Error(), "-store") {
 		t.Errorf("run with an unreachable database: %v", err)
+	}
+}
+
+// TestPostgresModeratedPerson: on PostgreSQL, a moderated debate from the
+// page pauses for its clarifying question, its checkpoint and its approval;
+// each pause is read back by a server started after it, and each answer
+// resumes the debate there, to its end.
+func TestPostgresModeratedPerson(t *testing.T) {
+	pg, err := pgstore.Open(t.Context(), pgDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	s := newServer(llm.NewStub(1), pg, nil)
+	hs := serve(t, s)
+	id := create(t, hs.URL, "moderated", `{"proposition": "Redis or PostgreSQL?", "config": {"maxRounds": 3}}`)
+	s.wg.Wait()
+	for _, step := range []struct{ waiting, path, body string }{
+		{waitClarification, "clarification", `{"answer": "Sessions only; we run PostgreSQL."}`},
+		{waitCheckpoint, "checkpoint", `{"action": "end"}`},
+		{waitApproval, "approval", `{"approve": false, "feedback": "Not yet."}`},
+	} {
+		s, hs = restart(t, s, hs)
+		if v := getView(t, hs.URL, id); v.Status != statusPaused || v.Waiting != step.waiting {
+			t.Fatalf("status %s, waiting %q; want paused for %s", v.Status, v.Waiting, step.waiting)
+		}
+		if code, got := post(t, hs.URL+"/api/debates/"+id+"/"+step.path, step.body); code != 202 {
+			t.Fatalf("POST %s: %d %+v", step.path, code, got)
+		}
+		s.wg.Wait()
+	}
+	v := getView(t, hs.URL, id)
+	out := outcome(t, v)
+	if v.Status != statusFinished || out.Clarification == nil || out.Clarification.Answer != "Sessions only; we run PostgreSQL." ||
+		out.Synthesis.Approval == nil || out.Synthesis.Approval.Status != moderated.Rejected {
+		t.Errorf("status %s, clarification %+v, approval %+v", v.Status, out.Clarification, out.Synthesis.Approval)
 	}
 }

@@ -100,7 +100,9 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("POST /api/debates/{format}", s.createFormatDebate)
 	mux.HandleFunc("GET /api/debates", s.listDebates)
 	mux.HandleFunc("POST /api/debates/{id}/arbiter/interject", s.interject)
+	mux.HandleFunc("POST /api/debates/{id}/clarification", s.clarification)
 	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.checkpoint)
+	mux.HandleFunc("POST /api/debates/{id}/approval", s.approval)
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
@@ -260,8 +262,12 @@ type formatRequest struct {
 	// ArgumentMap maps the debaters' turns into an argument graph; default
 	// true.
 	ArgumentMap *bool `json:"argumentMap,omitempty"`
-	// Checkpoints pauses a moderated debate after each round for the
-	// page's Continue / Add guidance / End & synthesize; default true.
+	// Checkpoints: a moderated debate asks the page's person — its
+	// clarifying question when the question is vague, the checkpoint after
+	// each round (Continue / Add guidance / End & synthesize), the
+	// approval of its synthesis — pausing until the page answers; default
+	// true. False: nobody is asked anything (the moderator's assumption
+	// stands, every round continues, the synthesis stays unreviewed).
 	Checkpoints *bool `json:"checkpoints,omitempty"`
 }
 
@@ -292,11 +298,7 @@ func (s *server) createFormatDebate(w http.ResponseWriter, r *http.Request) {
 	if req.Checkpoints != nil && f.name != moderated.FormatName {
 		vs = append(vs, duelogic.Violation{Field: "checkpoints", Problem: "only a moderated debate has checkpoints"})
 	}
-	var h hooks
-	if f.name == moderated.FormatName && checkpoints {
-		h.checkpointer = pageCheckpointer(nil)
-	}
-	h.verifier = s.verifier
+	h := hooks{attended: f.name == moderated.FormatName && checkpoints, verifier: s.verifier}
 	run, cvs := f.build(req.Config, h)
 	vs = append(vs, cvs...)
 	if len(vs) > 0 {
@@ -436,7 +438,7 @@ func (s *server) launch(f *webFormat, d engine.Debate, spec json.RawMessage, pla
 		}()
 		switch {
 		case errors.Is(err, moderated.ErrPaused):
-			s.logger.Info("debate paused at a checkpoint", "debate", d.ID)
+			s.logger.Info("debate paused for its person", "debate", d.ID)
 		case err != nil:
 			s.logger.Warn("debate stopped", "debate", d.ID, "err", err)
 		}

@@ -202,16 +202,22 @@ func TestCreateDebateRejects(t *testing.T) {
 	}
 }
 
-// gate is the stub model holding its opening calls until open is closed.
+// gate is the stub model holding its calls of purpose (default: the
+// podcast's openings) until open is closed.
 type gate struct {
 	*llm.Stub
 	reached chan struct{}
 	open    chan struct{}
 	once    sync.Once
+	purpose string
 }
 
 func (g *gate) wait(ctx context.Context, req llm.Request) error {
-	if req.Purpose != duelogic.PurposeOpening {
+	want := g.purpose
+	if want == "" {
+		want = duelogic.PurposeOpening
+	}
+	if req.Purpose != want {
 		return nil
 	}
 	g.once.Do(func() { close(g.reached) })

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -73,5 +74,64 @@ func TestWorkerEveryFormat(t *testing.T) {
 	}
 	if sum, err := engine.Inspect(t.Context(), st, "moderated"); err != nil || sum.Finished {
 		t.Errorf("moderated: finished %v, err %v; want it left at its checkpoint", sum.Finished, err)
+	}
+}
+
+// unattended is a moderated format stored as the web page stores one
+// started with checkpoints off.
+type unattended struct{ *moderated.Format }
+
+func (u unattended) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Config     moderated.Config `json:"config"`
+		Unattended bool             `json:"unattended"`
+	}{u.Config, true})
+}
+
+// A worker leaves a moderated debate paused at its clarifying question (a
+// vague one) for its person, and plays one started unattended to its end.
+func TestWorkerModeratedPerson(t *testing.T) {
+	dsn := schemaDSN(t)
+	st := openStore(t, dsn)
+	vague, err := moderated.New(moderated.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Run(t.Context(), llm.NewStub(1), vague, engine.Debate{ID: "vague", Proposition: "Redis?"},
+		engine.WithStore(storetest.FailAfter(st, 1, errStopped))); !errors.Is(err, errStopped) {
+		t.Fatalf("post vague: %v", err)
+	}
+	m, err := moderated.New(moderated.DefaultConfig())
+	postFormat(t, st, "unattended", unattended{m}, err)
+
+	w, lines := startWorker(t, dsn)
+	var out []string
+	for l := range lines {
+		out = append(out, l)
+	}
+	if err := w.Wait(); err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	if !slices.Contains(out, "paused vague") {
+		t.Errorf("worker printed %q; want the vague debate paused", out)
+	}
+	list, err := moderated.List(t.Context(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range list {
+		if d.DebateID == "vague" {
+			found = true
+			if d.Status != moderated.StatusPaused || d.Round != 0 || len(d.Perspectives) != 0 {
+				t.Errorf("vague: %+v; want paused at its clarifying question, before perspectives are seated", d)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("vague is not listed: %+v", list)
+	}
+	if sum, err := engine.Inspect(t.Context(), st, "unattended"); err != nil || !sum.Finished {
+		t.Errorf("unattended: finished %v, err %v; want it played to its end", sum.Finished, err)
 	}
 }

@@ -7,9 +7,12 @@
 // A worker lists the unfinished debates (pgstore's Unfinished), resumes each
 // one it can lock (a debate another worker holds is skipped: the engine's
 // Resume fails with store.ErrLocked), and exits once none is left that it
-// can play. A moderated debate's checkpoints wait for a person (the CLI or
-// the web page that started it): the worker plays one only up to its next
-// checkpoint, where it pauses again ("paused <id>"), and leaves it. A worker
+// can play. A moderated debate's questions for a person — its clarifying
+// question, its checkpoints, the approval of its synthesis — wait for the
+// person (the CLI or the web page that started it): the worker plays one
+// only up to its next question, where it pauses again ("paused <id>"), and
+// leaves it; one the web page started with checkpoints off asks nobody, and
+// the worker plays it to its end. A worker
 // that dies mid-debate loses nothing committed: its lock is freed with its
 // connection and another worker resumes the debate where the log ends.
 //
@@ -26,6 +29,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -157,7 +161,7 @@ func (w *worker) play(ctx context.Context, id string) (bool, error) {
 		f, ferr := scored.New(scored.DefaultConfig())
 		err = resume(ctx, c, id, opts, f, ferr)
 	case moderated.FormatName:
-		f, ferr := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(waitForPerson))
+		f, ferr := moderated.New(moderated.DefaultConfig(), moderatedHooks(sum.Spec)...)
 		err = resume(ctx, c, id, opts, f, ferr)
 	case persuasion.FormatName:
 		f, ferr := persuasion.New(persuasion.DefaultConfig())
@@ -187,11 +191,31 @@ func resume[R any](ctx context.Context, c llm.Client, id string, opts []engine.O
 	return err
 }
 
-// waitForPerson is the moderated checkpoint of a worker: it pauses the
-// debate, which waits for the person who started it.
-var waitForPerson = moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
-	return moderated.Decision{}, moderated.ErrPaused
-})
+// moderatedHooks are a worker's answers to a moderated debate's questions
+// for a person (its clarifying question, checkpoints and the approval of
+// its synthesis): each pauses the debate, which waits for the person who
+// started it — unless it was started unattended (the web page stores
+// {"unattended": true} beside the configuration when checkpoints are off),
+// when nobody is asked and the worker plays it to its end.
+func moderatedHooks(spec json.RawMessage) []moderated.Option {
+	var page struct {
+		Unattended bool `json:"unattended"`
+	}
+	if json.Unmarshal(spec, &page) == nil && page.Unattended {
+		return nil
+	}
+	return []moderated.Option{
+		moderated.WithClarifier(moderated.ClarifyFunc(func(context.Context, moderated.Clarification) (string, error) {
+			return "", moderated.ErrPaused
+		})),
+		moderated.WithCheckpointer(moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
+			return moderated.Decision{}, moderated.ErrPaused
+		})),
+		moderated.WithApprover(moderated.ApproveFunc(func(context.Context, moderated.Synthesis) (moderated.Approval, error) {
+			return moderated.Approval{}, moderated.ErrPaused
+		})),
+	}
+}
 
 // counting counts a debate's model calls.
 type counting struct {

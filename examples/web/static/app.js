@@ -132,16 +132,23 @@ async function init() {
   $('new-debate').addEventListener('click', () => { location.hash = ''; });
   $('resume').addEventListener('click', resumeDebate);
   $('history-refresh').addEventListener('click', showHistory);
-  $('cp-continue').addEventListener('click', () => decide({ action: 'continue' }));
-  $('cp-end').addEventListener('click', () => decide({ action: 'end' }));
+  $('cp-continue').addEventListener('click', () => answer('checkpoint', { action: 'continue' }));
+  $('cp-end').addEventListener('click', () => answer('checkpoint', { action: 'end' }));
   $('cp-guide').addEventListener('click', () => {
     $('cp-guidance-form').hidden = false;
     $('cp-guidance').focus();
   });
   $('cp-guidance-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    decide({ action: 'guide', guidance: $('cp-guidance').value });
+    answer('checkpoint', { action: 'guide', guidance: $('cp-guidance').value });
   });
+  $('clarification-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    answer('clarification', { answer: $('clarification-answer').value });
+  });
+  $('cl-keep').addEventListener('click', () => answer('clarification', { answer: '' }));
+  $('ap-approve').addEventListener('click', () => answer('approval', { approve: true, feedback: $('approval-feedback').value }));
+  $('ap-reject').addEventListener('click', () => answer('approval', { approve: false, feedback: $('approval-feedback').value }));
   window.addEventListener('hashchange', route);
   route();
 }
@@ -528,7 +535,7 @@ function reset() {
   state.view = null;
   for (const id of ['timeline', 'roster', 'metric-tiles', 'chair-table', 'usage', 'live', 'outcome', 'argmap-graph',
     'argmap-body', 'document-list']) $(id).replaceChildren();
-  for (const id of ['metrics', 'argmap', 'stop-reason', 'checkpoint', 'outcome', 'documents', 'resume', 'interject']) $(id).hidden = true;
+  for (const id of ['metrics', 'argmap', 'stop-reason', 'outcome', 'documents', 'resume', 'interject', ...QUESTIONS]) $(id).hidden = true;
   delete $('argmap').dataset.count;
 }
 
@@ -614,8 +621,8 @@ function setStatus(s, detail) {
 // those of every format.
 const EVENT_TYPES = ['debate_started', 'segment_started', 'segment_ended', 'token', 'utterance', 'evaluation',
   'interruption', 'debate_ended', 'argument_map', 'formal_entry', 'formal_verification', 'scored_verdict',
-  'scored_scores', 'moderated_analysis', 'moderated_assignment', 'moderated_judgment', 'moderated_checkpoint',
-  'moderated_synthesis', 'moderated_followup', 'persuasion_turn', 'persuasion_verdict'];
+  'scored_scores', 'moderated_clarification', 'moderated_analysis', 'moderated_assignment', 'moderated_judgment',
+  'moderated_checkpoint', 'moderated_synthesis', 'moderated_approval', 'moderated_followup', 'persuasion_turn', 'persuasion_verdict'];
 
 // connect listens to debate id's events after seq after (0: all of them).
 function connect(id, after) {
@@ -686,7 +693,7 @@ function handle(e) {
       state.ended = true;
       state.paused = false;
       if (state.es) state.es.close();
-      $('checkpoint').hidden = true;
+      for (const id of QUESTIONS) $(id).hidden = true;
       setStatus('finished');
       if (v.ended) v.ended(e.data || {});
       showArguments(e.data && e.data.arguments);
@@ -777,9 +784,14 @@ async function showArguments(am) {
   graph.replaceChildren();
   if (typeof window.drawArgumentMap === 'function') {
     try {
-      // Columns in the cards' order, so that a side has its card's colour.
-      am.arguments.forEach((a) => speaker(a.Side));
-      window.drawArgumentMap(graph, am, { sides: [...state.order], label: (s) => speaker(s).name });
+      // Columns in the cards' order, each side in its card's colour; an
+      // argument of no side (the moderated human's guidance) last, in grey.
+      const rank = (s) => {
+        const i = Number(speaker(s).index);
+        return s !== '' && Number.isInteger(i) ? i : 99;
+      };
+      const sides = [...new Set(am.arguments.map((a) => a.Side))].sort((a, b) => rank(a) - rank(b));
+      window.drawArgumentMap(graph, am, { sides, label: (s) => speaker(s).name, color: accentOf });
     } catch (err) {
       console.error('drawArgumentMap', err);
     }
@@ -806,6 +818,16 @@ async function showArguments(am) {
   $('argmap-body').replaceChildren(table, el('h3', { text: 'Clashes' }), clashes,
     el('p', { class: 'hint', text: `${(am.moves || []).length} moves (${(am.illegal || []).length} rejected by the protocol), ` +
       `${m.Attacks || 0} attacks, ${m.Supports || 0} supports, ${m.Concessions || 0} concessions, ${m.Retractions || 0} retractions.` }));
+}
+
+// accentOf is the colour of side's cards (their --accent), grey for no side.
+function accentOf(side) {
+  if (side === '') return '#5b6472';
+  const probe = el('span', { hidden: true, dataset: { chair: speaker(side).index } });
+  document.body.append(probe);
+  const c = getComputedStyle(probe).getPropertyValue('--accent').trim();
+  probe.remove();
+  return c || undefined;
 }
 
 // ---- documents, resume, checkpoints -----------------------------------------
@@ -850,31 +872,67 @@ function continueLive() {
   connect(state.id, state.lastSeq);
 }
 
-// showCheckpoint shows the buttons of the checkpoint after round.
-function showCheckpoint(round, summary) {
+// QUESTIONS are the panels of what a paused moderated debate asks its
+// person; each answers with POST /api/debates/{id}/<panel id>.
+const QUESTIONS = ['clarification', 'checkpoint', 'approval'];
+
+// ask shows the panel of a question the debate paused at.
+function ask(panel) {
   state.paused = true;
   setStatus('paused');
-  $('checkpoint-title').textContent = `Round ${round} complete — your call`;
-  $('checkpoint-summary').textContent = summary || '';
-  $('checkpoint-note').textContent = '';
-  $('cp-guidance-form').hidden = true;
-  $('cp-guidance').value = '';
-  for (const b of $('checkpoint').querySelectorAll('button')) b.disabled = false;
-  $('checkpoint').hidden = false;
+  $(panel + '-note').textContent = '';
+  for (const b of $(panel).querySelectorAll('button')) b.disabled = false;
+  $(panel).hidden = false;
 }
 
-async function decide(decision) {
-  const buttons = $('checkpoint').querySelectorAll('button');
+// answered hides a question's panel: the debate goes on.
+function answered(panel) {
+  if (state.paused) {
+    state.paused = false;
+    setStatus('running');
+  }
+  $(panel).hidden = true;
+}
+
+// showClarification shows the moderator's clarifying question, with what
+// it assumes without an answer.
+function showClarification(c) {
+  $('clarification-question').textContent = c.question || '';
+  $('clarification-assumption').textContent = c.assumption || '';
+  $('clarification-answer').value = '';
+  ask('clarification');
+}
+
+// showCheckpoint shows the buttons of the checkpoint after round.
+function showCheckpoint(round, summary) {
+  $('checkpoint-title').textContent = `Round ${round} complete — your call`;
+  $('checkpoint-summary').textContent = summary || '';
+  $('cp-guidance-form').hidden = true;
+  $('cp-guidance').value = '';
+  ask('checkpoint');
+}
+
+// showApproval asks the person to approve or reject the synthesis shown
+// above it.
+function showApproval() {
+  $('approval-feedback').value = '';
+  ask('approval');
+}
+
+// answer sends the person's answer to the question of panel and follows
+// the debate as it goes on; a refused answer is shown in the panel.
+async function answer(panel, body) {
+  const buttons = $(panel).querySelectorAll('button');
   for (const b of buttons) b.disabled = true;
   try {
-    await api.post(`/api/debates/${encodeURIComponent(state.id)}/checkpoint`, decision);
+    await api.post(`/api/debates/${encodeURIComponent(state.id)}/${panel}`, body);
   } catch (err) {
     const vs = (err.body && err.body.violations) || [];
-    $('checkpoint-note').textContent = vs.length ? vs.map((v) => `${v.field}: ${v.problem}`).join('; ') : err.message;
+    $(panel + '-note').textContent = vs.length ? vs.map((v) => `${v.field}: ${v.problem}`).join('; ') : err.message;
     for (const b of buttons) b.disabled = false;
     return;
   }
-  $('checkpoint').hidden = true;
+  $(panel).hidden = true;
   continueLive();
 }
 

@@ -398,21 +398,29 @@ function moderatedView() {
           sig(!!j.end, 'flag', `ends: ${pretty(j.end)}`),
           sig(j.fallback, 'muted', 'measured signals only')));
       },
+      moderated_clarification: (e, c) => {
+        if (c.paused) showClarification(c);
+        else answered('clarification'); // the moderator's card says what came of it
+      },
       moderated_checkpoint: (e, cp) => {
         if (cp.paused) {
           showCheckpoint(cp.round, lastSummary);
           return;
         }
-        if (state.paused) {
-          state.paused = false;
-          setStatus('running');
-        }
-        $('checkpoint').hidden = true;
+        answered('checkpoint');
         $('timeline').append(el('div', { class: 'notice checkpoint-note', dataset: { round: String(cp.round), action: cp.action } },
           el('strong', { text: `Checkpoint after round ${cp.round}:` }), ' ',
           cp.auto ? 'continued (no checkpoints)' : ({ continue: 'continue', guide: 'continue with your guidance', end: 'end and synthesize' })[cp.action] || cp.action));
       },
       moderated_synthesis: (e, s) => synthesisView(s),
+      moderated_approval: (e, a) => {
+        if (a.paused) {
+          showApproval();
+          return;
+        }
+        answered('approval');
+        approvalView(a);
+      },
     },
   };
 }
@@ -433,6 +441,22 @@ function synthesisView(s) {
     section('Caveats', false, list(s.caveats)),
     s.dissent ? section('Dissenting view', false, el('p', { text: s.dissent })) : null);
   out.hidden = false;
+}
+
+// approvalView shows, under the synthesis's title, what the person made of
+// it.
+function approvalView(a) {
+  const text = {
+    approved: '✔ Approved: this is the decision.',
+    rejected: '✘ Rejected: this is not the decision.',
+  }[a.status] || 'Not reviewed: nobody was asked to approve it.';
+  const line = el('p', { class: 'approval-status ' + (a.status || 'unreviewed'), dataset: { status: a.status || 'unreviewed' } },
+    el('strong', { text }), a.note ? el('span', { class: 'approval-note', text: ' “' + a.note + '”' }) : null);
+  const out = $('outcome');
+  const old = out.querySelector('.approval-status');
+  if (old) old.replaceWith(line);
+  else if (out.firstChild) out.firstChild.after(line);
+  else out.append(line);
 }
 
 // ---- the persuasion dialogue ------------------------------------------------

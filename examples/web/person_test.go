@@ -1,0 +1,320 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/moderated"
+	"github.com/duelogic/duelogic/store"
+)
+
+// restart shuts s down and serves a new server on the same store.
+func restart(t *testing.T, s *server, hs *httptest.Server) (*server, *httptest.Server) {
+	t.Helper()
+	hs.Close()
+	s.shutdown(0)
+	s2 := newServer(llm.NewStub(1), s.store, nil)
+	return s2, serve(t, s2)
+}
+
+// post posts body to url and returns the status and the error answer.
+func post(t *testing.T, url, body string) (int, apiError) {
+	t.Helper()
+	var got apiError
+	code := call(t, "POST", url, body, &got)
+	return code, got
+}
+
+// outcome decodes a finished moderated debate's outcome.
+func outcome(t *testing.T, v debateView) moderated.Outcome {
+	t.Helper()
+	var out moderated.Outcome
+	if err := json.Unmarshal(v.Detail, &out); err != nil {
+		t.Fatalf("debate %s (%s): outcome: %v", v.ID, v.Status, err)
+	}
+	return out
+}
+
+// document reads debate id's document name.
+func document(t *testing.T, base, id, name string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/api/debates/" + id + "/documents/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("document %s: %d %v", name, resp.StatusCode, err)
+	}
+	return string(b)
+}
+
+// badRequests posts each body to url and wants a 400: naming field when it
+// is set, saying the JSON is malformed otherwise.
+func badRequests(t *testing.T, url string, bodies []struct{ body, field string }) {
+	t.Helper()
+	for _, b := range bodies {
+		code, got := post(t, url, b.body)
+		switch {
+		case code != http.StatusBadRequest:
+			t.Errorf("POST %.50s: %d %+v; want 400", b.body, code, got)
+		case b.field == "" && !strings.HasPrefix(got.Error, "malformed JSON body"):
+			t.Errorf("POST %.50s: %q; want a malformed body", b.body, got.Error)
+		case b.field != "" && (len(got.Violations) != 1 || got.Violations[0].Field != b.field):
+			t.Errorf("POST %.50s: %+v; want a violation of %s", b.body, got, b.field)
+		}
+	}
+}
+
+// conflicts posts to each of paths of debate id and wants a 409 whose
+// message contains want.
+func conflicts(t *testing.T, base, id, want string, paths map[string]string) {
+	t.Helper()
+	for path, body := range paths {
+		code, got := post(t, base+"/api/debates/"+id+"/"+path, body)
+		if code != http.StatusConflict || !strings.Contains(got.Error, want) {
+			t.Errorf("POST %s: %d %q; want 409 saying %q", path, code, got.Error, want)
+		}
+	}
+}
+
+// TestModeratedClarification: seed 004, "Prompt too vague | Moderator asks
+// clarifying question before assigning perspectives". From the page the
+// question pauses the debate into the store; the view shows the question
+// and the moderator's assumption; POST /api/debates/{id}/clarification
+// answers it (or, empty, keeps the assumption) and resumes the debate, also
+// from a server started after the one that paused it.
+func TestModeratedClarification(t *testing.T) {
+	tests := []struct {
+		name, answer string
+		// said is what the moderator then says in the transcript.
+		said string
+	}{
+		{"answered", "We already run PostgreSQL 16; the cache holds session data.",
+			"The answer: We already run PostgreSQL 16; the cache holds session data."},
+		{"keeps the assumption", "", "No answer was given, so I assume: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(llm.NewStub(1), store.NewMemory(), nil)
+			hs := serve(t, s)
+			// The offline stub finds fewer than five words vague.
+			id := create(t, hs.URL, "moderated", `{"proposition": "Redis or PostgreSQL?", "config": {"maxRounds": 2}}`)
+			s.wg.Wait()
+			v := getView(t, hs.URL, id)
+			if v.Status != statusPaused || v.Waiting != waitClarification || v.Clarification == nil || v.Checkpoint != nil || v.Error != "" {
+				t.Fatalf("status %s, waiting %q, clarification %+v, checkpoint %+v, error %q; want paused for the clarification",
+					v.Status, v.Waiting, v.Clarification, v.Checkpoint, v.Error)
+			}
+			if c := v.Clarification; c.Question == "" || c.Assumption == "" || !c.Paused {
+				t.Errorf("clarification %+v; want the question and the assumption", c)
+			}
+			// Before the perspectives are assigned.
+			if slices.ContainsFunc(v.Transcript, func(u engine.Utterance) bool { return u.Speaker != moderated.SpeakerModerator }) {
+				t.Errorf("someone but the moderator spoke before the clarification: %+v", v.Transcript)
+			}
+			var list []debateItem
+			if call(t, "GET", hs.URL+"/api/debates", "", &list); len(list) != 1 || list[0].Status != statusPaused {
+				t.Errorf("history %+v; want it paused", list)
+			}
+			conflicts(t, hs.URL, id, "/api/debates/"+id+"/clarification", map[string]string{
+				"checkpoint": `{"action": "continue"}`, "approval": `{"approve": true}`, "resume": ``,
+			})
+			url := hs.URL + "/api/debates/" + id + "/clarification"
+			badRequests(t, url, []struct{ body, field string }{
+				{`{"answer": 3}`, ""},
+				{`{"answer": "x", "guidance": "y"}`, ""},
+				{`answer: x`, ""},
+				{``, ""},
+				{`{"answer": "` + strings.Repeat("é", moderated.MaxGuidanceRunes+1) + `"}`, "answer"},
+			})
+			if code, _ := post(t, hs.URL+"/api/debates/nope/clarification", `{}`); code != http.StatusNotFound {
+				t.Errorf("an unknown debate: %d; want 404", code)
+			}
+
+			// The server restarts; a new one answers from the store.
+			s, hs = restart(t, s, hs)
+			if v := getView(t, hs.URL, id); v.Waiting != waitClarification {
+				t.Fatalf("after a restart: %s, waiting %q", v.Status, v.Waiting)
+			}
+			body, _ := json.Marshal(map[string]string{"answer": tt.answer})
+			if code, got := post(t, hs.URL+"/api/debates/"+id+"/clarification", string(body)); code != http.StatusAccepted {
+				t.Fatalf("answer: %d %+v", code, got)
+			}
+			s.wg.Wait()
+			v = getView(t, hs.URL, id)
+			if v.Status != statusPaused || v.Waiting != waitCheckpoint || v.Checkpoint.Round != 1 || v.Clarification != nil {
+				t.Fatalf("after the answer: %s, waiting %q at %+v; want paused at the checkpoint after round 1", v.Status, v.Waiting, v.Checkpoint)
+			}
+			i := slices.IndexFunc(v.Transcript, func(u engine.Utterance) bool { return u.Kind == moderated.KindClarification })
+			if i < 0 {
+				t.Error("the moderator does not report the clarification")
+			} else if said := v.Transcript[i].Content; !strings.Contains(said, tt.said) {
+				t.Errorf("the moderator's clarification %q lacks %q", said, tt.said)
+			}
+			conflicts(t, hs.URL, id, "waits at the checkpoint after round 1", map[string]string{"clarification": `{"answer": "again"}`})
+
+			// It is asked once: the rest of the debate goes on the answer.
+			if code, _ := post(t, hs.URL+"/api/debates/"+id+"/checkpoint", `{"action": "end"}`); code != http.StatusAccepted {
+				t.Fatalf("end: %d", code)
+			}
+			s.wg.Wait()
+			if code, _ := post(t, hs.URL+"/api/debates/"+id+"/approval", `{"approve": true}`); code != http.StatusAccepted {
+				t.Fatalf("approve: %d", code)
+			}
+			s.wg.Wait()
+			out := outcome(t, getView(t, hs.URL, id))
+			if c := out.Clarification; c == nil || c.Answer != tt.answer || c.Assumed != (tt.answer == "") {
+				t.Errorf("outcome's clarification %+v; want answer %q", c, tt.answer)
+			}
+			if n := strings.Count(document(t, hs.URL, id, "transcript.md"), "Before assigning perspectives I asked"); n != 1 {
+				t.Errorf("the clarifying question is in the transcript %d times; want once", n)
+			}
+		})
+	}
+}
+
+// TestModeratedApproval: seed 004, "Human | Initiates debate, optional
+// guidance at checkpoints, approves final synthesis". After the synthesis
+// the debate pauses for its review; the view shows the synthesis;
+// POST /api/debates/{id}/approval approves or rejects it, with feedback,
+// and the debate ends, also from a server started after the pause.
+func TestModeratedApproval(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       moderated.Approval
+		// doc is what the synthesis document then says.
+		doc []string
+	}{
+		{"approved", `{"approve": true, "feedback": "  Agreed; start with the session cache.  "}`,
+			moderated.Approval{Status: moderated.Approved, Note: "Agreed; start with the session cache."},
+			[]string{"**Status:** Approved — Agreed; start with the session cache."}},
+		{"rejected without feedback", `{"approve": false}`,
+			moderated.Approval{Status: moderated.Rejected},
+			[]string{"> **Rejected.**", "**Status:** Rejected\n"}},
+		{"rejected", `{"approve": false, "feedback": "The cost of a second datastore is not weighed."}`,
+			moderated.Approval{Status: moderated.Rejected, Note: "The cost of a second datastore is not weighed."},
+			[]string{"> **Rejected.**", "**Status:** Rejected — The cost of a second datastore is not weighed."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(llm.NewStub(1), store.NewMemory(), nil)
+			hs := serve(t, s)
+			// One round: it ends the debate, so no checkpoint comes first.
+			id := create(t, hs.URL, "moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "config": {"maxRounds": 1}}`)
+			s.wg.Wait()
+			v := getView(t, hs.URL, id)
+			if v.Status != statusPaused || v.Waiting != waitApproval || v.Synthesis == nil || len(v.Detail) != 0 {
+				t.Fatalf("status %s, waiting %q, synthesis %v, detail %s; want paused for the approval", v.Status, v.Waiting, v.Synthesis != nil, v.Detail)
+			}
+			if syn := v.Synthesis; syn.Recommendation == "" || syn.DebateID != id || syn.Approval != nil {
+				t.Errorf("synthesis to review: recommendation %q, debate %q, approval %+v", syn.Recommendation, syn.DebateID, syn.Approval)
+			}
+			if i := slices.IndexFunc(v.Transcript, func(u engine.Utterance) bool { return u.Kind == moderated.KindSynthesis }); i < 0 {
+				t.Error("the synthesis document is not in the transcript")
+			}
+			conflicts(t, hs.URL, id, "/api/debates/"+id+"/approval", map[string]string{
+				"checkpoint": `{"action": "end"}`, "clarification": `{"answer": "x"}`, "resume": ``,
+			})
+			url := hs.URL + "/api/debates/" + id + "/approval"
+			badRequests(t, url, []struct{ body, field string }{
+				{`{}`, "approve"},
+				{`{"feedback": "good"}`, "approve"},
+				{`{"approve": "yes"}`, ""},
+				{`{"approve": true, "note": "x"}`, ""},
+				{`{"approve": true}{"approve": false}`, ""},
+				{`{"approve": false, "feedback": "` + strings.Repeat("x", moderated.MaxGuidanceRunes+1) + `"}`, "feedback"},
+			})
+
+			s, hs = restart(t, s, hs)
+			if code, got := post(t, hs.URL+"/api/debates/"+id+"/approval", tt.body); code != http.StatusAccepted {
+				t.Fatalf("review: %d %+v", code, got)
+			}
+			s.wg.Wait()
+			v = getView(t, hs.URL, id)
+			out := outcome(t, v)
+			if v.Status != statusFinished || v.Waiting != "" || v.Synthesis != nil {
+				t.Errorf("after the review: %s, waiting %q", v.Status, v.Waiting)
+			}
+			if a := out.Synthesis.Approval; a == nil || *a != tt.want {
+				t.Errorf("approval %+v; want %+v", a, tt.want)
+			}
+			// The page asks no follow-up: nothing stands behind it to hand
+			// a workflow to.
+			if out.FollowedUp {
+				t.Error("followed up")
+			}
+			doc := document(t, hs.URL, id, "synthesis.md")
+			for _, want := range tt.doc {
+				if !strings.Contains(doc, want) {
+					t.Errorf("synthesis.md lacks %q:\n%.600s", want, doc)
+				}
+			}
+			if code, got := post(t, hs.URL+"/api/debates/"+id+"/approval", `{"approve": true}`); code != http.StatusConflict || !strings.Contains(got.Error, "finished") {
+				t.Errorf("review a finished debate: %d %q; want 409", code, got.Error)
+			}
+		})
+	}
+}
+
+// TestModeratedUnattended: seed 004's "--no-checkpoints # Run to
+// completion without pausing". Started with checkpoints off, a moderated
+// debate asks nobody anything — the moderator's assumption stands, every
+// round continues, the synthesis stays unreviewed — even when it is
+// resumed after a stop before its first checkpoint: the choice is stored
+// with it.
+func TestModeratedUnattended(t *testing.T) {
+	const body = `{"proposition": "Redis or PostgreSQL?", "checkpoints": false, "config": {"maxRounds": 2}}`
+	check := func(t *testing.T, base, id string) {
+		t.Helper()
+		v := getView(t, base, id)
+		out := outcome(t, v)
+		if v.Status != statusFinished {
+			t.Fatalf("status %s, waiting %q; want finished", v.Status, v.Waiting)
+		}
+		if c := out.Clarification; c == nil || !c.Assumed || c.Answer != "" {
+			t.Errorf("clarification %+v; want the assumption", c)
+		}
+		if a := out.Synthesis.Approval; a == nil || a.Status != moderated.Unreviewed {
+			t.Errorf("approval %+v; want unreviewed", a)
+		}
+		for _, rd := range out.Rounds {
+			if cp := rd.Checkpoint; cp != nil && !cp.Auto {
+				t.Errorf("round %d: checkpoint %+v; want decided without anyone", rd.Number, cp)
+			}
+		}
+	}
+	t.Run("runs through", func(t *testing.T) {
+		s, hs := testServer(t, llm.NewStub(1))
+		id := create(t, hs.URL, "moderated", body)
+		if types := eventTypes(t, hs.URL+"/api/debates/"+id+"/events"); types[len(types)-1] != "debate_ended" {
+			t.Errorf("the stream ends with %q", types[len(types)-1])
+		}
+		s.wg.Wait()
+		check(t, hs.URL, id)
+	})
+	t.Run("resumed after a stop", func(t *testing.T) {
+		g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: moderated.PurposeJudgment}
+		s := newServer(g, store.NewMemory(), nil)
+		hs := serve(t, s)
+		id := create(t, hs.URL, "moderated", body)
+		<-g.reached // round 1 is argued; its judgment, and its checkpoint, wait
+		s, hs = restart(t, s, hs)
+		if v := getView(t, hs.URL, id); v.Status != statusStopped {
+			t.Fatalf("after the stop: %s; want stopped", v.Status)
+		}
+		if code, _ := post(t, hs.URL+"/api/debates/"+id+"/resume", ``); code != http.StatusAccepted {
+			t.Fatalf("resume: %d", code)
+		}
+		s.wg.Wait()
+		check(t, hs.URL, id)
+	})
+}
