@@ -26,11 +26,11 @@ import (
 // values) may share a directory: Append locks the debate's file (flock(2),
 // exclusive), reads the last Seq from the file's end, writes the line with one
 // write call on a file opened with O_APPEND, fsyncs it (and the directory, for
-// a debate's first record), and only then unlocks and returns. Records takes
-// the same lock, so it never sees half a record. A JSONL remembers the last Seq
-// of each debate it has seen and trusts it only while the file's identity, size
-// and modification time are unchanged, so a record appended by another process
-// is always noticed. On systems without flock (Windows, Solaris, AIX, Plan 9,
+// a debate's first record), and only then unlocks and returns. Records opens
+// the file read-only and takes a shared lock, so it never sees half a record
+// being written. A JSONL remembers the last Seq of each debate it has seen
+// and trusts it only while the file's identity, size and modification time
+// are unchanged, so a record appended by another process is always noticed. On systems without flock (Windows, Solaris, AIX, Plan 9,
 // js, wasip1) JSONL serializes its own callers only, and a directory must not
 // be shared by two JSONL values.
 //
@@ -38,12 +38,27 @@ import (
 // of its own, so that of several processes sharing the directory only one
 // plays a debate at a time.
 //
-// A crash in the middle of an Append can leave a torn last line: one without
-// its newline, or one that is not a record. The next Append or Records of that
-// debate cuts it off (and logs a warning to Logger). A record that was
-// acknowledged is never cut: it was fsynced before Append returned. A bad line
-// anywhere else means the file was damaged; Records reports it as an error
-// naming the file and the line.
+// Reading never writes: Records and Debates leave every file byte for byte
+// as it was. A record that was acknowledged is never cut or rewritten.
+//
+// A crash in the middle of an Append can leave a torn last line: bytes after
+// the file's last newline. Append writes a line, its newline last, with one
+// write call and returns only after fsync, so a line without its newline was
+// never acknowledged. Records returns the records before a torn line and
+// ignores it; Debates does not list a file whose only line is torn, and
+// Records of it returns [ErrNotFound]. Only Append repairs: when it is about
+// to write a debate's next record, it first cuts the torn line off (and logs
+// a warning to Logger naming the file and the number of bytes cut). An
+// Append refused with [ErrConflict] cuts nothing, and neither does Lock.
+//
+// A complete line, one that ends in its newline, is never cut: it may hold an
+// acknowledged record. When a complete line, the last one included, is not
+// the debate's next record (not JSON, a record of another debate, a Seq out
+// of order), the file is damaged: Records returns an error wrapping
+// [ErrCorrupt] that names the file and the line (1 is the first); Append,
+// which reads only the file's end, returns one too when the damaged line is
+// the last complete one; neither changes the file. Debates still lists a
+// damaged debate, so that it can be inspected; it needs repair by hand.
 //
 // Debate IDs must be valid file names (see [ErrInvalidID]); IDs that differ
 // only in case name the same file on case-insensitive file systems, where
@@ -58,8 +73,9 @@ import (
 // express), so Records returns the same instant (time.Time.Equal) in a fixed
 // zone or time.Local.
 type JSONL struct {
-	// Logger, if not nil, receives a warning each time a torn last line is
-	// cut off. Set it before using the store.
+	// Logger, if not nil, receives a warning each time Append cuts off a torn
+	// last line, with the file and the number of bytes cut. Set it before
+	// using the store.
 	Logger *slog.Logger
 
 	dir  string
@@ -117,8 +133,10 @@ func (s *JSONL) Close() error {
 // Append writes rec as the last line of its debate's file and fsyncs it, if
 // rec.Seq is the debate's last Seq + 1; otherwise it returns an error wrapping
 // [ErrConflict]. It returns an error wrapping [ErrInvalidID] or
-// [ErrInvalidRecord] for a record it would not store faithfully. If writing or
-// syncing fails, Append cuts the file back to where it was.
+// [ErrInvalidRecord] for a record it would not store faithfully, and one
+// wrapping [ErrCorrupt] when the file's last complete line is not a record of
+// the debate. Before writing, it cuts off a torn last line (see [JSONL]). If
+// writing or syncing fails, Append cuts the file back to where it was.
 func (s *JSONL) Append(ctx context.Context, rec Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -131,8 +149,12 @@ func (s *JSONL) Append(ctx context.Context, rec Record) error {
 		return err
 	}
 	// Only a debate's first record creates its file.
-	err = s.use(ctx, rec.DebateID, rec.Seq == 1, func(f *os.File, d *debateFile) error {
-		last, size, err := s.tail(ctx, f, d, rec.DebateID)
+	mode := openAppend
+	if rec.Seq == 1 {
+		mode = openCreate
+	}
+	err = s.use(ctx, rec.DebateID, mode, func(f *os.File, d *debateFile) error {
+		last, size, keep, err := s.tail(f, d, rec.DebateID)
 		if err != nil {
 			return err
 		}
@@ -140,6 +162,12 @@ func (s *JSONL) Append(ctx context.Context, rec Record) error {
 			return fmt.Errorf("%w: debate %q: seq %d, want %d", ErrConflict, rec.DebateID, rec.Seq, last+1)
 		}
 		d.info = nil // until the write is known to be complete
+		if keep < size {
+			if err := s.cutTorn(ctx, f, rec.DebateID, size, keep); err != nil {
+				return err
+			}
+			size = keep
+		}
 		// Under 1 GiB, (*os.File).Write is a single write(2).
 		if _, err := f.Write(line); err != nil {
 			return s.undo(f, size, fmt.Errorf("store: append to %s: %w", s.path(rec.DebateID), err))
@@ -164,9 +192,11 @@ func (s *JSONL) Append(ctx context.Context, rec Record) error {
 	return err
 }
 
-// Records reads the debate's file. It returns an error wrapping [ErrNotFound]
-// when the file does not exist or holds no record, and an error naming the
-// file and line when a line other than the last is not the expected record.
+// Records reads the debate's file, without writing to it. It returns the
+// records of its complete lines, ignoring a torn last line (see [JSONL]); an
+// error wrapping [ErrNotFound] when the file does not exist or holds no
+// complete line; and an error wrapping [ErrCorrupt], naming the file and the
+// line, when a complete line is not the debate's next record.
 func (s *JSONL) Records(ctx context.Context, debateID string) ([]Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -175,29 +205,23 @@ func (s *JSONL) Records(ctx context.Context, debateID string) ([]Record, error) 
 		return nil, err
 	}
 	var recs []Record
-	err := s.use(ctx, debateID, false, func(f *os.File, d *debateFile) error {
-		_, size, err := s.tail(ctx, f, d, debateID)
+	err := s.use(ctx, debateID, openRead, func(f *os.File, d *debateFile) error {
+		fi, err := f.Stat()
 		if err != nil {
-			return err
+			return fmt.Errorf("store: %w", err)
 		}
-		buf := make([]byte, size)
+		buf := make([]byte, fi.Size())
 		if _, err := f.ReadAt(buf, 0); err != nil {
 			return fmt.Errorf("store: read %s: %w", s.path(debateID), err)
 		}
-		for n := 1; len(buf) > 0; n++ {
-			i := bytes.IndexByte(buf, '\n')
-			if i < 0 { // tail made sure the last line ends in one
-				return fmt.Errorf("store: %s:%d: no newline", s.path(debateID), n)
-			}
-			rec, err := decodeLine(buf[:i])
-			if err == nil && (rec.DebateID != debateID || rec.Seq != int64(n)) {
-				err = fmt.Errorf("record of debate %q seq %d, want debate %q seq %d", rec.DebateID, rec.Seq, debateID, n)
-			}
-			if err != nil {
-				return fmt.Errorf("store: %s:%d: %w", s.path(debateID), n, err)
-			}
-			recs = append(recs, rec)
-			buf = buf[i+1:]
+		var torn int
+		recs, torn, err = parseLog(buf, debateID)
+		if err != nil {
+			return s.corrupt(debateID, err)
+		}
+		if torn == 0 {
+			// What Append would find; a torn line leaves d for it to see.
+			d.info, d.last = fi, int64(len(recs))
 		}
 		return nil
 	})
@@ -266,8 +290,10 @@ func (s *JSONL) Lock(ctx context.Context, debateID string) (unlock func() error,
 }
 
 // Debates returns, sorted, the IDs of the debates whose files in the
-// directory hold at least one complete line. Files whose names are not a valid
-// debate ID followed by ".jsonl" are ignored.
+// directory hold at least one complete line (one ending in a newline), even
+// when that line is not a record: Records then reports the damage. A file
+// holding only a torn line is not listed. Files whose names are not a valid
+// debate ID followed by ".jsonl" are ignored. Debates reads, never writes.
 func (s *JSONL) Debates(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -336,10 +362,20 @@ func (s *JSONL) checkOpen() error {
 	return nil
 }
 
-// use calls fn with the debate's file, opened for appending and locked against
-// other goroutines and processes. Without create, a missing file is
-// ErrNotFound.
-func (s *JSONL) use(ctx context.Context, id string, create bool, fn func(*os.File, *debateFile) error) error {
+// How use opens a debate's file.
+type openMode int
+
+const (
+	openRead   openMode = iota // read-only, shared lock
+	openAppend                 // for appending, exclusive lock
+	openCreate                 // as openAppend, creating the file
+)
+
+// use calls fn with the debate's file, opened as mode says and locked
+// against other goroutines of this JSONL and, with flock, against other
+// processes: shared for reading, exclusive for appending. Unless mode is
+// openCreate, a missing file is ErrNotFound.
+func (s *JSONL) use(ctx context.Context, id string, mode openMode, fn func(*os.File, *debateFile) error) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -362,56 +398,64 @@ func (s *JSONL) use(ctx context.Context, id string, create bool, fn func(*os.Fil
 		return err
 	}
 
-	flag := os.O_RDWR | os.O_APPEND
-	if create {
+	flag, lock := os.O_RDWR|os.O_APPEND, lockFile
+	switch mode {
+	case openRead:
+		flag, lock = os.O_RDONLY, lockFileShared
+	case openCreate:
 		flag |= os.O_CREATE
 	}
 	f, err := s.root.OpenFile(id+".jsonl", flag, 0o600)
 	if err != nil {
-		if !create && errors.Is(err, fs.ErrNotExist) {
+		if mode != openCreate && errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w: debate %q", ErrNotFound, id)
 		}
 		return fmt.Errorf("store: %w", err)
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	if err := lock(f); err != nil {
 		return fmt.Errorf("store: lock %s: %w", s.path(id), err)
 	}
 	defer unlockFile(f)
 	return fn(f, d)
 }
 
-// tail returns the last Seq in the locked file f and its size, first cutting
-// off a torn last line. It trusts d while the file looks unchanged.
-func (s *JSONL) tail(ctx context.Context, f *os.File, d *debateFile, id string) (last, size int64, err error) {
+// tail returns the last Seq in f, locked for appending, f's size, and keep:
+// the size without a torn last line, which it does not cut. It trusts d
+// while the file looks unchanged.
+func (s *JSONL) tail(f *os.File, d *debateFile, id string) (last, size, keep int64, err error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, 0, fmt.Errorf("store: %w", err)
+		return 0, 0, 0, fmt.Errorf("store: %w", err)
 	}
-	if old := d.info; old != nil && os.SameFile(old, fi) && old.Size() == fi.Size() && old.ModTime().Equal(fi.ModTime()) {
-		return d.last, fi.Size(), nil
+	size = fi.Size()
+	if old := d.info; old != nil && os.SameFile(old, fi) && old.Size() == size && old.ModTime().Equal(fi.ModTime()) {
+		return d.last, size, size, nil
 	}
 	d.info = nil
-	last, cut, err := scanTail(f, fi.Size(), id)
+	last, keep, err = scanTail(f, size, id)
 	if err != nil {
-		return 0, 0, fmt.Errorf("store: %s: %w", s.path(id), err)
+		return 0, 0, 0, s.corruptAt(f, id, err)
 	}
-	if cut < fi.Size() {
-		if s.Logger != nil {
-			s.Logger.WarnContext(ctx, "store: cutting off torn last line", "file", s.path(id), "offset", cut, "bytes", fi.Size()-cut)
-		}
-		if err := f.Truncate(cut); err != nil {
-			return 0, 0, fmt.Errorf("store: cut torn line off %s: %w", s.path(id), err)
-		}
-		if err := f.Sync(); err != nil {
-			return 0, 0, fmt.Errorf("store: sync %s: %w", s.path(id), err)
-		}
-		if fi, err = f.Stat(); err != nil {
-			return 0, 0, fmt.Errorf("store: %w", err)
-		}
+	if keep == size { // d only ever describes a file without a torn line
+		d.info, d.last = fi, last
 	}
-	d.info, d.last = fi, last
-	return last, cut, nil
+	return last, size, keep, nil
+}
+
+// cutTorn cuts the torn last line off f, locked for appending, from size
+// bytes to keep, and logs a warning to Logger.
+func (s *JSONL) cutTorn(ctx context.Context, f *os.File, id string, size, keep int64) error {
+	if s.Logger != nil {
+		s.Logger.WarnContext(ctx, "store: cutting off torn last line", "file", s.path(id), "offset", keep, "bytes", size-keep)
+	}
+	if err := f.Truncate(keep); err != nil {
+		return fmt.Errorf("store: cut torn line off %s: %w", s.path(id), err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("store: sync %s: %w", s.path(id), err)
+	}
+	return nil
 }
 
 // undo cuts f back to size after a failed append, and returns err.
@@ -423,47 +467,109 @@ func (s *JSONL) undo(f *os.File, size int64, err error) error {
 	return err
 }
 
+// lineError is a complete line of a debate's file that is not the record
+// expected there.
+type lineError struct {
+	line int   // 1 for the first line; 0 when only off is known
+	off  int64 // of the line's first byte
+	err  error
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
+
+// corrupt turns err, a *lineError with its line set, into the error wrapping
+// ErrCorrupt that names the file and the line; other errors it returns
+// as they are.
+func (s *JSONL) corrupt(id string, err error) error {
+	var le *lineError
+	if !errors.As(err, &le) {
+		return err
+	}
+	return fmt.Errorf("%w: %s:%d: %w", ErrCorrupt, s.path(id), le.line, le.err)
+}
+
+// corruptAt is corrupt for an error of scanTail, whose line it counts in f.
+func (s *JSONL) corruptAt(f io.ReaderAt, id string, err error) error {
+	var le *lineError
+	if !errors.As(err, &le) {
+		return fmt.Errorf("store: read %s: %w", s.path(id), err)
+	}
+	n, cerr := countLines(f, le.off)
+	if cerr != nil {
+		return fmt.Errorf("%w: %s, the line at byte %d: %w", ErrCorrupt, s.path(id), le.off, le.err)
+	}
+	le.line = n + 1
+	return s.corrupt(id, le)
+}
+
+// countLines returns the number of newlines in the first n bytes of f.
+func countLines(f io.ReaderAt, n int64) (int, error) {
+	lines := 0
+	buf := make([]byte, 64<<10)
+	for off := int64(0); off < n; {
+		m, err := f.ReadAt(buf[:min(int64(len(buf)), n-off)], off)
+		lines += bytes.Count(buf[:m], []byte{'\n'})
+		off += int64(m)
+		if err != nil && off < n {
+			return 0, err
+		}
+	}
+	return lines, nil
+}
+
+// parseLog decodes a debate's whole file: the records of its complete lines,
+// and the length of the torn line after them (0 when buf ends in a newline).
+// A complete line that is not record n of debate id, the nth line, is a
+// *lineError.
+func parseLog(buf []byte, id string) (recs []Record, torn int, err error) {
+	var off int64
+	for n := 1; ; n++ {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return recs, len(buf), nil
+		}
+		rec, err := decodeLine(buf[:i])
+		if err == nil && (rec.DebateID != id || rec.Seq != int64(n)) {
+			err = fmt.Errorf("record of debate %q seq %d, want debate %q seq %d", rec.DebateID, rec.Seq, id, n)
+		}
+		if err != nil {
+			return nil, 0, &lineError{line: n, off: off, err: err}
+		}
+		recs = append(recs, rec)
+		buf = buf[i+1:]
+		off += int64(i + 1)
+	}
+}
+
 // scanTail reads the end of a debate's file of the given size and returns the
-// last record's Seq and the length of the file without a torn last line (size
-// when there is none). At most one line is torn: every Append is fsynced
-// before the next one starts.
+// last record's Seq and keep, the length of the file without a torn last line
+// (size when the file ends in a newline). It checks the last complete line
+// only: when it is not a record of debate id, the error is a *lineError with
+// its offset.
 func scanTail(f io.ReaderAt, size int64, id string) (last, keep int64, err error) {
-	buf, off, err := readTail(f, size, 3)
+	if size == 0 {
+		return 0, 0, nil
+	}
+	buf, off, err := readTail(f, size, 2)
 	if err != nil {
 		return 0, 0, err
 	}
-	// buf holds [off, size). Unless off is 0, it starts inside a line; with
-	// three newlines it holds the last two lines and whatever follows them.
-	start := 0 // of the lines in buf
-	if off > 0 {
-		start = bytes.IndexByte(buf, '\n') + 1
+	// buf holds [off, size). Unless off is 0 it starts inside a line, and it
+	// holds at least two newlines: the last complete line is whole.
+	end := bytes.LastIndexByte(buf, '\n')
+	if end < 0 {
+		return 0, 0, nil // only a torn line, or nothing
 	}
-	lines := buf[start:]
-	keep = size
-	torn := false
-	if len(lines) > 0 && lines[len(lines)-1] != '\n' {
-		// No newline: the last write did not finish.
-		i := bytes.LastIndexByte(lines, '\n') + 1
-		keep, lines, torn = off+int64(start+i), lines[:i], true
+	keep = off + int64(end+1)
+	start := bytes.LastIndexByte(buf[:end], '\n') + 1
+	rec, err := decodeLine(buf[start:end])
+	if err == nil && rec.DebateID != id {
+		err = fmt.Errorf("record of debate %q, want debate %q", rec.DebateID, id)
 	}
-	for len(lines) > 0 {
-		i := bytes.LastIndexByte(lines[:len(lines)-1], '\n') + 1
-		rec, err := decodeLine(lines[i : len(lines)-1])
-		if err == nil {
-			if rec.DebateID != id {
-				return 0, 0, fmt.Errorf("last record is of debate %q, not %q", rec.DebateID, id)
-			}
-			return rec.Seq, keep, nil
-		}
-		if torn {
-			// Two bad lines: not a crash during one Append.
-			return 0, 0, fmt.Errorf("line before a torn last line: %w", err)
-		}
-		// A complete line that is not a record: the last write finished
-		// its newline but not all its blocks before a crash.
-		keep, lines, torn = off+int64(start+i), lines[:i], true
+	if err != nil {
+		return 0, 0, &lineError{off: off + int64(start), err: err}
 	}
-	return 0, keep, nil // no record left
+	return rec.Seq, keep, nil
 }
 
 // readTail returns the bytes [off, size) of f, for the largest off at which

@@ -47,8 +47,9 @@ func FuzzLine(f *testing.F) {
 	})
 }
 
-// scanTail never panics, and what it keeps ends in a record whose Seq it
-// returns.
+// scanTail, which reads a file's end, agrees with parseLog, which reads it
+// all: on the last Seq, on the torn line to cut (bytes after the last
+// newline, never a newline), and on damage in the last complete line.
 func FuzzScanTail(f *testing.F) {
 	line := func(seq int) string {
 		l, err := encodeLine(Record{DebateID: "d", Seq: int64(seq), Type: "t", Data: json.RawMessage(`{}`)})
@@ -60,31 +61,40 @@ func FuzzScanTail(f *testing.F) {
 	f.Add([]byte(""))
 	f.Add([]byte(line(1) + line(2)))
 	f.Add([]byte(line(1) + line(2)[:10]))
+	f.Add([]byte(line(1) + line(2)[:len(line(2))-2] + "\n"))
 	f.Add([]byte(line(1) + "x\n"))
 	f.Add([]byte(line(1) + "x\ny"))
+	f.Add([]byte(line(1) + line(3)))
 	f.Add([]byte("\n\n\n"))
 	f.Fuzz(func(t *testing.T, content []byte) {
-		last, keep, err := scanTail(bytes.NewReader(content), int64(len(content)), "d")
+		size := int64(len(content))
+		last, keep, err := scanTail(bytes.NewReader(content), size, "d")
+		recs, torn, perr := parseLog(content, "d")
 		if err != nil {
-			return
-		}
-		kept := content[:keep]
-		if keep == 0 {
-			if last != 0 {
-				t.Fatalf("nothing kept, last = %d", last)
+			var le *lineError
+			if !errors.As(err, &le) {
+				t.Fatalf("scanTail: %v, not a *lineError", err)
+			}
+			if le.off < 0 || le.off > size || (le.off > 0 && content[le.off-1] != '\n') {
+				t.Fatalf("scanTail: damage at %d, not at a line's start in %q", le.off, content)
+			}
+			if perr == nil {
+				t.Fatalf("scanTail found damage at %d (%v), parseLog none in %q", le.off, err, content)
 			}
 			return
 		}
-		if kept[len(kept)-1] != '\n' {
-			t.Fatalf("kept %q: no final newline", kept)
+		if keep < 0 || keep > size || bytes.IndexByte(content[keep:], '\n') >= 0 || (keep > 0 && content[keep-1] != '\n') {
+			t.Fatalf("keep %d of %q: not the end of the last complete line", keep, content)
 		}
-		i := bytes.LastIndexByte(kept[:len(kept)-1], '\n') + 1
-		rec, err := decodeLine(kept[i : len(kept)-1])
-		if err != nil || rec.Seq != last {
-			t.Fatalf("kept %q: last line %v seq %d, want seq %d", kept, err, rec.Seq, last)
+		if perr != nil {
+			var le *lineError
+			if !errors.As(perr, &le) || le.line < 1 {
+				t.Fatalf("parseLog: %v, not a *lineError with a line", perr)
+			}
+			return // damage before the last complete line, which Append does not read
 		}
-		if cut := bytes.Count(content[keep:], []byte{'\n'}); cut > 1 {
-			t.Fatalf("cut %d lines off %q", cut, content)
+		if int64(len(recs)) != last || int64(torn) != size-keep {
+			t.Fatalf("%q: scanTail says last %d, torn %d; parseLog %d records, torn %d", content, last, size-keep, len(recs), torn)
 		}
 	})
 }
@@ -100,10 +110,16 @@ func TestScanTailLongLines(t *testing.T) {
 		content = append(content, l...)
 	}
 	full := int64(len(content))
-	content = append(content, "garbage\n"...)
-	last, keep, err := scanTail(bytes.NewReader(content), int64(len(content)), "d")
+	torn := append(content[:full:full], `{"debateId":"d","seq":4,"data":"`+string(bytes.Repeat([]byte("x"), 40<<10))...)
+	last, keep, err := scanTail(bytes.NewReader(torn), int64(len(torn)), "d")
 	if err != nil || last != 3 || keep != full {
-		t.Errorf("scanTail = %d, %d, %v; want 3, %d, nil", last, keep, err, full)
+		t.Errorf("torn: scanTail = %d, %d, %v; want 3, %d, nil", last, keep, err, full)
+	}
+	damaged := append(content[:full:full], "garbage\n"...)
+	_, _, err = scanTail(bytes.NewReader(damaged), int64(len(damaged)), "d")
+	var le *lineError
+	if !errors.As(err, &le) || le.off != full {
+		t.Errorf("damaged: scanTail error %v; want a *lineError at %d", err, full)
 	}
 }
 

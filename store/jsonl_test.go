@@ -89,56 +89,114 @@ func logBuffer() (*slog.Logger, *bytes.Buffer) {
 	})), &buf
 }
 
+// fileState is what a read must leave as it was: the content, byte for byte,
+// and the modification time, which a cut and rewrite would move.
+type fileState struct {
+	content string
+	mtime   time.Time
+}
+
+func stateOf(t *testing.T, name string) fileState {
+	t.Helper()
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fileState{readFile(t, name), fi.ModTime()}
+}
+
+func checkUnchanged(t *testing.T, name string, want fileState, after string) {
+	t.Helper()
+	if got := stateOf(t, name); got.content != want.content {
+		t.Errorf("after %s, the file changed from\n%q\nto\n%q", after, want.content, got.content)
+	} else if !got.mtime.Equal(want.mtime) {
+		t.Errorf("after %s, the file was rewritten (mtime %v, was %v)", after, got.mtime, want.mtime)
+	}
+}
+
+// jsonLine is a line as JSONL writes it, newline included.
+func jsonLine(id string, seq int) string {
+	return fmt.Sprintf(`{"debateId":%q,"seq":%d,"time":"2025-06-01T12:00:00Z","type":"t","data":{"n":%d}}`+"\n", id, seq, seq)
+}
+
+func jsonLines(id string, n int) string {
+	var b strings.Builder
+	for seq := 1; seq <= n; seq++ {
+		b.WriteString(jsonLine(id, seq))
+	}
+	return b.String()
+}
+
+// A torn last line — bytes after the last newline — is ignored by reads,
+// which write nothing, and cut off by the next Append that writes a record,
+// with a warning naming the file and the bytes cut; a refused Append cuts
+// nothing.
 func TestJSONLTornLastLine(t *testing.T) {
-	line4 := `{"debateId":"d","seq":4,"time":"2025-06-01T12:00:00Z","type":"t","data":{"n":4}}`
+	line4 := strings.TrimSuffix(jsonLine("d", 4), "\n")
 	tails := []struct {
 		name, tail string
 	}{
 		{"partial line", line4[:30]},
 		{"whole record without newline", line4},
+		{"line without its closing brace", line4[:len(line4)-1]},
 		{"zeros", "\x00\x00\x00\x00\x00\x00"},
-		{"zeros with newline", "\x00\x00\x00\n"},
-		{"empty line", "\n"},
-		{"garbage line", "garbage\n"},
+		{"one brace", "{"},
 		{"record of another debate without newline", strings.Replace(line4, `"d"`, `"e"`, 1)},
+		{"long partial line", `{"debateId":"d","seq":4,"time":"2025-06-01T12:00:00Z","type":"t","data":"` + strings.Repeat("x", 50<<10)},
 	}
 	for _, tc := range tails {
-		for _, first := range []string{"Records", "Append", "Debates"} {
-			t.Run(tc.name+"/"+first, func(t *testing.T) {
+		// A JSONL that wrote the good records remembers their last Seq;
+		// a fresh one (another process) must find it in the file.
+		for _, fresh := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/fresh-%v", tc.name, fresh), func(t *testing.T) {
 				dir := t.TempDir()
 				name := filepath.Join(dir, "d.jsonl")
 				recs := []store.Record{testRec("d", 1), testRec("d", 2), testRec("d", 3)}
-				mustAppend(t, newJSONL(t, dir), recs...)
+				s := newJSONL(t, dir)
+				mustAppend(t, s, recs...)
 				good := readFile(t, name)
 				appendFile(t, name, tc.tail)
-				wantLog := fmt.Sprintf("level=WARN msg=\"store: cutting off torn last line\" file=%s offset=%d bytes=%d\n", name, len(good), len(tc.tail))
-
-				s := newJSONL(t, dir)
+				torn := stateOf(t, name)
+				if fresh {
+					s = newJSONL(t, dir)
+				}
 				logger, logs := logBuffer()
 				s.Logger = logger
-				switch first {
-				case "Records":
-					mustRecords(t, s, "d", recs)
-				case "Append":
-					recs = append(recs, testRec("d", 4))
-					mustAppend(t, s, recs[3])
-					good += readFile(t, name)[len(good):]
-				case "Debates":
+
+				for range 2 { // a second listing finds what the first did
 					ids, err := s.Debates(t.Context())
 					if diff := cmp.Diff([]string{"d"}, ids); err != nil || diff != "" {
 						t.Fatalf("Debates: %v, mismatch (-want +got):\n%s", err, diff)
 					}
 					mustRecords(t, s, "d", recs)
+					checkUnchanged(t, name, torn, "Debates and Records")
 				}
-				if got := readFile(t, name); got != good {
-					t.Errorf("file after repair:\n%q\nwant:\n%q", got, good)
+				for _, seq := range []int64{3, 5} {
+					if err := s.Append(t.Context(), testRec("d", seq)); !errors.Is(err, store.ErrConflict) {
+						t.Fatalf("Append seq %d: got error %v, want ErrConflict", seq, err)
+					}
+					checkUnchanged(t, name, torn, fmt.Sprintf("a refused Append of seq %d", seq))
 				}
+				if logs.Len() != 0 {
+					t.Fatalf("logged before any cut:\n%s", logs)
+				}
+
+				next := testRec("d", 4)
+				mustAppend(t, s, next)
+				line, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := string(line[:min(len(good), len(line))]), good; got != want {
+					t.Fatalf("the good records changed: %q, want %q", got, want)
+				}
+				if n := bytes.Count(line[len(good):], []byte{'\n'}); n != 1 || line[len(line)-1] != '\n' {
+					t.Errorf("after the good records: %q, want one line, the new record", line[len(good):])
+				}
+				wantLog := fmt.Sprintf("level=WARN msg=\"store: cutting off torn last line\" file=%s offset=%d bytes=%d\n", name, len(good), len(tc.tail))
 				if diff := cmp.Diff(wantLog, logs.String()); diff != "" {
 					t.Errorf("log mismatch (-want +got):\n%s", diff)
 				}
-				// The log goes on.
-				next := testRec("d", int64(len(recs)+1))
-				mustAppend(t, s, next)
 				mustRecords(t, newJSONL(t, dir), "d", append(recs, next))
 			})
 		}
@@ -159,52 +217,157 @@ func appendFile(t *testing.T, name, s string) {
 	}
 }
 
+// A file holding only a torn line is no debate, and reading it leaves it as
+// it is; the debate's first record replaces it.
 func TestJSONLOnlyTornLine(t *testing.T) {
 	dir := t.TempDir()
-	appendFile(t, filepath.Join(dir, "d.jsonl"), `{"debateId":"d","seq":1,"ti`)
+	name := filepath.Join(dir, "d.jsonl")
+	appendFile(t, name, `{"garbage`)
+	torn := stateOf(t, name)
 	s := newJSONL(t, dir)
-	if ids, err := s.Debates(t.Context()); err != nil || len(ids) != 0 {
-		t.Errorf("Debates = %q, %v; want none", ids, err)
-	}
-	if _, err := s.Records(t.Context(), "d"); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("Records: got error %v, want ErrNotFound", err)
+	logger, logs := logBuffer()
+	s.Logger = logger
+	for range 2 {
+		if ids, err := s.Debates(t.Context()); err != nil || len(ids) != 0 {
+			t.Errorf("Debates = %q, %v; want none", ids, err)
+		}
+		if _, err := s.Records(t.Context(), "d"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Records: got error %v, want ErrNotFound", err)
+		}
+		checkUnchanged(t, name, torn, "Debates and Records")
 	}
 	if err := s.Append(t.Context(), testRec("d", 2)); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("Append seq 2: got error %v, want ErrConflict", err)
 	}
+	checkUnchanged(t, name, torn, "a refused Append")
 	mustAppend(t, s, testRec("d", 1))
 	mustRecords(t, s, "d", []store.Record{testRec("d", 1)})
+	wantLog := fmt.Sprintf("level=WARN msg=\"store: cutting off torn last line\" file=%s offset=0 bytes=9\n", name)
+	if diff := cmp.Diff(wantLog, logs.String()); diff != "" {
+		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
 }
 
+// Reading never writes, whatever the file holds, and a complete line (one
+// that ends in a newline) that is not the debate's next record is damage:
+// Records names the file and the line in an error wrapping ErrCorrupt, and
+// Append, when the damage is the last complete line, refuses in the same
+// words, cutting nothing. Debates lists every file with a complete line.
 func TestJSONLDamaged(t *testing.T) {
-	line := func(seq int, id string) string {
-		return fmt.Sprintf(`{"debateId":%q,"seq":%d,"time":"2025-06-01T12:00:00Z","type":"t","data":{}}`+"\n", id, seq)
-	}
+	lines := jsonLines("d", 3)
+	// The reviewer's case: a finished debate's 52 lines, the last one's
+	// closing brace gone, its newline kept.
+	brace := jsonLines("d", 52)
+	brace = brace[:len(brace)-2] + "\n"
 	tests := []struct {
-		name, content, want string
+		name, content string
+		listed        bool  // by Debates
+		records       int   // Records returns records 1..records
+		err           error // of Records: nil, ErrNotFound or ErrCorrupt
+		line          int   // named in the ErrCorrupt error
+		tail          bool  // the damage is in the last complete line: Append refuses too
+		appendLine    int   // named by Append, which reads the last complete line, if not line
 	}{
-		{"bad line inside", line(1, "d") + "garbage\n" + line(3, "d"), "d.jsonl:2: invalid character"},
-		{"seq gap", line(1, "d") + line(3, "d"), "d.jsonl:2: record of debate \"d\" seq 3, want debate \"d\" seq 2"},
-		{"other debate inside", line(1, "d") + line(2, "D") + line(3, "d"), "d.jsonl:2: record of debate \"D\" seq 2"},
-		{"other debate last", line(1, "D"), `last record is of debate "D", not "d"`},
-		{"bad line before torn line", line(1, "d") + "garbage\n" + `{"debate`, "line before a torn last line"},
-		{"two bad last lines", line(1, "d") + "garbage\n" + "garbage\n", "line before a torn last line"},
+		{name: "sound", content: lines, listed: true, records: 3},
+		{name: "torn last line", content: lines + `{"debateId":"d","se`, listed: true, records: 3},
+		{name: "empty file", content: "", err: store.ErrNotFound},
+		{name: "only a torn line", content: `{"garbage`, err: store.ErrNotFound},
+		{name: "last line without its closing brace", content: brace, listed: true, err: store.ErrCorrupt, line: 52, tail: true},
+		{name: "only line without its closing brace", content: jsonLine("d", 1)[:len(jsonLine("d", 1))-2] + "\n", listed: true, err: store.ErrCorrupt, line: 1, tail: true},
+		{name: "garbage line", content: `{"garbage` + "\n", listed: true, err: store.ErrCorrupt, line: 1, tail: true},
+		{name: "empty line last", content: lines + "\n", listed: true, err: store.ErrCorrupt, line: 4, tail: true},
+		{name: "empty line only", content: "\n", listed: true, err: store.ErrCorrupt, line: 1, tail: true},
+		{name: "zeros with newline", content: lines + "\x00\x00\x00\n", listed: true, err: store.ErrCorrupt, line: 4, tail: true},
+		{name: "record of another debate last", content: lines + jsonLine("D", 4), listed: true, err: store.ErrCorrupt, line: 4, tail: true},
+		{name: "record of another debate only", content: jsonLine("D", 1), listed: true, err: store.ErrCorrupt, line: 1, tail: true},
+		{name: "bad line before a torn line", content: jsonLine("d", 1) + "garbage\n" + `{"debate`, listed: true, err: store.ErrCorrupt, line: 2, tail: true},
+		{name: "two bad last lines", content: jsonLine("d", 1) + "garbage\n" + "garbage\n", listed: true, err: store.ErrCorrupt, line: 2, tail: true, appendLine: 3},
+		{name: "bad line inside", content: jsonLine("d", 1) + "garbage\n" + jsonLine("d", 3), listed: true, err: store.ErrCorrupt, line: 2},
+		{name: "seq gap", content: jsonLine("d", 1) + jsonLine("d", 3), listed: true, err: store.ErrCorrupt, line: 2},
+		{name: "seq repeated", content: jsonLine("d", 1) + jsonLine("d", 1) + jsonLine("d", 2), listed: true, err: store.ErrCorrupt, line: 2},
+		{name: "record of another debate inside", content: jsonLine("d", 1) + jsonLine("D", 2) + jsonLine("d", 3), listed: true, err: store.ErrCorrupt, line: 2},
+		{name: "seq gap before a torn line", content: jsonLine("d", 1) + jsonLine("d", 3) + `{"de`, listed: true, err: store.ErrCorrupt, line: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			name := filepath.Join(dir, "d.jsonl")
 			appendFile(t, name, tc.content)
+			before := stateOf(t, name)
 			s := newJSONL(t, dir)
-			_, err := s.Records(t.Context(), "d")
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Records: got error %v, want one containing %q", err, tc.want)
+			logger, logs := logBuffer()
+			s.Logger = logger
+
+			var wantIDs []string
+			if tc.listed {
+				wantIDs = []string{"d"}
 			}
-			if got := readFile(t, name); got != tc.content {
-				t.Errorf("file changed to %q", got)
+			var wantRecs []store.Record
+			for seq := 1; seq <= tc.records; seq++ {
+				r := testRec("d", int64(seq))
+				r.Time = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+				wantRecs = append(wantRecs, r)
+			}
+			where := fmt.Sprintf("%s:%d: ", name, tc.line)
+			for range 2 { // the next listing finds the same
+				ids, err := s.Debates(t.Context())
+				if diff := cmp.Diff(wantIDs, ids); err != nil || diff != "" {
+					t.Errorf("Debates: %v, mismatch (-want +got):\n%s", err, diff)
+				}
+				recs, err := s.Records(t.Context(), "d")
+				switch {
+				case !errors.Is(err, tc.err) || (err == nil) != (tc.err == nil):
+					t.Errorf("Records: got error %v, want %v", err, tc.err)
+				case errors.Is(tc.err, store.ErrCorrupt) && !strings.Contains(err.Error(), where):
+					t.Errorf("Records: got error %q, want one naming %q", err, where)
+				}
+				if diff := cmp.Diff(wantRecs, recs, cmp.Comparer(time.Time.Equal)); diff != "" {
+					t.Errorf("Records mismatch (-want +got):\n%s", diff)
+				}
+				checkUnchanged(t, name, before, "Debates and Records")
+			}
+			if tc.tail {
+				if tc.appendLine != 0 {
+					where = fmt.Sprintf("%s:%d: ", name, tc.appendLine)
+				}
+				for _, seq := range []int64{1, int64(strings.Count(tc.content, "\n")), int64(strings.Count(tc.content, "\n") + 1)} {
+					err := s.Append(t.Context(), testRec("d", seq))
+					if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), where) {
+						t.Errorf("Append seq %d: got error %v, want ErrCorrupt naming %q", seq, err, where)
+					}
+				}
+				checkUnchanged(t, name, before, "a refused Append")
+			}
+			if logs.Len() != 0 {
+				t.Errorf("logged a cut:\n%s", logs)
 			}
 		})
 	}
+}
+
+// An Append refused for damage names the line even when the lines before it
+// are longer than what Append reads of the file's end.
+func TestJSONLDamagedAfterLongLines(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "d.jsonl")
+	s := newJSONL(t, dir)
+	for seq := int64(1); seq <= 3; seq++ {
+		rec := testRec("d", seq)
+		rec.Data = json.RawMessage(`"` + strings.Repeat("x", 40<<10) + `"`)
+		mustAppend(t, s, rec)
+	}
+	appendFile(t, name, "garbage\n")
+	before := stateOf(t, name)
+	where := name + ":4: "
+	for _, s := range []*store.JSONL{s, newJSONL(t, dir)} {
+		if err := s.Append(t.Context(), testRec("d", 4)); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), where) {
+			t.Errorf("Append: got error %v, want ErrCorrupt naming %q", err, where)
+		}
+		if _, err := s.Records(t.Context(), "d"); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), where) {
+			t.Errorf("Records: got error %v, want ErrCorrupt naming %q", err, where)
+		}
+	}
+	checkUnchanged(t, name, before, "Append and Records")
 }
 
 func TestJSONLModes(t *testing.T) {

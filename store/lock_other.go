@@ -9,8 +9,9 @@ import "os"
 // serialized.
 const hasFileLock = false
 
-func lockFile(*os.File) error   { return nil }
-func unlockFile(*os.File) error { return nil }
+func lockFile(*os.File) error       { return nil }
+func lockFileShared(*os.File) error { return nil }
+func unlockFile(*os.File) error     { return nil }
 
 // tryLockFile does not lock: a JSONL's own lock table is all there is.
 func tryLockFile(*os.File) (bool, error) { return true, nil }

@@ -17,6 +17,12 @@ func lockFile(f *os.File) error {
 	return flock(f, syscall.LOCK_EX)
 }
 
+// lockFileShared takes a shared flock(2) on f, for reading, waiting for it
+// as long as it takes: it excludes lockFile, not other readers.
+func lockFileShared(f *os.File) error {
+	return flock(f, syscall.LOCK_SH)
+}
+
 // tryLockFile takes an exclusive flock(2) on f if no one holds one, and
 // reports whether it did.
 func tryLockFile(f *os.File) (bool, error) {

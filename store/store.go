@@ -23,6 +23,11 @@ var (
 	// ErrLocked means a [Locker] holds the debate's lock for someone else:
 	// another process, or another Lock call of this one.
 	ErrLocked = errors.New("store: debate locked")
+	// ErrCorrupt means the stored log of a debate is damaged: something
+	// that was stored whole cannot be read back as the debate's records.
+	// [JSONL] names the file and the line, and changes nothing: the log
+	// needs repair by hand (or a backup).
+	ErrCorrupt = errors.New("store: corrupt log")
 )
 
 // Record is one entry of a debate's log.
@@ -63,7 +68,8 @@ type Store interface {
 	// (0 for a debate with none).
 	Append(ctx context.Context, rec Record) error
 	// Records returns the debate's records in Seq order, or an error wrapping
-	// ErrNotFound when there are none.
+	// ErrNotFound when there are none. An implementation that finds the
+	// debate's stored log damaged returns an error wrapping ErrCorrupt.
 	Records(ctx context.Context, debateID string) ([]Record, error)
 	// Debates returns the IDs of the debates that have records, sorted.
 	Debates(ctx context.Context) ([]string, error)

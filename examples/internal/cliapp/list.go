@@ -66,9 +66,8 @@ func list(ctx context.Context, dir string, openURL StoreOpener, w, errw io.Write
 		}
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			// Listed with a line, read without a record: its only line
-			// was not a record (the store cuts such a line off), unless
-			// the file was removed in between.
+			// Listed, then read without a record: the file was removed
+			// or replaced in between.
 			if isURL(dir) {
 				break
 			}

@@ -312,7 +312,7 @@ func TestListDamaged(t *testing.T) {
 		name, bad string
 		want      string // in stderr, after the file's name
 	}{
-		{"only line not a record", "garbage\n", "it holds no complete record"},
+		{"only line not a record", "garbage\n", "bad.jsonl:1: invalid character"},
 		{"first line not a record", "garbage\n" + rec(2, "debate", "{}"), "bad.jsonl:1: invalid character"},
 		{"first record not a debate", rec(1, "utterance", "{}"), "do not start with a debate record"},
 		{"undecodable debate record", rec(1, "debate", "[1,2]"), "cannot unmarshal"},
