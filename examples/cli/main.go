@@ -31,6 +31,13 @@
 // DUELOGIC_MODEL) seats one model in every seat, for endpoints that serve a
 // single model; otherwise each format's default model IDs are sent.
 //
+// One speech is printed at a time: a speech streamed alone appears live, a
+// sentence at a time (a speaker cut off mid-speech shows where the cut
+// fell); speeches generated at once (the scored format's, the moderated
+// format's arguments) are printed whole with their utterances, in the
+// transcript's order. An unreachable --base-url fails before anything is
+// stored.
+//
 // On a terminal the output has colours (unless NO_COLOR is set) and a status
 // line with the segment, exchange, tokens and elapsed time. The moderated
 // format stops after each round at a checkpoint read from standard input:

@@ -26,14 +26,32 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "stub:", err)
-		os.Exit(1)
-	}
+	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 }
 
-func run(args []string, out io.Writer) error {
+// errUsage marks a command line the flags could not parse; the flag
+// package has printed the usage and the error.
+var errUsage = errors.New("bad usage")
+
+// exitCode is the exit status of run's err, which it prints: 0 when run
+// finished or -h asked for the usage (printed), 2 for bad flags, 1 when
+// the debate failed.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	}
+	fmt.Fprintln(stderr, "stub:", err)
+	return 1
+}
+
+// run runs the debate the flags in args describe, printing it to out; the
+// usage (-h, or bad flags) goes to errOut.
+func run(args []string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("stub", flag.ContinueOnError)
+	fs.SetOutput(errOut)
 	proposition := fs.String("proposition", "Major AI labs should voluntarily pause development of frontier models for two years to allow governance to catch up.", "the proposition to debate")
 	context_ := fs.String("context", "", "optional background for the proposition")
 	preset := fs.String("preset", "", "a preset matchup: "+presetIDs())
@@ -44,7 +62,10 @@ func run(args []string, out io.Writer) error {
 	dir := fs.String("jsonl", "", "record the debate as JSONL files in this directory")
 	resume := fs.String("resume", "", "resume the debate with this ID from -jsonl")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 
 	cfg := duelogic.DefaultConfig()

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"slices"
@@ -151,12 +152,30 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		return nil, fs, usagef("--resume takes no question: the debate's is stored")
 	case !o.list && o.resume == "" && o.question == "":
 		return nil, fs, usagef("no question to debate")
-	case o.rounds < 0 || o.perspectives < 0:
-		return nil, fs, usagef("--max-rounds and --perspectives must not be negative")
-	case o.roundTimeout < 0 || o.totalTimeout < 0:
-		return nil, fs, usagef("--round-timeout and --total-timeout must not be negative")
+	case o.rounds < 0:
+		return nil, fs, usagef("%s %d: must not be negative", o.given(roundsFlags...), o.rounds)
+	case o.perspectives < 0:
+		return nil, fs, usagef("--perspectives %d: must not be negative", o.perspectives)
+	case o.roundTimeout < 0:
+		return nil, fs, usagef("--round-timeout %v: must not be negative", o.roundTimeout)
+	case o.totalTimeout < 0:
+		return nil, fs, usagef("--total-timeout %v: must not be negative", o.totalTimeout)
 	}
 	return o, fs, nil
+}
+
+// roundsFlags are the names of the rounds flag.
+var roundsFlags = []string{"max-rounds", "exchanges", "rounds"}
+
+// given is the first of the flags names that the command line set, as
+// "--name"; "" when it set none.
+func (o *options) given(names ...string) string {
+	for _, n := range names {
+		if o.set[n] {
+			return "--" + n
+		}
+	}
+	return ""
 }
 
 // env is what a format needs to run.
@@ -189,11 +208,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // error naming the build that has it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
 	opt, fs, err := parse(args, getenv)
-	// Usage errors end with the usage, then the error, so that the error is
-	// the last thing on the terminal.
+	// A usage error is its cause and where the flags are described, not
+	// the whole usage, which -h prints.
 	badUsage := func(err error) int {
-		printUsage(fs, stderr)
-		fmt.Fprintln(stderr, "\ndebate:", err)
+		fmt.Fprintln(stderr, "debate:", err)
+		fmt.Fprintln(stderr, "run debate -h for the flags")
 		return exitUsage
 	}
 	switch {
@@ -214,7 +233,33 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 
-	js, err := openStore(ctx, opt.storeDir, openURL)
+	client, err := newClient(opt, getenv)
+	if err != nil {
+		return badUsage(err)
+	}
+	if oc, ok := client.(*openai.Client); ok && opt.model == "" && opt.resume == "" {
+		// A local server serves the model it loaded, not the hosted
+		// models the formats name by default: seat it, and label it so.
+		ids, err := oc.Models(ctx)
+		switch {
+		case err != nil && unreachable(err):
+			// Before the store is opened: no empty debate is left
+			// behind.
+			fmt.Fprintf(stderr, "debate: cannot reach the model server at %s: %v\nis it running, and is --base-url (or DUELOGIC_BASE_URL) right?\n", redactedURL(opt.baseURL), err)
+			return exitFail
+		case err != nil:
+			// It answered: a server without GET /models (some answer
+			// 404) still serves completions.
+			fmt.Fprintf(stderr, "debate: could not list the server's models (%v); seating the formats' default model IDs (set --model)\n", err)
+		case len(ids) == 0:
+			fmt.Fprintln(stderr, "debate: the server lists no model; seating the formats' default model IDs (set --model)")
+		default:
+			opt.model = ids[0]
+			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", opt.model)
+		}
+	}
+
+	js, err := openStore(ctx, opt.storeDir, openURL, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "debate:", err)
 		return exitFail
@@ -225,24 +270,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	color := term && getenv("NO_COLOR") == ""
 	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term})
 	sh := newShown()
-	e := &env{opt: opt, store: js, sink: events.FanOut(r, sh), render: r, shown: sh, stdin: newLines(stdin), stdout: stdout, stderr: stderr}
-	if e.client, err = newClient(opt, getenv); err != nil {
-		return badUsage(err)
-	}
-	if oc, ok := e.client.(*openai.Client); ok && opt.model == "" && opt.resume == "" {
-		// A local server serves the model it loaded, not the hosted
-		// models the formats name by default: seat it, and label it so.
-		ids, err := oc.Models(ctx)
-		switch {
-		case err != nil:
-			fmt.Fprintf(stderr, "debate: could not list the server's models (%v); seating the formats' default model IDs (set --model)\n", err)
-		case len(ids) == 0:
-			fmt.Fprintln(stderr, "debate: the server lists no model; seating the formats' default model IDs (set --model)")
-		default:
-			opt.model = ids[0]
-			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", opt.model)
-		}
-	}
+	e := &env{opt: opt, client: client, store: js, sink: events.FanOut(r, sh), render: r, shown: sh, stdin: newLines(stdin), stdout: stdout, stderr: stderr}
 	if term {
 		stop := ticking(r)
 		defer stop()
@@ -348,7 +376,12 @@ func resume(ctx context.Context, e *env, id string) (string, *outcome, error) {
 			e.sink.Emit(ctx, ev)
 		}
 	}
-	e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
+	if sum.Status == events.StatusFinished {
+		// Nothing is run: the format gives the finished debate's result.
+		fmt.Fprintf(e.stderr, "debate: debate %s had already finished; showing it\n", id)
+	} else {
+		e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
+	}
 	res, err := f.play(ctx, e, engine.Debate{}, id)
 	return id, res, err
 }
@@ -530,16 +563,63 @@ func storeName(s string) string {
 }
 
 // openStore opens the JSONL directory or, through openURL, the database
-// that dir names.
-func openStore(ctx context.Context, dir string, openURL StoreOpener) (store.Store, error) {
+// that dir names. A JSONL store's warnings (a torn last line it cuts off)
+// go to stderr.
+func openStore(ctx context.Context, dir string, openURL StoreOpener, stderr io.Writer) (store.Store, error) {
 	if !isURL(dir) {
-		return store.OpenJSONL(dir)
+		js, err := store.OpenJSONL(dir)
+		if err != nil {
+			return nil, err
+		}
+		js.Logger = warnings(stderr)
+		return js, nil
 	}
 	st, err := openURL(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", storeName(dir), err)
 	}
 	return st, nil
+}
+
+// warnings is a logger writing warnings and errors to w, one a line,
+// without a time: "debate: WARN store: cutting off torn last line file=...".
+func warnings(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(prefixed{w}, &slog.HandlerOptions{
+		Level: slog.LevelWarn,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}
+
+// prefixed writes each line it is given (slog writes one a call) after
+// "debate: ".
+type prefixed struct{ w io.Writer }
+
+func (p prefixed) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, "debate: "); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}
+
+// unreachable reports whether err is a failure to reach a server at all (no
+// connection, no TLS, no reply), as opposed to an answer it gave.
+func unreachable(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) && !errors.Is(err, context.Canceled)
+}
+
+// redactedURL is raw with any password masked.
+func redactedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 // closeStore closes st if it has a Close method (JSONL's returns an error,

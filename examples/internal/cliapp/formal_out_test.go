@@ -186,8 +186,10 @@ func TestFormalFlagErrorsAndHelp(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--format", "formal", "--min-rounds", "5", "--max-rounds", "3", "q"}, "invalid configuration:\n  maxRounds: 3; must be at least minRounds (5)"},
-		{[]string{"--format", "formal", "--time-budget", "-1m", "q"}, "timeBudget: -1m0s; must not be negative"},
+		{[]string{"--format", "formal", "--min-rounds", "5", "--max-rounds", "3", "q"}, "invalid configuration: --max-rounds: 3; must be at least --min-rounds (5)"},
+		{[]string{"--format", "formal", "--time-budget", "-1m", "q"}, "--time-budget: -1m0s; must not be negative"},
+		{[]string{"--format", "formal", "--min-rounds", "21", "q"}, "--min-rounds 21: must be at most 20"},
+		{[]string{"--format", "formal", "--min-rounds", "-1", "q"}, "--min-rounds -1: must not be negative"},
 		{[]string{"--min-rounds", "2", "q"}, "--min-rounds: not used by the duelogic format"},
 		{[]string{"--format", "scored", "--topic-prompt", "x"}, "--topic-prompt: not used by the scored format"},
 		{[]string{"--format", "formal"}, "no question to debate"},

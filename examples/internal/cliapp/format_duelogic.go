@@ -3,6 +3,7 @@ package cliapp
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/duelogic/duelogic"
@@ -11,9 +12,10 @@ import (
 )
 
 var duelogicFormat = define(adapter[*duelogic.Outcome]{
-	name:  "duelogic",
-	about: "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
-	flags: []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
+	name:   "duelogic",
+	about:  "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
+	flags:  []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
+	fields: map[string]string{"flow.maxExchanges": "max-rounds"},
 	format: func(e *env) (engine.Format[*duelogic.Outcome], error) {
 		cfg, err := duelogicConfig(e.opt)
 		if err != nil {
@@ -60,7 +62,18 @@ func duelogicConfig(o *options) (duelogic.Config, error) {
 	if o.chairs != "" {
 		var fws []duelogic.Framework
 		for _, f := range strings.Split(o.chairs, ",") {
-			fws = append(fws, duelogic.Framework(strings.TrimSpace(f)))
+			fw := duelogic.Framework(strings.TrimSpace(f))
+			if _, ok := duelogic.LookupFramework(fw); !ok {
+				return cfg, usagef("--chairs: unknown framework or perspective %q; have %s", fw, frameworkIDs())
+			}
+			fws = append(fws, fw)
+		}
+		if n := len(fws); n < duelogic.MinChairs || n > duelogic.MaxChairs {
+			noun := "chairs"
+			if n == 1 {
+				noun = "chair"
+			}
+			return cfg, usagef("--chairs: %d %s; a debate needs %d to %d", n, noun, duelogic.MinChairs, duelogic.MaxChairs)
 		}
 		cfg = duelogic.Preset{Frameworks: fws}.Apply(cfg)
 	}
@@ -97,3 +110,12 @@ type podcastOptions struct{}
 
 // register declares o's flags on fs.
 func (o *podcastOptions) register(fs *flag.FlagSet) {}
+
+// frameworkIDs lists the frameworks and perspectives a chair may take.
+func frameworkIDs() string {
+	var ids []string
+	for _, f := range slices.Concat(duelogic.Frameworks(), duelogic.Perspectives()) {
+		ids = append(ids, string(f.ID))
+	}
+	return strings.Join(ids, ", ")
+}

@@ -15,12 +15,22 @@ var formalFormat = define(adapter[*formal.Outcome]{
 	about: "a formal debate: chair, promoter and detractor, sources verified, an audience verdict;\n" +
 		"              --out writes the seed's <out>/<timestamp>-<slug>/ (documents and debate-log.jsonl)",
 	flags: []string{"max-rounds", "exchanges", "min-rounds", "time-budget", "topic-prompt"},
+	fields: map[string]string{"maxRounds": "max-rounds", "minRounds": "min-rounds", "timeBudget": "time-budget",
+		"topicPrompt": "topic-prompt"},
 	format: func(e *env) (engine.Format[*formal.Outcome], error) {
+		// --min-rounds alone moves the maximum with it: name it, not
+		// the maximum, when it is out of range.
+		switch n := e.opt.formalOpt.minRounds; {
+		case n < 0:
+			return nil, usagef("--min-rounds %d: must not be negative", n)
+		case n > formal.MaxRoundsLimit:
+			return nil, usagef("--min-rounds %d: must be at most %d", n, formal.MaxRoundsLimit)
+		}
 		return formal.New(e.opt.formalOpt.config(e), formalHooks(e)...)
 	},
 	summary: func(r *render.Renderer, res *engine.Result[*formal.Outcome]) {
 		o := res.Detail
-		r.Println(fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %d rounds (%s)\n%s", o.Verdict, o.Rounds, o.EndedBy, o.Reason))
+		r.Println(fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %s (%s)\n%s", o.Verdict, rounds(o.Rounds), o.EndedBy, o.Reason))
 	},
 	docs: func(res *engine.Result[*formal.Outcome]) (map[string]string, error) {
 		d := res.Detail.Documents

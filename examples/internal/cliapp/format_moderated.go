@@ -20,6 +20,12 @@ var moderatedFormat = define(adapter[*moderated.Outcome]{
 	about: "a moderated debate: the moderator asks you to clarify a vague question, engineering perspectives argue rounds, " +
 		"you steer at checkpoints, the moderator synthesizes, you approve or reject it; the decision goes to docs/decisions/",
 	flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout", "settings"},
+	fields: map[string]string{"maxRounds": "max-rounds", "debaters": "perspectives", "roundTimeout": "round-timeout",
+		"totalTimeout": "total-timeout"},
+	// After the moderator opens a round the debaters write their arguments
+	// at once: those are printed whole, in seat order, with their
+	// utterances; the rebuttals, one after another, are printed live.
+	live: func(after *engine.Utterance) bool { return after == nil || after.Kind != moderated.KindOpening },
 	format: func(e *env) (engine.Format[*moderated.Outcome], error) {
 		cfg, err := moderatedConfig(e.opt)
 		if err != nil {
@@ -37,14 +43,14 @@ var moderatedFormat = define(adapter[*moderated.Outcome]{
 	},
 	summary: func(r *render.Renderer, res *engine.Result[*moderated.Outcome]) {
 		o := res.Detail
-		line := fmt.Sprintf("\n══════ SYNTHESIS ══════\nended: %s after %d rounds", o.EndReason, len(o.Rounds))
+		line := fmt.Sprintf("\n══════ SYNTHESIS ══════\nended: %s after %s", o.EndReason, rounds(len(o.Rounds)))
 		if a := o.Synthesis.Approval; a != nil && a.Status != moderated.Unreviewed {
 			line += "; synthesis " + string(a.Status)
 		}
 		r.Println(line)
 	},
 	docs: func(res *engine.Result[*moderated.Outcome]) (map[string]string, error) {
-		return map[string]string{"synthesis.md": res.Detail.Synthesis.Markdown()}, nil
+		return map[string]string{"synthesis.md": decisionMarkdown(res.Detail.Synthesis)}, nil
 	},
 	finish: func(e *env, res *engine.Result[*moderated.Outcome]) ([]string, error) {
 		p, err := writeDecision(decisionsDir(e.opt), res.DebateID, res.Detail.Synthesis)
@@ -214,7 +220,28 @@ func slug(title, fallback string) string {
 // debate's decision, to <date>-<slug>-<id>.md. Writing it again (a resumed
 // finished debate) gives the same file.
 func writeDecision(dir, id string, s moderated.Synthesis) (string, error) {
-	return writeUnder(filepath.Join(dir, "docs", "decisions"), decisionName(s), id, s.Markdown())
+	return writeUnder(filepath.Join(dir, "docs", "decisions"), decisionName(s), id, decisionMarkdown(s))
+}
+
+// decisionMarkdown is the synthesis's document with a Status line whatever
+// its review: Synthesis.Markdown writes one for an approved or rejected
+// synthesis, and this adds "**Status:** Unreviewed" after the header lines
+// of one nobody reviewed (--no-checkpoints, the end of input, no answer).
+func decisionMarkdown(s moderated.Synthesis) string {
+	md := s.Markdown()
+	if a := s.Approval; a != nil && (a.Status == moderated.Approved || a.Status == moderated.Rejected) {
+		return md
+	}
+	const last = "\n**Perspectives:** " // the last header line before Status
+	i := strings.Index(md, last)
+	if i < 0 {
+		return md
+	}
+	end := i + len(last) + strings.IndexByte(md[i+len(last):], '\n') + 1
+	if end <= i+len(last) {
+		return md
+	}
+	return md[:end] + "**Status:** Unreviewed\n" + md[end:]
 }
 
 // writeWorkflow writes the issue that hands the decision to a workflow.

@@ -10,9 +10,10 @@ import (
 )
 
 var persuasionFormat = define(adapter[*persuasion.Outcome]{
-	name:  "persuasion",
-	about: "a persuasion dialogue: PRO and OPP make protocol-checked moves, the verdict is computed from the argument graph",
-	flags: []string{"max-rounds", "exchanges", "rounds", "perspective"},
+	name:   "persuasion",
+	about:  "a persuasion dialogue: PRO and OPP make protocol-checked moves, the verdict is computed from the argument graph",
+	flags:  []string{"max-rounds", "exchanges", "rounds", "perspective"},
+	fields: map[string]string{"rounds": "max-rounds", "perspective": "perspective"},
 	format: func(e *env) (engine.Format[*persuasion.Outcome], error) {
 		cfg := persuasion.DefaultConfig()
 		if n := e.opt.rounds; n > 0 {

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/duelogic/duelogic/engine"
@@ -17,6 +19,9 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 	name:  "scored",
 	about: "a scored debate: advocate and challenger argue each category, the arbiter's verdicts move its score",
 	flags: []string{"evidence"},
+	// Both sides argue at once, and rebut at once: each speech is printed
+	// whole with its utterance, in the transcript's order.
+	live: func(*engine.Utterance) bool { return false },
 	// Without --evidence the CLI knows nothing of the idea: every category
 	// starts at the middle of the scale, marked neutral, and the CLI says
 	// so before the debate and beside the scores.
@@ -49,12 +54,12 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 		var b strings.Builder
 		b.WriteString("\n══════ SCORES ══════")
 		for _, rd := range res.Detail.Rounds {
-			fmt.Fprintf(&b, "\n%-20s %4.1f → %4.1f (%+.1f)", rd.Category.Name, rd.PreScore, rd.PostScore, rd.Delta)
+			fmt.Fprintf(&b, "\n%-20s %s → %s (%s)", rd.Category.Name, score(rd.PreScore), score(rd.PostScore), signed(rd.Delta))
 			if res.Detail.Config.Evaluations[rd.Category.ID].Neutral {
 				b.WriteString("  from a neutral default")
 			}
 		}
-		fmt.Fprintf(&b, "\ntotal adjustment %+.1f", res.Detail.Scores.Total)
+		fmt.Fprintf(&b, "\ntotal adjustment %s", signed(res.Detail.Scores.Total))
 		if n := neutralNote(res.Detail.Config); n != "" {
 			b.WriteString("\n" + n)
 		}
@@ -64,6 +69,22 @@ var scoredFormat = define(adapter[*scored.Outcome]{
 		return map[string]string{"md": res.Detail.Markdown(res.Debate)}, nil
 	},
 })
+
+// score is a score as the verdict card and the Markdown show it: rounded
+// to two decimals, without trailing zeros ("5.5", "6.16").
+func score(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
+}
+
+// signed is a change of score as the verdict card and the Markdown show
+// it: two decimals and a sign ("+0.66", "-0.50", "±0.00").
+func signed(f float64) string {
+	f = math.Round(f*100) / 100
+	if f == 0 {
+		return "±0.00"
+	}
+	return fmt.Sprintf("%+.2f", f)
+}
 
 // neutralNote says which categories of cfg start from a neutral default
 // score, or "" when none does.

@@ -31,9 +31,19 @@ type adapter[R any] struct {
 	name  string
 	about string
 	flags []string
+	// fields names the flags that set the format's configuration fields,
+	// by the fields' JSON paths as its validation errors name them
+	// ("maxRounds": "max-rounds"; a flag with aliases by any of its
+	// names), so that an invalid value is reported by the flag given.
+	fields map[string]string
 	// format returns the format the flags configure, with its hooks. To
 	// resume a debate the stored configuration replaces the flags'.
 	format func(e *env) (engine.Format[R], error)
+	// live, when set, says which speeches are printed token by token (see
+	// render.Renderer.SetLive): a format that generates several at once
+	// refuses theirs, so that the output does not depend on which streamed
+	// first.
+	live func(after *engine.Utterance) bool
 	// summary, when set, prints the outcome at the end, in a few lines.
 	summary func(r *render.Renderer, res *engine.Result[R])
 	// docs, when set, returns the format's own documents by file name
@@ -68,12 +78,20 @@ func define[R any](a adapter[R]) *format {
 		play: func(ctx context.Context, e *env, d engine.Debate, resumeID string) (*outcome, error) {
 			f, err := a.format(e)
 			if err != nil {
-				return nil, configError(err)
+				return nil, configError(err, e.opt, a.fields)
 			}
 			if c, ok := any(f).(engine.Cast); ok && a.name != duelogic.FormatName {
 				e.render.SetLabels(c.Label)
 			}
+			if a.live != nil {
+				e.render.SetLive(a.live)
+			}
 			res, err := play(ctx, e, f, d, resumeID)
+			if err != nil && resumeID == "" {
+				// A configuration or debate the format rejects is a
+				// usage error; a resumed debate's are stored.
+				err = configError(err, e.opt, a.fields)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -106,15 +124,13 @@ func define[R any](a adapter[R]) *format {
 }
 
 // play runs debate d in format f, or resumes the stored debate resumeID,
-// on the env's client, store and sink. A configuration or debate the
-// format rejects is a usage error.
+// on the env's client, store and sink.
 func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debate, resumeID string) (*engine.Result[R], error) {
 	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
 	if resumeID != "" {
 		return engine.Resume(ctx, e.client, f, resumeID, opts...)
 	}
-	res, err := engine.Run(ctx, e.client, f, d, opts...)
-	return res, configError(err)
+	return engine.Run(ctx, e.client, f, d, opts...)
 }
 
 // formatFlags are the flags that only some formats read (those some
@@ -169,19 +185,88 @@ func (f *format) check(o *options) error {
 }
 
 // configError turns a format's invalid configuration or debate into a usage
-// error naming every problem; it returns other errors as they are.
-func configError(err error) error {
+// error naming every problem; it returns other errors as they are. A field
+// that a flag given on the command line set is named by that flag (see
+// adapter.fields), in the problem too.
+func configError(err error, o *options, fields map[string]string) error {
 	var ve *engine.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		var b strings.Builder
-		b.WriteString("invalid configuration:")
+		var lines []string
 		for _, v := range ve.Violations {
-			fmt.Fprintf(&b, "\n  %s: %s", v.Field, v.Problem)
+			lines = append(lines, flagNames(v.Field, o, fields)+": "+replaceFields(v.Problem, o, fields))
 		}
-		return usageError{b.String()}
+		if len(lines) == 1 {
+			return usageError{"invalid configuration: " + lines[0]}
+		}
+		return usageError{"invalid configuration:\n  " + strings.Join(lines, "\n  ")}
 	case errors.Is(err, engine.ErrInvalidConfig), errors.Is(err, engine.ErrInvalidDebate):
 		return usageError{err.Error()}
 	}
 	return err
+}
+
+// flagNames is the field as the command line names it: the flag given that
+// set it ("--max-rounds"), or the field itself.
+func flagNames(field string, o *options, fields map[string]string) string {
+	name, ok := fields[field]
+	if !ok {
+		return field
+	}
+	names := []string{name}
+	if slices.Contains(roundsFlags, name) {
+		names = roundsFlags
+	}
+	if f := o.given(names...); f != "" {
+		return f
+	}
+	return field
+}
+
+// replaceFields names, in a problem's text, the fields that flags given
+// set by those flags ("at least minRounds (5)" → "at least --min-rounds
+// (5)"). The text is only shown, never read for what it means.
+func replaceFields(problem string, o *options, fields map[string]string) string {
+	for field := range fields {
+		if strings.ToLower(field) == field {
+			continue // a plain word ("rounds"), which the text may use as one
+		}
+		if f := flagNames(field, o, fields); f != field {
+			problem = replaceWord(problem, field, f)
+		}
+	}
+	return problem
+}
+
+// replaceWord replaces old in s where it is a whole word.
+func replaceWord(s, old, new string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		whole := (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end]))
+		b.WriteString(s[:i])
+		if whole {
+			b.WriteString(new)
+		} else {
+			b.WriteString(old)
+		}
+		s = s[end:]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// rounds is "1 round" or "n rounds".
+func rounds(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
 }

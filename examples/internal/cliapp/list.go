@@ -36,7 +36,7 @@ func list(ctx context.Context, dir string, openURL StoreOpener, w, errw io.Write
 			return nil
 		}
 	}
-	st, err := openStore(ctx, dir, openURL)
+	st, err := openStore(ctx, dir, openURL, errw)
 	if err != nil {
 		return err
 	}

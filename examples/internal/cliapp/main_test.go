@@ -177,7 +177,10 @@ func TestResume(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			if !strings.Contains(r.stdout, "── resumed "+id+" ("+status) {
+			switch {
+			case status == "finished" && !strings.Contains(r.stderr, "debate: debate "+id+" had already finished; showing it\n"):
+				t.Errorf("stderr does not say the debate had finished:\n%s", r.stderr)
+			case status != "finished" && !strings.Contains(r.stdout, "── resumed "+id+" ("+status):
 				t.Errorf("output lacks the resume line:\n%s", r.stdout)
 			}
 			got, err := os.ReadFile(filepath.Join(dir, out, id+".md"))
@@ -210,20 +213,30 @@ func TestUsageErrors(t *testing.T) {
 		{"resume with a question", []string{"--resume", "x", "q"}, "--resume takes no question"},
 		{"unknown format", []string{"--format", "chess", "q"}, `unknown format "chess"`},
 		{"unknown preset", []string{"--preset", "nope", "q"}, `unknown preset "nope"`},
-		{"too many rounds", []string{"--max-rounds", "99", "q"}, "flow.maxExchanges: 99 is outside 3..30"},
-		{"every violation", []string{"--chairs", "stoic", "--exchanges", "1", "q"},
-			"invalid configuration:\n  chairs: 1 chairs; need 2..6\n  chairs[0].framework: unknown framework \"stoic\"\n  flow.maxExchanges: 1 is outside 3..30"},
+		{"too many rounds", []string{"--max-rounds", "99", "q"}, "debate: invalid configuration: --max-rounds: 99 is outside 3..30\n"},
+		{"by the alias given", []string{"--exchanges", "99", "q"}, "debate: invalid configuration: --exchanges: 99 is outside 3..30\n"},
+		{"every violation", []string{"--format", "formal", "--max-rounds", "25", "--time-budget", "-1s", "q"},
+			"invalid configuration:\n  --max-rounds: 25; must be at most 20\n  --time-budget: -1s; must not be negative\n"},
+		{"one chair", []string{"--chairs", "utilitarian", "q"}, "debate: --chairs: 1 chair; a debate needs 2 to 6\n"},
+		{"seven chairs", []string{"--chairs", "utilitarian,virtue_ethics,deontological,pragmatic,libertarian,communitarian,cosmopolitan", "q"},
+			"debate: --chairs: 7 chairs; a debate needs 2 to 6\n"},
+		{"unknown chair", []string{"--chairs", "stoic,utilitarian", "q"}, `debate: --chairs: unknown framework or perspective "stoic"; have utilitarian, `},
 		{"too many perspectives", []string{"--perspectives", "7", "q"}, "--perspectives 7"},
-		{"negative", []string{"--max-rounds", "-1", "q"}, "must not be negative"},
+		{"negative rounds", []string{"--max-rounds", "-1", "q"}, "debate: --max-rounds -1: must not be negative\n"},
+		{"negative rounds by alias", []string{"--rounds", "-1", "q"}, "debate: --rounds -1: must not be negative\n"},
+		{"negative perspectives", []string{"--perspectives", "-1", "q"}, "debate: --perspectives -1: must not be negative\n"},
 		{"bad number", []string{"--max-rounds", "many", "q"}, `invalid value "many"`},
 		{"bad base URL", []string{"--base-url", "localhost:1", "q"}, "want an http:// or https:// URL"},
 		{"format flag of another format", []string{"--perspective", "cost", "q"}, "--perspective: not used by the duelogic format"},
 		{"flags the format does not read", []string{"--format", "scored", "--max-rounds", "4", "--preset", "x", "q"}, "--max-rounds, --preset: not used by the scored format"},
 		{"unknown format", []string{"--format", "oxford", "q"}, `unknown format "oxford"`},
-		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "invalid configuration:\n  rounds: 11 is outside 1..10"},
-		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "invalid configuration:\n  debaters: 5: want 2..4"},
-		{"formal config", []string{"--format", "formal", "--max-rounds", "21", "q"}, "invalid configuration:\n  maxRounds: 21; must be at most 20"},
-		{"negative timeout", []string{"--format", "moderated", "--round-timeout", "-1m", "q"}, "--round-timeout and --total-timeout must not be negative"},
+		{"persuasion config", []string{"--format", "persuasion", "--rounds", "11", "q"}, "debate: invalid configuration: --rounds: 11 is outside 1..10\n"},
+		{"moderated config", []string{"--format", "moderated", "--perspectives", "5", "q"}, "debate: invalid configuration: --perspectives: 5: want 2..4"},
+		{"formal config", []string{"--format", "formal", "--max-rounds", "21", "q"}, "debate: invalid configuration: --max-rounds: 21; must be at most 20\n"},
+		{"formal rounds", []string{"--format", "formal", "--max-rounds", "2", "--min-rounds", "5", "q"},
+			"debate: invalid configuration: --max-rounds: 2; must be at least --min-rounds (5)\n"},
+		{"negative timeout", []string{"--format", "moderated", "--round-timeout", "-1m", "q"}, "debate: --round-timeout -1m0s: must not be negative\n"},
+		{"negative total timeout", []string{"--format", "moderated", "--total-timeout", "-1m", "q"}, "debate: --total-timeout -1m0s: must not be negative\n"},
 		{"timeout of another format", []string{"--round-timeout", "5m", "q"}, "--round-timeout: not used by the duelogic format"},
 	}
 	for _, tt := range tests {
@@ -235,8 +248,13 @@ func TestUsageErrors(t *testing.T) {
 			if !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("stderr lacks %q:\n%s", tt.want, r.stderr)
 			}
-			if n := strings.Count(r.stderr, "usage: debate [flags]"); n != 1 {
-				t.Errorf("the usage %d times on stderr; want once:\n%s", n, r.stderr)
+			// The cause first, then where the flags are described; not
+			// the usage.
+			if !strings.HasPrefix(r.stderr, "debate: ") || !strings.HasSuffix(r.stderr, "\nrun debate -h for the flags\n") {
+				t.Errorf("stderr is not the cause and the hint:\n%s", r.stderr)
+			}
+			if strings.Contains(r.stderr, "usage: debate") || strings.Count(r.stderr, "\n") > 5 {
+				t.Errorf("the usage on stderr:\n%s", r.stderr)
 			}
 			if r.stdout != "" {
 				t.Errorf("stdout: %q", r.stdout)
@@ -438,7 +456,7 @@ func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	if !strings.Contains(r.stdout, "═══ Round 1 Complete ═══") || !strings.Contains(r.stdout, "> e\n") {
 		t.Errorf("resumed output lacks the checkpoint:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "ended: human after 1 rounds") {
+	if !strings.Contains(r.stdout, "ended: human after 1 round") {
 		t.Errorf("resumed output lacks the end:\n%s", r.stdout)
 	}
 	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  finished") {

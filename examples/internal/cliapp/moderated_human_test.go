@@ -57,7 +57,7 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 		"Before assigning perspectives I asked: ",
 		"[A]pprove  [R]eject  [S]kip this synthesis\n> a\n",
 		"Would you like me to create a workflow from this decision? [y/N]\n> y\n",
-		"ended: max_rounds after 1 rounds; synthesis approved",
+		"ended: max_rounds after 1 round; synthesis approved",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -141,7 +141,12 @@ func TestModeratedWithoutAsking(t *testing.T) {
 	if len(decisions) != 1 {
 		t.Fatalf("decisions %v", decisions)
 	}
-	if doc := read(t, dir, decisions[0]); !strings.Contains(doc, "**Assumed (no answer):** a choice between the common options") || strings.Contains(doc, "**Status:**") {
+	// Unreviewed is said, as Approved and Rejected are, with the other
+	// header lines.
+	doc := read(t, dir, decisions[0])
+	if !strings.Contains(doc, "**Assumed (no answer):** a choice between the common options") ||
+		!regexp.MustCompile(`\n\*\*Perspectives:\*\* [^\n]+\n\*\*Status:\*\* Unreviewed\n\n## Question\n`).MatchString(doc) ||
+		strings.Count(doc, "**Status:**") != 1 {
 		t.Errorf("decision:\n%s", doc)
 	}
 

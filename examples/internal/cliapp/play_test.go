@@ -69,7 +69,7 @@ func testEnv(t *testing.T, st store.Store, out io.Writer, args ...string) (*env,
 	sh, rec := newShown(), &recorder{}
 	client := &counting{Stub: llm.NewStub(1)}
 	return &env{opt: opt, client: client, store: st, sink: events.FanOut(r, sh, rec), render: r, shown: sh,
-		stdin: newLines(strings.NewReader("")), stdout: out, stderr: io.Discard}, client, rec
+		stdin: newLines(strings.NewReader("")), stdout: out, stderr: out}, client, rec
 }
 
 // TestPlayEveryFormat plays a debate of every registered format through
@@ -143,7 +143,8 @@ func TestPlayEveryFormat(t *testing.T) {
 			if n := client.calls.Load(); n != 0 {
 				t.Errorf("resuming a finished debate made %d model calls", n)
 			}
-			if want := fmt.Sprintf("── resumed %s (finished, ", id); !strings.Contains(out.String(), want) {
+			// It says so: nothing is run again.
+			if want := fmt.Sprintf("debate: debate %s had already finished; showing it\n", id); !strings.Contains(out.String(), want) || strings.Contains(out.String(), "── resumed") {
 				t.Errorf("output lacks %q:\n%s", want, out.String())
 			}
 			again, err := o.docs()
@@ -175,7 +176,7 @@ func TestConfigError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := configError(tt.err)
+			err := configError(tt.err, &options{set: map[string]bool{}}, nil)
 			if got := err.Error(); got != tt.want {
 				t.Errorf("= %q; want %q", got, tt.want)
 			}
@@ -184,7 +185,7 @@ func TestConfigError(t *testing.T) {
 			}
 		})
 	}
-	if configError(nil) != nil {
+	if configError(nil, &options{}, nil) != nil {
 		t.Error("configError(nil) != nil")
 	}
 }

@@ -26,11 +26,11 @@ func TestResumeByPrefix(t *testing.T) {
 	tests := []struct {
 		name, arg string
 		code      int
-		want      string // in stdout when 0, in stderr otherwise
+		want      string // in stderr
 	}{
-		{"full ID", ids[0], 0, "── resumed " + ids[0] + " (finished"},
-		{"prefix", ids[0][:n], 0, "── resumed " + ids[0] + " (finished"},
-		{"prefix without dl-", ids[0][3:n], 0, "── resumed " + ids[0] + " (finished"},
+		{"full ID", ids[0], 0, "debate: debate " + ids[0] + " had already finished; showing it\n"},
+		{"prefix", ids[0][:n], 0, "debate: debate " + ids[0] + " had already finished; showing it\n"},
+		{"prefix without dl-", ids[0][3:n], 0, "debate: debate " + ids[0] + " had already finished; showing it\n"},
 		// "d" is not a prefix of "dl-": without its dl-, a prefix is of the hex.
 		{"a letter of dl-", "l", 1, "no debate l"},
 		{"ambiguous", "dl-", 2, "--resume dl- is ambiguous: 2 debates start with it"},
@@ -39,11 +39,7 @@ func TestResumeByPrefix(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := debate(t, dir, "", "--store", "st", "--resume", tt.arg)
-			out := r.stdout
-			if tt.code != 0 {
-				out = r.stderr
-			}
-			if r.code != tt.code || !strings.Contains(out, tt.want) {
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("--resume %s: exit %d (want %d), output lacks %q:\nstdout: %s\nstderr: %s", tt.arg, r.code, tt.code, tt.want, r.stdout, r.stderr)
 			}
 		})

@@ -45,7 +45,7 @@ func TestScoredEvidence(t *testing.T) {
 	if want := "debate: no evaluation of Solution Fit in the evidence: starting from the neutral default 5.5\n"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 	}
-	for _, want := range []string{"Problem Validity      7.0 → ", "Market Opportunity    4.5 → ", "Solution Fit          5.5 → "} {
+	for _, want := range []string{"Problem Validity     7 → ", "Market Opportunity   4.5 → ", "Solution Fit         5.5 → "} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("scores lack %q:\n%s", want, r.stdout)
 		}
@@ -86,7 +86,7 @@ func TestScoredEvidence(t *testing.T) {
 	if again.code != 0 {
 		t.Fatalf("resume: exit %d: %s", again.code, again.stderr)
 	}
-	if !strings.Contains(again.stdout, "Problem Validity      7.0 → ") || strings.Count(again.stdout, "from a neutral default") != 1 {
+	if !strings.Contains(again.stdout, "Problem Validity     7 → ") || strings.Count(again.stdout, "from a neutral default") != 1 {
 		t.Errorf("the resumed debate lost its evidence:\n%s", again.stdout)
 	}
 	if r := debate(t, dir, "", "--resume", id, "--store", "db", "--evidence", file); r.code != 2 ||

@@ -5,12 +5,15 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
@@ -34,25 +37,59 @@ type Renderer struct {
 	w   io.Writer
 	opt Options
 
-	mu         sync.Mutex
-	cfg        duelogic.Config
-	labels     func(string) string // a format's speaker names (SetLabels), nil for the podcast
-	debateID   string
-	speaking   string          // the speaker whose tokens are being printed
-	streamed   strings.Builder // what speaking has said so far
+	mu       sync.Mutex
+	cfg      duelogic.Config
+	labels   func(string) string                // a format's speaker names (SetLabels), nil for the podcast
+	live     func(after *engine.Utterance) bool // SetLive
+	last     *engine.Utterance                  // the last utterance received
+	debateID string
+	open     bool // a line of text is printed without its newline
+
+	// The speech printed live: speaker's tokens, from the first that did
+	// not start with white space, and how many bytes of them are printed.
+	speaker  string
+	speech   []byte
+	shown    int
+	reheader bool            // the program wrote a line of its own: name the speaker again
+	held     map[string]bool // speakers whose speech is held until its utterance
+	queue    []engine.Event  // events that wait for the live speech to end
+
 	segment    duelogic.Segment
+	segHead    bool // the segment's header is still to print, before its first line
 	exchange   int
 	tokens     int
 	start      time.Time
 	statusShow bool
 }
 
+// maxQueue bounds the events that wait for the live speech to end; past it
+// the speech is given up (see abandon).
+const maxQueue = 1024
+
+// maxHeld is the most of a live speech held back while no sentence ends: a
+// longer run is printed up to its last space.
+const maxHeld = 400
+
 // New returns a renderer writing to w, naming speakers after cfg's chairs.
 func New(w io.Writer, cfg duelogic.Config, opt Options) *Renderer {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Renderer{w: w, cfg: cfg, opt: opt, start: opt.Now()}
+	return &Renderer{w: w, cfg: cfg, opt: opt, start: opt.Now(), held: map[string]bool{}}
+}
+
+// SetLive says which speeches are printed live, token by token: live
+// reports it of the speeches streamed after the utterance after (nil
+// before the first). A format that generates several speeches at once
+// refuses theirs, so that each is printed whole with its utterance, in the
+// order the utterances are recorded, and what is printed does not depend on
+// which speech streamed first. Without it (nil) every speech may be
+// printed live; still only one at a time: the tokens of another speaker
+// are held, and that speech is printed whole with its utterance.
+func (r *Renderer) SetLive(live func(after *engine.Utterance) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live = live
 }
 
 // SetConfig changes the config the speakers are named after (a resumed
@@ -140,52 +177,217 @@ func (r *Renderer) label(speaker string) string {
 }
 
 func (r *Renderer) endLine() {
-	if r.speaking != "" {
+	if r.open {
 		fmt.Fprintln(r.w)
-		r.speaking = ""
+		r.open = false
 	}
 }
 
-// Emit implements duelogic.EventSink.
+// Emit implements duelogic.EventSink. One speech is printed at a time:
+// while a speech is printed live, the tokens of other speakers are held
+// (their speeches are printed whole with their utterances) and the other
+// events wait for the live speech's utterance, so that they follow it in
+// the order they came.
 func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearStatus()
 	defer r.showStatus()
+	if e.Type == duelogic.EventToken {
+		r.token(e)
+		return
+	}
+	u := e.Utterance
+	if e.Type == duelogic.EventUtterance && u != nil {
+		last := *u
+		r.last = &last
+	}
+	switch {
+	case e.Type == duelogic.EventDebateEnded:
+		r.abandon()
+	case r.speaker == "":
+	case e.Type == duelogic.EventUtterance && u != nil && u.Speaker == r.speaker:
+	case len(r.queue) < maxQueue:
+		r.queue = append(r.queue, e)
+		return
+	default:
+		r.abandon()
+	}
+	r.show(e)
+	r.drain()
+}
+
+// token prints a token of the live speech, starts a live speech, or holds
+// the token of a speech that is not printed live.
+func (r *Renderer) token(e duelogic.Event) {
+	r.tokens++
+	switch {
+	case e.Speaker == r.speaker:
+	case r.speaker != "" || r.held[e.Speaker] || r.live != nil && !r.live(r.last):
+		// Printed whole with its utterance; the tokens themselves are
+		// not kept.
+		r.held[e.Speaker] = true
+		return
+	default:
+		r.endLine()
+		r.speaker, r.speech, r.shown = e.Speaker, r.speech[:0], 0
+		r.header(e.Speaker, "")
+	}
+	delta := e.Delta
+	if len(r.speech) == 0 {
+		delta = strings.TrimLeftFunc(delta, unicode.IsSpace)
+	}
+	r.speech = append(r.speech, delta...)
+	r.release(releasable(r.speech, r.shown))
+}
+
+// segmentHead prints the header of the segment when it is still to print.
+func (r *Renderer) segmentHead() {
+	if r.segHead {
+		r.endLine()
+		fmt.Fprintf(r.w, "\n%s\n", r.style("══════ "+strings.ToUpper(string(r.segment))+" ══════", bold))
+		r.segHead = false
+	}
+}
+
+// header names speaker, with a note, above what it says.
+func (r *Renderer) header(speaker, note string) {
+	r.segmentHead()
+	head := "▶ " + r.label(speaker)
+	if note != "" {
+		head += " (" + note + ")"
+	}
+	fmt.Fprintf(r.w, "\n%s\n", r.style(head, r.speakerColor(speaker)))
+}
+
+// release prints the live speech up to byte end.
+func (r *Renderer) release(end int) {
+	if end <= r.shown {
+		return
+	}
+	if r.reheader {
+		r.endLine()
+		r.header(r.speaker, "continued")
+		r.reheader = false
+	}
+	r.w.Write(r.speech[r.shown:end])
+	r.shown, r.open = end, true
+}
+
+// releasable is how much of a live speech may be printed, from shown on:
+// the text up to the end of its last sentence known to be over, before the
+// mark that ends it (a sentence is over once the next one begins), so that
+// a speaker cut off at the end of a sentence — where a cut lands, with the
+// full stop replaced by engine.CutMark — never shows words that were taken
+// back while the cut was being decided, but for the sentences said past
+// it in that time. A run of more than maxHeld bytes without a sentence end
+// is printed up to its last space.
+func releasable(speech []byte, shown int) int {
+	end := shown
+	for i := shown; i < len(speech); {
+		c, n := utf8.DecodeRune(speech[i:])
+		if !endsSentence(c) {
+			i += n
+			continue
+		}
+		j := i // past the end marks and closing quotes and brackets
+		for j < len(speech) {
+			c, n := utf8.DecodeRune(speech[j:])
+			if !endsSentence(c) && !strings.ContainsRune(closers, c) {
+				break
+			}
+			j += n
+		}
+		k := j // past the white space after them
+		for k < len(speech) {
+			c, n := utf8.DecodeRune(speech[k:])
+			if !unicode.IsSpace(c) {
+				break
+			}
+			k += n
+		}
+		if k == j || k == len(speech) || !utf8.FullRune(speech[k:]) {
+			// Not a boundary, or not yet known to be one.
+			i = max(j, k)
+			continue
+		}
+		if c, _ := utf8.DecodeRune(speech[k:]); !unicode.IsLower(c) {
+			end = i
+		}
+		i = k
+	}
+	if len(speech)-end > maxHeld {
+		if sp := bytes.LastIndexFunc(speech[end:], unicode.IsSpace); sp > 0 {
+			end += sp
+		}
+	}
+	return end
+}
+
+// closers may follow a sentence's end mark.
+const closers = "\"'”’)]»"
+
+func endsSentence(c rune) bool { return c == '.' || c == '!' || c == '?' || c == '…' }
+
+// abandon ends the live speech unfinished (the debate ended without its
+// utterance, or too many events waited for it; an utterance of it still
+// to come is printed whole), and prints the events that waited.
+func (r *Renderer) abandon() {
+	if r.speaker != "" {
+		if r.open {
+			fmt.Fprint(r.w, " …")
+		}
+		r.endLine()
+		r.held[r.speaker] = true
+		r.speaker = ""
+	}
+	r.drain()
+}
+
+// drain prints the events that waited for the live speech, once it is over.
+func (r *Renderer) drain() {
+	for r.speaker == "" && len(r.queue) > 0 {
+		e := r.queue[0]
+		r.queue = r.queue[1:]
+		r.show(e)
+	}
+	if len(r.queue) == 0 {
+		r.queue = nil
+	}
+}
+
+// show prints an event other than a token.
+func (r *Renderer) show(e duelogic.Event) {
 	switch e.Type {
 	case duelogic.EventDebateStarted:
 		r.debateID = e.DebateID
 		fmt.Fprintf(r.w, "debate %s\n", e.DebateID)
 	case duelogic.EventSegmentStarted:
-		r.endLine()
-		r.segment = e.Segment
-		fmt.Fprintf(r.w, "\n%s\n", r.style("══════ "+strings.ToUpper(string(e.Segment))+" ══════", bold))
-	case duelogic.EventToken:
-		r.tokens++
-		if r.speaking != e.Speaker {
-			r.endLine()
-			fmt.Fprintf(r.w, "\n%s\n", r.style("▶ "+r.label(e.Speaker), r.speakerColor(e.Speaker)))
-			r.speaking = e.Speaker
-			r.streamed.Reset()
-		}
-		r.streamed.WriteString(e.Delta)
-		fmt.Fprint(r.w, e.Delta)
+		// Its header goes above the segment's first line, so that a
+		// segment that shows nothing (a formal debate's report, kept for
+		// the documents) shows no header either.
+		r.segment, r.segHead = e.Segment, true
 	case duelogic.EventUtterance:
 		u := e.Utterance
+		if u == nil {
+			break
+		}
 		if u.Exchange > 0 {
 			r.exchange = u.Exchange
 		}
-		if r.speaking != u.Speaker {
+		if r.speaker != "" && r.speaker == u.Speaker {
+			r.finish(u)
+		} else {
 			r.endLine()
-			fmt.Fprintf(r.w, "\n%s\n%s", r.style("▶ "+r.label(u.Speaker), r.speakerColor(u.Speaker)), u.Content)
-			r.speaking = u.Speaker
-			r.streamed.Reset()
-			r.streamed.WriteString(u.Content)
+			r.header(u.Speaker, "")
+			fmt.Fprint(r.w, strings.TrimSpace(u.Content))
+			r.open = true
 		}
-		if u.Cut {
-			r.cut(u)
-		}
+		delete(r.held, u.Speaker)
 		r.endLine()
+		if u.Cut {
+			fmt.Fprintln(r.w, r.style("  ✂ cut off by "+r.label(u.InterruptedBy), yellow))
+		}
 		switch u.Kind {
 		case duelogic.KindInterjection:
 			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ⚑ interjection (%s) aimed at %s", u.Violation, r.label(u.Target)), red))
@@ -194,6 +396,7 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 		}
 	case duelogic.EventEvaluation:
 		r.endLine()
+		r.segmentHead()
 		if ev := e.Evaluation; ev != nil {
 			flag := ""
 			if ev.RequiresInterjection {
@@ -206,6 +409,7 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 		}
 	case duelogic.EventInterruption:
 		r.endLine()
+		r.segmentHead()
 		c, err := engine.DataAs[duelogic.InterruptCandidate](e)
 		if err != nil {
 			break
@@ -223,13 +427,11 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 		// view of one (a formal debate's log entry), else by its type and
 		// who it concerns (a verdict, a score card).
 		if u := e.Utterance; u != nil && u.Content != "" {
-			head := "▶ " + r.label(e.Speaker)
-			if u.Kind != "" {
-				head += " (" + strings.ReplaceAll(string(u.Kind), "_", " ") + ")"
-			}
-			fmt.Fprintf(r.w, "\n%s\n%s\n", r.style(head, r.speakerColor(e.Speaker)), u.Content)
+			r.header(e.Speaker, strings.ReplaceAll(string(u.Kind), "_", " "))
+			fmt.Fprintf(r.w, "%s\n", u.Content)
 			break
 		}
+		r.segmentHead()
 		line := "  • " + strings.ReplaceAll(string(e.Type), "_", " ")
 		if e.Speaker != "" {
 			line += " · " + r.label(e.Speaker)
@@ -238,29 +440,41 @@ func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 	}
 }
 
-// cut shows where u was cut off: the text stops with a dash when what was
-// streamed is what stands; when the speaker had streamed on past the cut
-// (the check ended late), the words that stand are repeated up to the cut.
-func (r *Renderer) cut(u *engine.Utterance) {
-	said := strings.TrimSuffix(u.Content, engine.CutMark)
-	streamed := strings.TrimSpace(r.streamed.String())
+// finish ends the live speech with its utterance u. What was printed is
+// normally the start of u's content, and the rest follows, so that the
+// speech reads as if printed whole. When it is not — the speaker went on
+// past the end of a sentence where they were cut off before the cut was
+// decided, or the format kept another text than the one streamed (a reply
+// cut to a token budget) — the printed text stands and a line says what
+// the utterance is.
+func (r *Renderer) finish(u *engine.Utterance) {
+	printed := string(r.speech[:r.shown])
+	content := strings.TrimSpace(u.Content)
+	reheader := r.reheader
+	r.speaker, r.reheader = "", false
 	switch {
-	case streamed == strings.TrimSpace(u.Content):
-		// Printed whole already (a replayed or unstreamed utterance).
-	case strings.TrimSuffix(streamed, ".") == said || streamed == said:
-		fmt.Fprint(r.w, engine.CutMark)
-	default:
-		tail := []rune(said)
+	case strings.HasPrefix(content, printed):
+		if rest := content[len(printed):]; rest != "" {
+			if reheader {
+				r.endLine()
+				r.header(u.Speaker, "continued")
+			}
+			fmt.Fprint(r.w, rest)
+			r.open = true
+		}
+	case u.Cut:
+		tail := []rune(content)
 		if len(tail) > 60 {
 			tail = append([]rune("…"), tail[len(tail)-60:]...)
 		}
 		r.endLine()
-		fmt.Fprint(r.w, r.style("  ✂ cut at: "+string(tail)+engine.CutMark, yellow))
-		r.speaking = u.Speaker
+		fmt.Fprintln(r.w, r.style("  ✂ cut at: "+string(tail)+" (what was streamed past it was taken back)", yellow))
+	default:
+		r.endLine()
+		fmt.Fprintln(r.w, r.style("  ≠ recorded as:", yellow))
+		fmt.Fprint(r.w, content)
+		r.open = true
 	}
-	r.endLine()
-	fmt.Fprint(r.w, r.style("  ✂ cut off by "+r.label(u.InterruptedBy), yellow))
-	r.speaking = u.Speaker // endLine below ends the line
 }
 
 // Metrics prints the result's metrics and token counts: the seed's success
@@ -355,6 +569,9 @@ func (r *Renderer) Println(a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearStatus()
+	if r.speaker != "" {
+		r.reheader = true // the speech goes on under the program's line
+	}
 	r.endLine()
 	fmt.Fprintln(r.w, a...)
 }
@@ -368,7 +585,7 @@ func (r *Renderer) clearStatus() {
 
 // showStatus draws the status line when no text is streaming.
 func (r *Renderer) showStatus() {
-	if !r.opt.Progress || r.speaking != "" {
+	if !r.opt.Progress || r.open || r.speaker != "" {
 		return
 	}
 	parts := []string{}

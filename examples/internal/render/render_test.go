@@ -45,8 +45,8 @@ func TestRender(t *testing.T) {
 			"  • round scored · PERFORMANCE ADVOCATE\n"},
 		{"terminal", Options{Color: true, Progress: true, Now: clock}, "debate d1\n" +
 			"\x1b[2m⏳ 0 tokens · 0:00\x1b[0m\r\x1b[2K" +
-			"\n\x1b[1m══════ EXCHANGE ══════\x1b[0m\n" +
 			"\x1b[2m⏳ exchange · 0 tokens · 0:00\x1b[0m\r\x1b[2K" +
+			"\n\x1b[1m══════ EXCHANGE ══════\x1b[0m\n" +
 			"\n\x1b[1m\x1b[36m▶ CLAUDE SONNET 4 · Utilitarian Chair\x1b[0m\nHello there.\n" +
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m\r\x1b[2K" +
 			"\x1b[2m  ✓ evaluation: adherence 80 · steel-man strong · self-critique weak · honesty high\x1b[0m\n" +
@@ -89,7 +89,7 @@ func TestTickAndClear(t *testing.T) {
 	r.Tick()
 	r.Clear()
 	r.Println("bye")
-	want := "\n══════ OPENING ══════\n⏳ opening · 0 tokens · 0:00\r\x1b[2K⏳ opening · 0 tokens · 1:05\r\x1b[2Kbye\n"
+	want := "⏳ opening · 0 tokens · 0:00\r\x1b[2K⏳ opening · 0 tokens · 1:05\r\x1b[2Kbye\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -154,5 +154,28 @@ func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 		Responses: 1, Evaluated: 1, CritiqueResponses: 1, SubstantiveResponses: 1, SteelManningRate: 1, MeetsSteelManning: true}})
 	if !strings.Contains(b.String(), "(target >80%: \x1b[32mmet\x1b[0m)") || !strings.Contains(b.String(), "(target >70%: \x1b[31mmissed\x1b[0m)") {
 		t.Errorf("verdicts not coloured:\n%q", b.String())
+	}
+}
+
+// TestSegmentHeaderOnlyWithContent: a segment's header is printed above its
+// first line, and not at all for a segment that shows nothing (a formal
+// debate's report, before the program's OUTCOME).
+func TestSegmentHeaderOnlyWithContent(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, duelogic.Config{}, Options{})
+	for _, e := range []duelogic.Event{
+		{Type: duelogic.EventSegmentStarted, Segment: "closing"},
+		{Type: duelogic.EventUtterance, Speaker: "chair", Utterance: &duelogic.Utterance{Speaker: "chair", Content: "Done."}},
+		{Type: duelogic.EventSegmentEnded, Segment: "closing"},
+		{Type: duelogic.EventSegmentStarted, Segment: "report"},
+		{Type: duelogic.EventSegmentEnded, Segment: "report"},
+		{Type: duelogic.EventDebateEnded},
+	} {
+		r.Emit(context.Background(), e)
+	}
+	r.Println("\n══════ OUTCOME ══════")
+	want := "\n══════ CLOSING ══════\n\n▶ CHAIR\nDone.\n\n══════ OUTCOME ══════\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
