@@ -14,11 +14,15 @@
 //	}
 //
 // The rules:
-//   - StoreFailsAfterEveryRecord: a store that fails after k records, for
-//     every k, stops the debate with the store's error; [engine.Resume]
-//     then gives the records of an uninterrupted run, and the failed run
-//     and the resume cost at most Config.MaxExtraCalls model calls more
-//     than it.
+//   - StoreFailsAfterEveryRecord: a store that fails after k records
+//     stops the debate with the store's error; [engine.Resume] then gives
+//     the records of an uninterrupted run, and the failed run and the
+//     resume cost at most Config.MaxExtraCalls model calls more than it.
+//     By default k takes a sample of positions: the first two and the
+//     last records, the first record of every type, and three evenly
+//     spaced ones. With Config.Exhaustive, or the
+//     environment variable DUELOGIC_EXHAUSTIVE=1 (CI sets it), k takes
+//     every position.
 //   - ReplayEqualsLive: [engine.Replay] of the stored records gives exactly
 //     the events the sink received, tokens aside.
 //   - SameDebateAtTwoClocks: clocks years apart give the same transcript,
@@ -36,9 +40,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -65,6 +71,9 @@ type Config struct {
 	// MaxExtraCalls bounds the model calls a store failure may cost beyond
 	// a clean run; 0: 3, the engine's promise.
 	MaxExtraCalls int
+	// Exhaustive fails the store after every record rather than a sample
+	// of positions; DUELOGIC_EXHAUSTIVE=1 in the environment sets it too.
+	Exhaustive bool
 }
 
 func (c Config) withDefaults() Config {
@@ -79,6 +88,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxExtraCalls == 0 {
 		c.MaxExtraCalls = 3
+	}
+	if os.Getenv("DUELOGIC_EXHAUSTIVE") == "1" {
+		c.Exhaustive = true
 	}
 	return c
 }
@@ -139,7 +151,8 @@ func (s suite[R]) storeFails(t *testing.T) {
 	want := records(t, clean, s.c.Debate.ID)
 	base := cc.n.Load()
 	worst := int64(0)
-	for k := 0; k < len(want); k++ {
+	points := failurePoints(want, s.c.Exhaustive)
+	for _, k := range points {
 		mem := store.NewMemory()
 		c := &counting{Client: s.c.Client()}
 		boom := errors.New("enginetest: disk full")
@@ -162,7 +175,7 @@ func (s suite[R]) storeFails(t *testing.T) {
 		}
 		worst = max(worst, c.n.Load()-base)
 	}
-	t.Logf("%d records, %d calls clean, at most %d extra calls after a store failure", len(want), base, worst)
+	t.Logf("%d records (store failed after %d of them), %d calls clean, at most %d extra calls after a store failure", len(want), len(points), base, worst)
 	if worst > int64(s.c.MaxExtraCalls) {
 		t.Errorf("a store failure cost up to %d extra model calls, want at most %d", worst, s.c.MaxExtraCalls)
 	}
@@ -360,13 +373,74 @@ func (c *collect) Emit(_ context.Context, e engine.Event) {
 	}
 }
 
-// seqs matches what names a record by its Seq inside another record.
-var seqs = regexp.MustCompile(`"(seq|utteranceSeq|replyTo)":\d+|(moves):\d+`)
+// seqKeys are the keys whose numeric value names a record by its Seq
+// inside another record.
+var seqKeys = []string{`"seq":`, `"utteranceSeq":`, `"replyTo":`, `moves:`}
 
-// records returns a debate's stored records as comparable strings: type and
-// data, in log order for the main flow, side records sorted after them.
-// Side records land in the log where timing puts them, which shifts the Seq
-// of the records after them, so references by Seq are masked.
+// maskSeqs replaces the number after every key of seqKeys with "#".
+func maskSeqs(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' && s[i] != 'm' {
+			continue
+		}
+		for _, k := range seqKeys {
+			if !strings.HasPrefix(s[i:], k) {
+				continue
+			}
+			j := i + len(k)
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i+len(k) {
+				b.WriteString(s[last : i+len(k)])
+				b.WriteByte('#')
+				last, i = j, j-1
+			}
+			break
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// failurePoints returns the k at which StoreFailsAfterEveryRecord fails a
+// store after k records of a debate whose records are recs (each line
+// starting with its record type, as the suite compares them): every k
+// when exhaustive, else a deterministic sample that still fails on every
+// kind of record: the first two and the last, the first record of every
+// type, and three evenly spaced positions.
+func failurePoints(recs []string, exhaustive bool) []int {
+	n := len(recs)
+	var ks []int
+	if exhaustive {
+		for k := range n {
+			ks = append(ks, k)
+		}
+		return ks
+	}
+	ks = append(ks, 0, 1, n-1)
+	seen := map[string]bool{}
+	for k, r := range recs {
+		typ, _, _ := strings.Cut(r, " ")
+		if !seen[typ] {
+			seen[typ] = true
+			ks = append(ks, k)
+		}
+	}
+	const spaced = 4
+	for i := 1; i < spaced; i++ {
+		ks = append(ks, i*n/spaced)
+	}
+	slices.Sort(ks)
+	ks = slices.Compact(ks)
+	return slices.DeleteFunc(ks, func(k int) bool { return k < 0 || k >= n })
+}
+
 func records(t *testing.T, st store.Store, id string) []string {
 	t.Helper()
 	recs, err := st.Records(context.Background(), id)
@@ -379,7 +453,7 @@ func records(t *testing.T, st store.Store, id string) []string {
 			Side bool `json:"side"`
 		}
 		_ = json.Unmarshal(r.Data, &k)
-		line := r.Type + " " + seqs.ReplaceAllString(string(r.Data), "$1$2:#")
+		line := r.Type + " " + maskSeqs(string(r.Data))
 		if k.Side {
 			side = append(side, line)
 		} else {
