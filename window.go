@@ -67,13 +67,6 @@ func (r *play) split() (summary, recent string) {
 	return sb.String(), rb.String()
 }
 
-// describeKind says what kind of turn u was, for a prompt's window.
-func describeKind(u Utterance) string {
-	var b strings.Builder
-	writeKind(&b, u)
-	return b.String()
-}
-
 func writeKind(b *strings.Builder, u Utterance) {
 	switch u.Kind {
 	case KindResponse:

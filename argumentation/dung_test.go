@@ -136,7 +136,7 @@ func bruteDung(n int, att [][2]int) dungExpected {
 		}
 		ground = next
 	}
-	var complete, admissible []uint
+	var admissible []uint
 	want := dungExpected{Grounded: names(ground), Complete: [][]string{}, Preferred: [][]string{}, Stable: [][]string{}}
 	for s := uint(0); s < 1<<n; s++ {
 		if !conflictFree(s) {
@@ -147,7 +147,6 @@ func bruteDung(n int, att [][2]int) dungExpected {
 			admissible = append(admissible, s)
 		}
 		if f == s {
-			complete = append(complete, s)
 			want.Complete = append(want.Complete, names(s))
 		}
 		stable := true

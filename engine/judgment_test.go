@@ -79,9 +79,8 @@ func (f *judged) Play(ctx context.Context, s *engine.Session) ([]string, error) 
 // scripted answers "case:<name>" requests: first replies at once, reask
 // after one bad reply, cut after one reply cut at its cap, never never.
 type scripted struct {
-	mu    sync.Mutex
-	reqs  []llm.Request
-	rambl string
+	mu   sync.Mutex
+	reqs []llm.Request
 }
 
 func (c *scripted) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {

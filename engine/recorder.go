@@ -121,7 +121,6 @@ type recorder struct {
 	done     int64     // items the writer has finished
 	mark     int64     // queued when the last model call began
 	side     int64     // queued up to the last side record
-	gen      int64     // model calls paced so far
 	sides    int       // side steps under way
 	closed   bool
 	err      error

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/duelogic/duelogic/internal/sleep"
 )
 
 // RetryPolicy says which failed calls [Retry] sends again, how often, and how
@@ -150,21 +152,9 @@ func (r *retryClient) do(ctx context.Context, call func() (resp Response, starte
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return resp, &retryError{attempts: attempt, err: err, ctxErr: ctxErr}
 		}
-		if ctxErr := sleep(ctx, r.p.wait(attempt, err)); ctxErr != nil {
+		if ctxErr := sleep.For(ctx, r.p.wait(attempt, err)); ctxErr != nil {
 			return resp, &retryError{attempts: attempt, err: err, ctxErr: ctxErr}
 		}
-	}
-}
-
-// sleep waits for d, or returns ctx.Err() as soon as ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/internal/stubtext"
 	"github.com/duelogic/duelogic/llm/jsonschema"
 )
@@ -80,7 +81,7 @@ func (s *Stub) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	if s.TokenDelay > 0 {
 		wait := s.TokenDelay * time.Duration(len(stubDeltas(resp.Content)))
-		if err := sleep(ctx, wait); err != nil {
+		if err := sleep.For(ctx, wait); err != nil {
 			return Response{}, stubContextError(req, err)
 		}
 	}
@@ -99,7 +100,7 @@ func (s *Stub) Stream(ctx context.Context, req Request, onDelta func(delta strin
 	}
 	for _, d := range stubDeltas(resp.Content) {
 		if s.TokenDelay > 0 {
-			if err := sleep(ctx, s.TokenDelay); err != nil {
+			if err := sleep.For(ctx, s.TokenDelay); err != nil {
 				return Response{}, stubContextError(req, err)
 			}
 		} else if err := ctx.Err(); err != nil {

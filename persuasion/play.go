@@ -241,10 +241,3 @@ func sharedContext(cfg Config, d engine.Debate) []string {
 	}
 	return k
 }
-
-func modelOf(resp llm.Response, req llm.Request) string {
-	if resp.Model != "" {
-		return resp.Model
-	}
-	return req.Model
-}

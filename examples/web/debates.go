@@ -389,9 +389,6 @@ func (s *server) document(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(text))
 }
 
-// words is s with spaces for underscores and a capital first letter.
-func words(s string) string { return render.Title(s) }
-
 // The page's person is asked nothing while a debate waits in memory: a
 // moderated debate started from the page pauses at every question it has
 // for its person — the clarifying question, each checkpoint, the approval

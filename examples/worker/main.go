@@ -45,6 +45,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/persuasion"
@@ -249,7 +250,7 @@ type slowStub struct {
 }
 
 func (s *slowStub) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if err := s.wait(ctx); err != nil {
+	if err := sleep.For(ctx, s.delay); err != nil {
 		return llm.Response{}, err
 	}
 	return s.Client.Complete(ctx, req)
@@ -257,23 +258,8 @@ func (s *slowStub) Complete(ctx context.Context, req llm.Request) (llm.Response,
 
 // Stream streams the stub's answer after the delay.
 func (s *slowStub) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
-	if err := s.wait(ctx); err != nil {
+	if err := sleep.For(ctx, s.delay); err != nil {
 		return llm.Response{}, err
 	}
 	return llm.Stream(ctx, s.Client, req, onDelta)
-}
-
-// wait takes the call's delay, or returns ctx's error when it ends first.
-func (s *slowStub) wait(ctx context.Context) error {
-	if s.delay <= 0 {
-		return nil
-	}
-	t := time.NewTimer(s.delay)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -71,7 +72,7 @@ func (p *Paced) Complete(ctx context.Context, req llm.Request) (llm.Response, er
 	if n := len(Sentences(resp.Content)); n > 1 {
 		wait += time.Duration(n-1) * p.PerSentence
 	}
-	if err := pause(ctx, wait); err != nil {
+	if err := sleep.For(ctx, wait); err != nil {
 		return llm.Response{}, err
 	}
 	return resp, nil
@@ -99,7 +100,7 @@ func (p *Paced) Stream(ctx context.Context, req llm.Request, onDelta func(string
 		if j == 0 {
 			wait = p.Latency
 		}
-		if err := pause(ctx, wait); err != nil {
+		if err := sleep.For(ctx, wait); err != nil {
 			cancelled = true
 			return llm.Response{}, err
 		}
@@ -118,21 +119,6 @@ func (p *Paced) Streams() []StreamLog {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]StreamLog(nil), p.streams...)
-}
-
-// pause waits d, or until ctx is done.
-func pause(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // Sentences splits s into sentences, each with the white space after it,

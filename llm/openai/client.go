@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -208,7 +209,7 @@ func New(cfg Config) *Client {
 		jsonFormat:       json.RawMessage(`{"type":"json_object"}`),
 		logger:           cfg.Logger,
 		display:          "openai.Client" + strings.TrimPrefix(cfg.String(), "openai.Config"),
-		sleep:            sleepCtx,
+		sleep:            sleep.For,
 		now:              time.Now,
 		jitter:           randFloat,
 		maxBody:          maxResponseBody,

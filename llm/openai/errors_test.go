@@ -291,7 +291,7 @@ func TestSecretsNeverShow(t *testing.T) {
 				"Complete error": err.Error(), "Stream error": fmt.Sprint(serr),
 				"APIError %+v": fmt.Sprintf("%+v", apiErr), "metadata": string(apiErr.Metadata),
 				"logs": logs.String(), "Config %v": fmt.Sprintf("%v", cfg), "Config %+v": fmt.Sprintf("%+v", cfg),
-				"Config %#v": fmt.Sprintf("%#v", cfg), "Config %s": fmt.Sprintf("%s", cfg),
+				"Config %#v": fmt.Sprintf("%#v", cfg), "Config %s": fmt.Sprintf("%s", cfg), //lint:ignore S1025 the test checks what %s prints
 				"Client %v": fmt.Sprintf("%v", c), "Client %+v": fmt.Sprintf("%+v", c), "Client %#v": fmt.Sprintf("%#v", c),
 				"slog Config": logValue(cfg),
 			}

@@ -183,11 +183,6 @@ func TestLlamaServerJSON(t *testing.T) {
 		"type":"object",
 		"properties":{"winner":{"type":"string","enum":["pro","con"]},"reason":{"type":"string"},"score":{"type":"integer","minimum":0,"maximum":10}},
 		"required":["winner","reason","score"],"additionalProperties":false}}}`
-	type verdict struct {
-		Winner string `json:"winner"`
-		Reason string `json:"reason"`
-		Score  int    `json:"score"`
-	}
 	tests := []struct {
 		name   string
 		format json.RawMessage // Config.ResponseFormat

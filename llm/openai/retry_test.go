@@ -300,14 +300,3 @@ func TestCancelBeforeResponse(t *testing.T) {
 		t.Errorf("retried a cancelled call: %v", sleeps.got())
 	}
 }
-
-func TestRealSleepHonoursContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if err := sleepCtx(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("sleepCtx = %v, want context.Canceled", err)
-	}
-	if err := sleepCtx(t.Context(), time.Nanosecond); err != nil {
-		t.Errorf("sleepCtx = %v", err)
-	}
-}

@@ -278,15 +278,4 @@ func (k *kickReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 func randFloat() float64 { return rand.Float64() }
