@@ -151,7 +151,7 @@ type mapper struct {
 
 // castOf is f's Cast, or one naming speakers as they are.
 func castOf(f any) Cast {
-	if c, ok := f.(Cast); ok {
+	if c, ok := underlying(f).(Cast); ok {
 		return c
 	}
 	return plainCast{}

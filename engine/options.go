@@ -19,6 +19,7 @@ import (
 type Option func(*settings)
 
 type settings struct {
+	human   Human
 	client  llm.Client
 	store   store.Store
 	sink    EventSink
@@ -142,6 +143,7 @@ type Purposer interface {
 // check rejects a nil format, and caps for purposes a [Purposer] never
 // uses.
 func (s *settings) check(f any) error {
+	f = underlying(f)
 	if f == nil {
 		return errors.New("engine: nil Format")
 	}
@@ -170,6 +172,7 @@ func (s *settings) check(f any) error {
 
 // configure applies the format options to f and validates it.
 func (s *settings) configure(f any) error {
+	f = underlying(f)
 	for _, apply := range s.format {
 		if err := apply(f); err != nil {
 			return err

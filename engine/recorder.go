@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/duelogic/duelogic/llm"
@@ -114,14 +115,15 @@ type recorder struct {
 	logger *slog.Logger
 
 	mu       sync.Mutex
-	seq      int64     // last Seq handed out
-	mainTime time.Time // Time of the last main-sequence record
-	q        []queued  // waiting for the writer
-	queued   int64     // items ever queued
-	done     int64     // items the writer has finished
-	mark     int64     // queued when the last model call began
-	side     int64     // queued up to the last side record
-	sides    int       // side steps under way
+	seq      int64        // last Seq handed out
+	stored   atomic.Int64 // last Seq the store took
+	mainTime time.Time    // Time of the last main-sequence record
+	q        []queued     // waiting for the writer
+	queued   int64        // items ever queued
+	done     int64        // items the writer has finished
+	mark     int64        // queued when the last model call began
+	side     int64        // queued up to the last side record
+	sides    int          // side steps under way
 	closed   bool
 	err      error
 	wake     chan struct{} // the writer has work (capacity 1)
@@ -169,6 +171,8 @@ func (r *recorder) write(ctx context.Context) {
 				if err := r.st.Append(actx, *it.rec); err != nil {
 					r.fail(fmt.Errorf("engine: store %s record %d of %s: %w", it.rec.Type, it.rec.Seq, r.id, err))
 					failed = true
+				} else {
+					r.stored.Store(it.rec.Seq)
 				}
 			}
 			if !failed && it.ev != nil {

@@ -174,7 +174,7 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("engine: look up debate %s: %w", d.ID, err)
 	}
-	spec, err := json.Marshal(f)
+	spec, err := json.Marshal(underlying(f))
 	if err != nil {
 		return nil, fmt.Errorf("engine: encode %s configuration: %w", f.Name(), err)
 	}
@@ -220,8 +220,8 @@ func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID
 	if h.Format != f.Name() {
 		return nil, fmt.Errorf("%w: %s is a %q debate, not %q", ErrCorruptLog, debateID, h.Format, f.Name())
 	}
-	zeroConfig(f)
-	if err := json.Unmarshal(h.Spec, f); err != nil {
+	zeroConfig(underlying(f))
+	if err := json.Unmarshal(h.Spec, underlying(f)); err != nil {
 		return nil, fmt.Errorf("%w: %s: stored %s configuration: %v", ErrCorruptLog, debateID, f.Name(), err)
 	}
 	if err := s.configure(f); err != nil {
@@ -273,7 +273,8 @@ func headOf(recs []store.Record) (head, error) {
 	return h, nil
 }
 
-// play runs f on s; h is the head record to write, nil when resuming.
+// play runs f on s; h is the head record to write, nil when resuming. Once
+// the debate exists, an error comes with the result so far (see [Run]).
 func play[R any](ctx context.Context, s *Session, f Format[R], h *head) (res *Result[R], err error) {
 	s.rec.start(ctx)
 	mctx, cancel := context.WithCancel(ctx)
@@ -291,17 +292,36 @@ func play[R any](ctx context.Context, s *Session, f Format[R], h *head) (res *Re
 		cancel()
 	}
 	if merr := s.finishMapping(); err == nil && merr != nil {
-		res, err = nil, merr
+		err = merr
 	}
 	cancel()
 	stopped = true
-	if serr := s.rec.stop(); serr != nil {
-		return nil, serr
+	if serr := s.rec.stop(); serr != nil && err == nil {
+		err = serr
 	}
 	if err != nil {
-		return nil, err
+		if h != nil && s.rec.stored.Load() == 0 {
+			return nil, err // the debate's first record was not stored: no debate
+		}
+		return soFar[R](s, f.Name()), err
 	}
 	return res, nil
+}
+
+// soFar is the result of a debate that stopped: everything but its
+// outcome.
+func soFar[R any](s *Session, name string) *Result[R] {
+	res := &Result[R]{
+		DebateID: s.d.ID, Format: name, Debate: s.d, Transcript: s.Transcript(),
+		UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(),
+	}
+	s.usageMu.Lock()
+	for sp, u := range s.usage {
+		res.UsageBySpeaker[sp] = u
+		res.Usage = res.Usage.Add(u)
+	}
+	s.usageMu.Unlock()
+	return res
 }
 
 func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*Result[R], error) {
@@ -320,16 +340,8 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	if err != nil {
 		return nil, err
 	}
-	res := &Result[R]{
-		DebateID: s.d.ID, Format: f.Name(), Debate: s.d, Transcript: s.Transcript(), Detail: detail,
-		Arguments: am, UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(),
-	}
-	s.usageMu.Lock()
-	for sp, u := range s.usage {
-		res.UsageBySpeaker[sp] = u
-		res.Usage = res.Usage.Add(u)
-	}
-	s.usageMu.Unlock()
+	res := soFar[R](s, f.Name())
+	res.Detail, res.Arguments = detail, am
 	const key = "end"
 	if s.j.nextIs(key) {
 		return res, s.j.skip(key)

@@ -31,6 +31,10 @@ type Debate struct {
 	// Context is optional background (at most MaxContextRunes), fenced as
 	// data too.
 	Context string `json:"context,omitempty"`
+	// Unattended: no person takes part. Every question the debate has for
+	// its person ([Session.Ask]) takes its default answer, whatever
+	// [Human] a Run or Resume is given; it is stored with the debate.
+	Unattended bool `json:"unattended,omitempty"`
 }
 
 // Segment is a part of a debate; each format names its own.

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/duelogic/duelogic/llm"
+)
+
+// ErrUnknownFormat: no format is registered under the name given to [Open]
+// or stored with a debate given to [ResumeStored].
+var ErrUnknownFormat = errors.New("engine: unknown format")
+
+// Opener makes a format from its configuration, as JSON: nil or "{}" give
+// the format's defaults, a field left out takes its default, and a bad
+// configuration is a [*ValidationError].
+type Opener func(config json.RawMessage) (Format[Outcome], error)
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Opener{}
+)
+
+// Register makes a format available by name to [Open] and [ResumeStored],
+// the way database/sql drivers register themselves: each format package
+// calls it from its init function, so linking the package is enough. name
+// must be the Name() of the formats open returns. Register panics if name
+// is empty, open is nil or name is registered twice: programming errors.
+func Register(name string, open func(config json.RawMessage) (Format[Outcome], error)) {
+	if name == "" || open == nil {
+		panic("engine: Register: empty name or nil open")
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("engine: Register called twice for format " + name)
+	}
+	registry[name] = open
+}
+
+// Formats returns the names of the registered formats, sorted: the five
+// built in ("duelogic", "formal", "moderated", "persuasion", "scored")
+// when their packages are linked.
+func Formats() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Open returns the format registered as name, configured by config: a JSON
+// object whose fields are the format's configuration (those left out take
+// its defaults); nil, "null" or "{}" give its defaults. An unknown name
+// fails with an error wrapping [ErrUnknownFormat] that lists the known
+// ones; a config that is not a JSON object, or an invalid one, with a
+// [*ValidationError] naming the fields.
+func Open(name string, config json.RawMessage) (Format[Outcome], error) {
+	registryMu.RLock()
+	open, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: %q (registered: %v)", ErrUnknownFormat, name, Formats())
+	}
+	config = bytes.TrimSpace(config)
+	if len(config) == 0 || bytes.Equal(config, []byte("null")) {
+		config = json.RawMessage("{}")
+	}
+	if config[0] != '{' || !json.Valid(config) {
+		ve := &ValidationError{Format: name}
+		ve.Add("config", "not a JSON object")
+		return nil, ve
+	}
+	f, err := open(config)
+	if err != nil {
+		return nil, err
+	}
+	if f.Name() != name {
+		return nil, fmt.Errorf("engine: the format registered as %q is named %q", name, f.Name())
+	}
+	return f, nil
+}
+
+// DecodeConfig decodes a format's configuration from JSON into cfg, which
+// holds the defaults: fields the JSON leaves out keep them. An unknown
+// field, or a value of the wrong type, is a [*ValidationError] of format
+// naming it. A format's [Opener] uses it.
+func DecodeConfig(format string, config json.RawMessage, cfg any) error {
+	dec := json.NewDecoder(bytes.NewReader(config))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(cfg); err != nil {
+		ve := &ValidationError{Format: format}
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			ve.Add(te.Field, "%s is not a %s", te.Value, te.Type)
+		default:
+			ve.Add("config", "%v", err)
+		}
+		return ve
+	}
+	return nil
+}
+
+// Erase returns f as a Format[Outcome], for an [Opener]: its outcome is
+// handed on as an Outcome, and everything else — its name, its stored
+// configuration, its Validate, [Cast] and [Purposer] methods, format
+// options ([ForFormat]) — is f's.
+func Erase[R Outcome](f Format[R]) Format[Outcome] {
+	if e, ok := any(f).(Format[Outcome]); ok {
+		return e
+	}
+	return erased[R]{f}
+}
+
+// erased is a Format[R] seen as a Format[Outcome].
+type erased[R Outcome] struct{ f Format[R] }
+
+func (e erased[R]) Name() string { return e.f.Name() }
+
+func (e erased[R]) Play(ctx context.Context, s *Session) (Outcome, error) {
+	r, err := e.f.Play(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (e erased[R]) underlying() any { return e.f }
+
+// underlying returns the format an [Erase] wraps, or f itself: what the
+// engine encodes, decodes, validates and asks for a [Cast].
+func underlying(f any) any {
+	if u, ok := f.(interface{ underlying() any }); ok {
+		return u.underlying()
+	}
+	return f
+}
+
+// ResumeStored continues a stopped debate of any registered format, like
+// [Resume]: the format's name and configuration are read from the debate's
+// first record in the store (WithStore is required). A format that is not
+// registered fails with [ErrUnknownFormat].
+func ResumeStored(ctx context.Context, client llm.Client, debateID string, opts ...Option) (*Result[Outcome], error) {
+	st := StoreOf(opts...)
+	if st == nil {
+		return nil, fmt.Errorf("engine: resume %s: no store: pass WithStore with the store the debate was recorded in", debateID)
+	}
+	recs, err := st.Records(ctx, debateID)
+	if err != nil {
+		return nil, fmt.Errorf("engine: resume %s: %w", debateID, err)
+	}
+	h, err := headOf(recs)
+	if err != nil {
+		return nil, err
+	}
+	registryMu.RLock()
+	open, ok := registry[h.Format]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: debate %s is a %q debate (registered: %v)", ErrUnknownFormat, debateID, h.Format, Formats())
+	}
+	f, err := open(json.RawMessage("{}"))
+	if err != nil {
+		return nil, fmt.Errorf("engine: resume %s: open format %q: %w", debateID, h.Format, err)
+	}
+	return Resume(ctx, client, f, debateID, opts...)
+}
