@@ -1,9 +1,11 @@
 package duelogic
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -777,22 +779,44 @@ func TestCancellationLeavesResumableLogAndNoGoroutines(t *testing.T) {
 	})
 }
 
-func TestPanickingSinkCannotStopOrCorrupt(t *testing.T) {
+// A panicking sink stops the debate with an error naming the event, and
+// logs it; what was stored resumes to the debate an unbroken run plays.
+func TestPanickingSinkStopsTheDebate(t *testing.T) {
 	mem := store.NewMemory()
 	sink := SinkFunc(func(context.Context, Event) { panic("boom") })
+	var logs bytes.Buffer
 	d := prop
 	d.ID = "panicky"
-	res, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem), WithSink(sink)).Run(context.Background(), d)
-	if err != nil {
-		t.Fatal(err)
+	_, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem), WithSink(sink),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))).Run(context.Background(), d)
+	if !errors.Is(err, engine.ErrSinkPanicked) {
+		t.Fatalf("Run with a panicking sink = %v, want ErrSinkPanicked", err)
+	}
+	if !strings.Contains(err.Error(), "debate_started") || !strings.Contains(logs.String(), "panicked") {
+		t.Errorf("the error %q or the log %q does not name the event", err, logs.String())
 	}
 	again, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem)).Resume(context.Background(), "panicky")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(res.Transcript, again.Transcript); diff != "" {
-		t.Errorf("store after a panicking sink (-want +got):\n%s", diff)
+	clean := prop
+	clean.ID = "clean"
+	want, err := mustNew(t, shortConfig(), newTestClient(), WithStore(mem)).Run(context.Background(), clean)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if diff := cmp.Diff(spokenLines(want.Transcript), spokenLines(again.Transcript)); diff != "" {
+		t.Errorf("resumed after a panicking sink (-unbroken +resumed):\n%s", diff)
+	}
+}
+
+// spokenLines is who said what, in order.
+func spokenLines(tr []Utterance) []string {
+	var lines []string
+	for _, u := range tr {
+		lines = append(lines, u.Speaker+": "+u.Content)
+	}
+	return lines
 }
 
 func TestStoreErrorEmitsNothingUnstored(t *testing.T) {

@@ -114,6 +114,9 @@ var errCut = errors.New("engine: utterance cut")
 // Without a streaming client, or when w.MaxChecks < 1 or w.Check is nil,
 // SayWatched is Say and makes no check.
 func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req llm.Request, w Watch) (Utterance, Watched, error) {
+	if err := s.claim(key); err != nil {
+		return u, Watched{}, err
+	}
 	got, en, ok, err := s.replayedEntry(key)
 	if err != nil || ok {
 		var wd Watched
@@ -123,7 +126,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 		return got, wd, err
 	}
 	if !s.stream || w.MaxChecks < 1 || w.Check == nil {
-		u, err := s.Say(ctx, key, u, req)
+		u, err := s.say(ctx, key, u, req)
 		return u, Watched{}, err
 	}
 	if err := s.mapFailure(); err != nil {

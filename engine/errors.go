@@ -24,6 +24,14 @@ var (
 	// ErrInvalidConfig is matched (errors.Is) by every format's
 	// configuration error, a [*ValidationError].
 	ErrInvalidConfig = errors.New("engine: invalid config")
+	// ErrSinkPanicked: the event sink panicked. The debate stops at once
+	// (the record the event announced is stored, and Resume continues);
+	// the panic is logged ([WithLogger]) and named in the error.
+	ErrSinkPanicked = errors.New("engine: event sink panicked")
+	// ErrMisuse: a Format used its Session against the engine's contract —
+	// a step key used twice, a record type the engine owns, a step or a
+	// model call after Play returned. enginetest's rules fail on it.
+	ErrMisuse = errors.New("engine: format misuses its session")
 )
 
 // TurnError is the error that stops a debate when a model call fails: it

@@ -86,8 +86,16 @@ const EventAsked EventType = "asked"
 // WithHuman sets who answers the debate's questions ([Session.Ask]); without
 // it nobody is asked, every question takes its default answer (its first
 // choice) and no debate pauses. A debate whose Debate.Unattended is set
-// asks nobody either, whatever Human is given.
-func WithHuman(h Human) Option { return func(o *settings) { o.human = h } }
+// asks nobody either, whatever Human is given. A nil Human is an error of
+// Run and Resume.
+func WithHuman(h Human) Option {
+	return func(o *settings) {
+		if isNil(h) {
+			o.nils = append(o.nils, fmt.Sprintf("WithHuman(%T(nil))", h))
+		}
+		o.human = h
+	}
+}
 
 // Ask asks the debate's person q and stores the answer under key: a
 // replayed debate reads it back without asking. Without a [Human] (or in
@@ -103,7 +111,7 @@ func (s *Session) Ask(ctx context.Context, key string, q Question) (Answer, erro
 	}
 	for attempt := 1; ; attempt++ {
 		var a Asked
-		replayed, err := s.Step(ctx, fmt.Sprintf("%s:asked:%d", key, attempt), RecordAsked, SpeakerHuman, &a,
+		replayed, err := s.mainStep(ctx, fmt.Sprintf("%s:asked:%d", key, attempt), RecordAsked, SpeakerHuman, &a,
 			func(ctx context.Context) (any, llm.Usage, error) {
 				a, err := s.ask(ctx, q)
 				return a, llm.Usage{}, err

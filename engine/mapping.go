@@ -183,6 +183,7 @@ func (s *Session) startMapper(ctx context.Context, f any) {
 		}
 	}
 	s.mapper = m
+	ctx = context.WithValue(ctx, engineWork{}, true)
 	go func() {
 		defer close(m.done)
 		for u := range m.jobs {
@@ -273,7 +274,7 @@ func (m *mapper) extract(ctx context.Context, u Utterance) error {
 	}
 	var v movesValue
 	applied := false
-	replayed, err := s.SideStep(ctx, key, RecordMoves, SpeakerArbiter, &v, func(ctx context.Context) (any, llm.Usage, error) {
+	replayed, err := s.sideStep(ctx, key, RecordMoves, SpeakerArbiter, &v, func(ctx context.Context) (any, llm.Usage, error) {
 		moves := m.dialogue.Moves()
 		recent := moves[max(0, len(moves)-maxPromptMoves):]
 		temp := 0.2

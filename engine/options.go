@@ -23,6 +23,7 @@ type settings struct {
 	client  llm.Client
 	store   store.Store
 	sink    EventSink
+	nils    []string // options given a nil value
 	now     func() time.Time
 	logger  *slog.Logger
 	hook    func(purpose string, msgs []llm.Message) []llm.Message
@@ -33,11 +34,41 @@ type settings struct {
 }
 
 // WithStore sets where the debate is recorded; the default is a new
-// in-memory store (so Resume needs the same store given again).
-func WithStore(s store.Store) Option { return func(o *settings) { o.store = s } }
+// in-memory store (so Resume needs the same store given again). A nil
+// store (or a nil pointer of a store type) is an error of Run and Resume.
+func WithStore(s store.Store) Option {
+	return func(o *settings) {
+		if isNil(s) {
+			o.nils = append(o.nils, fmt.Sprintf("WithStore(%T(nil))", s))
+		}
+		o.store = s
+	}
+}
 
-// WithSink sets who hears the events; the default discards them.
-func WithSink(s EventSink) Option { return func(o *settings) { o.sink = s } }
+// WithSink sets who hears the events; the default discards them. A nil
+// sink (or a nil pointer of a sink type) is an error of Run and Resume. A
+// sink that panics stops the debate with [ErrSinkPanicked].
+func WithSink(s EventSink) Option {
+	return func(o *settings) {
+		if isNil(s) {
+			o.nils = append(o.nils, fmt.Sprintf("WithSink(%T(nil))", s))
+		}
+		o.sink = s
+	}
+}
+
+// isNil reports whether v is nil or a nil pointer, map, func, chan or
+// slice inside an interface: a value that would panic when used.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.Slice, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
 
 // WithClock sets the clock read for record times and anything a format
 // times (cooldowns, timeouts, dates in prompts); the default is time.Now.
@@ -69,7 +100,8 @@ func WithPromptHook(h func(purpose string, msgs []llm.Message) []llm.Message) Op
 //
 // Whether a debate maps its arguments is stored with it: Resume maps a
 // debate that was mapped (with this option's semantics, or the stored one
-// without it) and never maps one that was not.
+// without it); given to a Resume of a debate that was not mapped, the
+// option is refused ([ErrUnsupportedOption]) rather than ignored.
 func WithArgumentMap(s argumentation.Semantics) Option {
 	return func(o *settings) { o.mapping = &s }
 }
@@ -106,10 +138,13 @@ func ForFormat(apply func(f any) error) Option {
 }
 
 func newSettings(client llm.Client, opts []Option) (*settings, error) {
-	if client == nil {
-		return nil, errors.New("engine: nil llm.Client")
+	if isNil(client) {
+		return nil, fmt.Errorf("engine: nil llm.Client (%T)", client)
 	}
 	s := collect(opts)
+	if len(s.nils) > 0 {
+		return nil, fmt.Errorf("engine: nil option values: %s", strings.Join(s.nils, ", "))
+	}
 	s.client = client
 	for p, c := range s.maxTokens {
 		if c < 0 {

@@ -375,7 +375,8 @@ func (r *recorder) emit(ctx context.Context, e Event) {
 	defer r.emitMu.Unlock()
 	defer func() {
 		if p := recover(); p != nil {
-			r.logger.Error("engine: event sink panicked", "debate", r.id, "event", e.Type, "panic", p)
+			r.logger.Error("engine: event sink panicked; the debate stops", "debate", r.id, "event", e.Type, "seq", e.Seq, "panic", p)
+			r.fail(fmt.Errorf("%w: debate %s, %s event (seq %d): %v", ErrSinkPanicked, r.id, e.Type, e.Seq, p))
 		}
 	}()
 	r.sink.Emit(ctx, e)

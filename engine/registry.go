@@ -151,7 +151,7 @@ func underlying(f any) any {
 // registered fails with [ErrUnknownFormat].
 func ResumeStored(ctx context.Context, client llm.Client, debateID string, opts ...Option) (*Result[Outcome], error) {
 	st := StoreOf(opts...)
-	if st == nil {
+	if isNil(st) {
 		return nil, fmt.Errorf("engine: resume %s: no store: pass WithStore with the store the debate was recorded in", debateID)
 	}
 	recs, err := st.Records(ctx, debateID)

@@ -194,7 +194,7 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 // lock of a [store.Locker] store while it plays (store.ErrLocked when
 // another process holds it).
 func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID string, opts ...Option) (*Result[R], error) {
-	if StoreOf(opts...) == nil {
+	if isNil(StoreOf(opts...)) {
 		return nil, fmt.Errorf("engine: resume %s: no store: pass WithStore with the store the debate was recorded in", debateID)
 	}
 	s, err := newSettings(client, opts)
@@ -235,6 +235,9 @@ func Resume[R any](ctx context.Context, client llm.Client, f Format[R], debateID
 		return nil, err
 	}
 	var sem *argumentation.Semantics
+	if h.Mapping == "" && s.mapping != nil {
+		return nil, fmt.Errorf("%w: WithArgumentMap: debate %s was played without an argument map, and Resume does not start one midway", ErrUnsupportedOption, debateID)
+	}
 	if h.Mapping != "" {
 		if sem = s.mapping; sem == nil {
 			stored, err := argumentation.ParseSemantics(h.Mapping)
@@ -272,6 +275,9 @@ func headOf(recs []store.Record) (head, error) {
 	h.Debate.ID = id
 	return h, nil
 }
+
+// endKey is the key of a debate's last record.
+const endKey = "end"
 
 // play runs f on s; h is the head record to write, nil when resuming. Once
 // the debate exists, an error comes with the result so far (see [Run]).
@@ -333,6 +339,9 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 		}
 	}
 	detail, err := f.Play(ctx, s)
+	if perr := s.finishPlay(); perr != nil {
+		return nil, perr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +351,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	}
 	res := soFar[R](s, f.Name())
 	res.Detail, res.Arguments = detail, am
-	const key = "end"
+	const key = endKey
 	if s.j.nextIs(key) {
 		return res, s.j.skip(key)
 	}

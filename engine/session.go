@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,34 @@ type Session struct {
 
 	mapSem *argumentation.Semantics // nil: no argument mapping
 	mapper *mapper
+
+	keysMu sync.Mutex
+	keys   map[string]bool // the step keys used so far
+	played bool            // Play has returned: no more calls or steps
+	calls  int             // the format's calls in flight
+}
+
+// claim marks key as used by a step of this play; a key used twice is an
+// error of the format ([ErrMisuse]).
+func (s *Session) claim(key string) error {
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	if s.keys[key] {
+		return fmt.Errorf("%w: step key %q used twice", ErrMisuse, key)
+	}
+	s.keys[key] = true
+	return nil
+}
+
+// reserved are the record types the engine writes itself.
+var reserved = []string{RecordDebate, RecordSegmentStarted, RecordSegmentEnded, RecordUtterance, RecordMoves, RecordDebateEnded, RecordAsked}
+
+// checkType refuses a format's step of a record type the engine owns.
+func checkType(key, typ string) error {
+	if slices.Contains(reserved, typ) {
+		return fmt.Errorf("%w: step %q: record type %q is the engine's own", ErrMisuse, key, typ)
+	}
+	return nil
 }
 
 func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics) *Session {
@@ -52,6 +81,7 @@ func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics)
 		rec:   &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger},
 		index: map[int64]int{},
 		usage: map[string]llm.Usage{},
+		keys:  map[string]bool{},
 	}
 }
 
@@ -123,6 +153,14 @@ func (s *Session) mark(ctx context.Context, typ string, ev EventType, seg Segmen
 // Speaker, Segment and Kind say who speaks and where; usage is charged to
 // the Speaker. An empty reply is a [*TurnError].
 func (s *Session) Say(ctx context.Context, key string, u Utterance, req llm.Request) (Utterance, error) {
+	if err := s.claim(key); err != nil {
+		return u, err
+	}
+	return s.say(ctx, key, u, req)
+}
+
+// say is Say for a key already claimed.
+func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Request) (Utterance, error) {
 	if got, ok, err := s.replayed(key); err != nil || ok {
 		return got, err
 	}
@@ -156,6 +194,9 @@ func (s *Session) Record(ctx context.Context, key string, u Utterance) (Utteranc
 // RecordCharged is [Session.Record] for an utterance whose generation cost
 // usage (charged to its Speaker), made outside [Session.Say].
 func (s *Session) RecordCharged(ctx context.Context, key string, u Utterance, usage llm.Usage) (Utterance, error) {
+	if err := s.claim(key); err != nil {
+		return u, err
+	}
 	if got, ok, err := s.replayed(key); err != nil || ok {
 		return got, err
 	}
@@ -249,7 +290,51 @@ func (s *Session) Amend(seq int64, change func(*Utterance)) bool {
 // from several goroutines at once. A model failure is a [*TurnError] naming
 // seg and speaker; after a store failure Call returns that error, unsent.
 func (s *Session) Call(ctx context.Context, req llm.Request, seg Segment, speaker string) (llm.Response, error) {
+	if err := s.enter(ctx, req.Purpose); err != nil {
+		return llm.Response{}, err
+	}
+	defer s.leave(ctx)
 	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, false)
+}
+
+// enter counts a model call of the format in flight; a call after Play
+// returned is an error ([ErrMisuse]).
+func (s *Session) enter(ctx context.Context, purpose string) error {
+	if ctx.Value(engineWork{}) != nil {
+		return nil
+	}
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	if s.played {
+		return fmt.Errorf("%w: a %q call after Play returned", ErrMisuse, purpose)
+	}
+	s.calls++
+	return nil
+}
+
+func (s *Session) leave(ctx context.Context) {
+	if ctx.Value(engineWork{}) != nil {
+		return
+	}
+	s.keysMu.Lock()
+	s.calls--
+	s.keysMu.Unlock()
+}
+
+// engineWork marks the context of the engine's own calls (argument
+// mapping), which may outlive Play: they are not the format's.
+type engineWork struct{}
+
+// finishPlay marks Play as returned: no step or call may follow. It fails
+// when a call Play started is still running ([ErrMisuse]).
+func (s *Session) finishPlay() error {
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	s.played = true
+	if s.calls > 0 {
+		return fmt.Errorf("%w: %d Session.Call(s) still running after Play returned; Play must wait for its calls", ErrMisuse, s.calls)
+	}
+	return nil
 }
 
 // CallStreamed is [Session.Call] for a reply the debate will say as it is
@@ -259,6 +344,10 @@ func (s *Session) Call(ctx context.Context, req llm.Request, seg Segment, speake
 // format stores afterwards replaces what was streamed. Like Call, it may
 // be called from several goroutines at once; token events carry speaker.
 func (s *Session) CallStreamed(ctx context.Context, req llm.Request, seg Segment, speaker string) (llm.Response, error) {
+	if err := s.enter(ctx, req.Purpose); err != nil {
+		return llm.Response{}, err
+	}
+	defer s.leave(ctx)
 	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, s.stream)
 }
 
@@ -294,6 +383,17 @@ type StepFunc func(ctx context.Context) (value any, usage llm.Usage, err error)
 // its Seq; it may read out), emitted once the record is stored. speaker is
 // charged the usage. Step reports whether the value was replayed.
 func (s *Session) Step(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, announce func(seq int64) *Announcement) (bool, error) {
+	if err := checkType(key, typ); err != nil {
+		return false, err
+	}
+	return s.mainStep(ctx, key, typ, speaker, out, produce, announce)
+}
+
+// mainStep is Step for any record type, the engine's own included.
+func (s *Session) mainStep(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, announce func(seq int64) *Announcement) (bool, error) {
+	if err := s.claim(key); err != nil {
+		return false, err
+	}
 	if rec, ok, err := s.j.must(key); err != nil {
 		return false, err
 	} else if ok {
@@ -316,6 +416,17 @@ func (s *Session) Step(ctx context.Context, key, typ, speaker string, out any, p
 // is found by key alone (and its usage was charged when the log was loaded,
 // whether or not the resumed Play asks for it again).
 func (s *Session) SideStep(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, announce func(seq int64) *Announcement) (bool, error) {
+	if err := checkType(key, typ); err != nil {
+		return false, err
+	}
+	return s.sideStep(ctx, key, typ, speaker, out, produce, announce)
+}
+
+// sideStep is SideStep for any record type, the engine's own included.
+func (s *Session) sideStep(ctx context.Context, key, typ, speaker string, out any, produce StepFunc, announce func(seq int64) *Announcement) (bool, error) {
+	if err := s.claim(key); err != nil {
+		return false, err
+	}
 	if rec, ok := s.j.sideRecord(key); ok {
 		en, err := decode[entry](rec)
 		if err != nil {
@@ -330,7 +441,7 @@ func (s *Session) SideStep(ctx context.Context, key, typ, speaker string, out an
 
 // step stores value under key (or skips it when replayed), announcing it.
 func (s *Session) step(ctx context.Context, key, typ, speaker string, value any, announce func(int64) *Announcement) (bool, error) {
-	return s.Step(ctx, key, typ, speaker, nil, func(context.Context) (any, llm.Usage, error) {
+	return s.mainStep(ctx, key, typ, speaker, nil, func(context.Context) (any, llm.Usage, error) {
 		return value, llm.Usage{}, nil
 	}, announce)
 }
