@@ -164,6 +164,7 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 	if d.ID == "" {
 		d.ID = NewDebateID()
 	}
+	d.ForkOf, d.ForkAt = "", 0 // only Fork makes a fork
 	release, err := claim(ctx, s.store, d.ID)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,11 @@ type Debate struct {
 	// its person ([Session.Ask]) takes its default answer, whatever
 	// [Human] a Run or Resume is given; it is stored with the debate.
 	Unattended bool `json:"unattended,omitempty"`
+	// ForkOf and ForkAt say which debate, up to which record, a debate
+	// made by [Fork] was copied from; "" and 0 otherwise. Run ignores
+	// them.
+	ForkOf string `json:"forkOf,omitempty"`
+	ForkAt int64  `json:"forkAt,omitempty"`
 }
 
 // Segment is a part of a debate; each format names its own.
