@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,13 +108,34 @@ func OpenJSONL(dir string) (*JSONL, error) {
 		return nil, errors.New("store: open JSONL store: empty directory name")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: open JSONL store: %w", err)
+		return nil, fmt.Errorf("store: open JSONL store %s: %w", dir, err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("store: open JSONL store: %w", err)
+		return nil, fmt.Errorf("store: open JSONL store %s: %w", dir, err)
+	}
+	if err := probeWrite(root); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("store: open JSONL store %s: the directory cannot be written: %w", dir, err)
 	}
 	return &JSONL{dir: dir, root: root, debates: make(map[string]*debateFile), locked: make(map[string]bool)}, nil
+}
+
+// probeWrite creates and removes a file in root: a directory a debate
+// cannot be written to is an error of OpenJSONL, not of the first Append.
+// The file's name starts with '.', which no debate ID does.
+func probeWrite(root *os.Root) error {
+	var b [8]byte
+	rand.Read(b[:])
+	name := ".probe-" + hex.EncodeToString(b[:])
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write([]byte("probe\n"))
+	cerr := f.Close()
+	rerr := root.Remove(name)
+	return errors.Join(werr, cerr, rerr)
 }
 
 // Close releases the directory. Later calls of the store's methods return an

@@ -439,10 +439,27 @@ func TestJSONLClosed(t *testing.T) {
 func TestOpenJSONLErrors(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	appendFile(t, file, "x")
-	for _, dir := range []string{"", file, filepath.Join(file, "sub")} {
-		if s, err := store.OpenJSONL(dir); err == nil {
+	dirs := []string{"", file, filepath.Join(file, "sub")}
+	if fi, err := os.Stat("/proc/self"); err == nil && fi.IsDir() {
+		dirs = append(dirs, "/proc") // no one may create a file there, root included
+	}
+	if os.Geteuid() != 0 {
+		ro := t.TempDir()
+		if err := os.Chmod(ro, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(ro, 0o700) })
+		dirs = append(dirs, ro)
+	}
+	for _, dir := range dirs {
+		s, err := store.OpenJSONL(dir)
+		if err == nil {
 			s.Close()
 			t.Errorf("OpenJSONL(%q) succeeded", dir)
+			continue
+		}
+		if dir != "" && !strings.Contains(err.Error(), dir) {
+			t.Errorf("OpenJSONL(%q) = %v: the error does not name the directory", dir, err)
 		}
 	}
 }
