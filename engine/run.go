@@ -361,6 +361,10 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 		return nil, fmt.Errorf("engine: encode the %s outcome: %w", f.Name(), err)
 	}
 	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Detail: raw, Arguments: am, Judgments: res.Judgments}
+	if o, ok := any(detail).(Outcome); ok && !isNil(o) {
+		v := o.Verdict()
+		ended.Verdict = &v
+	}
 	if _, err := s.step(ctx, key, RecordDebateEnded, "", nil, func(int64) *Announcement {
 		return &Announcement{Type: EventDebateEnded, Data: ended}
 	}); err != nil {

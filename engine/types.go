@@ -216,6 +216,9 @@ type Ended struct {
 	Arguments      *ArgumentMap         `json:"arguments,omitempty"`
 	// Judgments is [Result.Judgments].
 	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
+	// Verdict is the outcome's [Outcome.Verdict], when the format's
+	// outcome implements Outcome (every built-in format's does).
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // EventSink receives a debate's events, in order, one at a time. Every event
@@ -224,8 +227,9 @@ type Ended struct {
 // call, never while another event is being emitted. Emit should return
 // quickly: while it runs, later records wait to be stored, and once the
 // writer's backlog is full the debate waits too. Emit must treat e's
-// pointers as read-only. A panic in Emit is recovered and logged; it does
-// not stop the debate or touch the store.
+// pointers as read-only. A panic in Emit is recovered and logged, and stops
+// the debate with [ErrSinkPanicked] (the record it announced is stored:
+// Resume continues).
 type EventSink interface {
 	Emit(ctx context.Context, e Event)
 }

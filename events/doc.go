@@ -19,8 +19,9 @@
 //
 // An event's Data is raw JSON whose shape its type and the debate's format
 // define; decode it with [engine.DataAs] (an [engine.Ended] on debate_ended,
-// an [engine.MovesUpdate] on argument_map, a [duelogic.InterruptCandidate] on
-// the podcast's interruption).
+// an [engine.MovesUpdate] on argument_map; a format's own events carry its
+// own types, such as the podcast's interrupt candidate). The package knows no
+// format: it handles a debate of any format the same way.
 //
 // # Fan-out
 //

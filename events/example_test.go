@@ -154,7 +154,7 @@ func ExampleFromRecord() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(s.Format, s.Status, s.Utterances, "utterances,", s.Config.Flow.MaxExchanges, "exchanges")
+	fmt.Println(s.Format, s.Status, s.Utterances, "utterances,", s.Records, "records")
 	// Output:
 	// 1 10:00 debate_started
 	// 2 10:00 segment_started introduction
@@ -162,5 +162,5 @@ func ExampleFromRecord() {
 	// 4 10:00 segment_ended introduction
 	// 5 10:00 segment_started opening
 	// 6 10:00 utterance opening chair_1
-	// duelogic finished 10 utterances, 3 exchanges
+	// duelogic finished 10 utterances, 26 records
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
 )
@@ -37,17 +36,13 @@ const (
 )
 
 // Summary describes a stored debate, as a list of debates shows it: the
-// engine's [engine.Summary] with a status and an utterance count, and, for a
-// Duelogic podcast debate, its configuration.
+// engine's [engine.Summary] with a status and an utterance count. The
+// format's configuration is Spec, as JSON ([engine.Open] takes it).
 type Summary struct {
 	ID string `json:"id"`
 	// Format names the debate's format ("duelogic", "formal", ...).
 	Format string        `json:"format"`
 	Debate engine.Debate `json:"debate"`
-	// Config is the configuration of a Duelogic podcast debate (Format
-	// [duelogic.FormatName]), decoded from Spec; nil for other formats,
-	// whose front ends decode Spec into their own format.
-	Config *duelogic.Config `json:"config,omitempty"`
 	// Spec is the format's stored configuration, as JSON.
 	Spec json.RawMessage `json:"spec,omitempty"`
 	// Mapped reports whether the debate maps its arguments.
@@ -65,7 +60,7 @@ type Summary struct {
 // into a [Summary] whose Status is finished or stopped. It builds on
 // [engine.Summarize] and fails, as it does, with an error wrapping
 // [engine.ErrCorruptLog] when the records do not start with a readable
-// debate record (or a podcast's configuration cannot be read).
+// debate record.
 func Summarize(recs []store.Record) (Summary, error) {
 	d, err := engine.Summarize(recs)
 	if err != nil {
@@ -77,14 +72,6 @@ func Summarize(recs []store.Record) (Summary, error) {
 	}
 	if d.Finished {
 		s.Status = StatusFinished
-	}
-	if d.Format == duelogic.FormatName {
-		// The podcast's spec is the Podcast format itself, as JSON.
-		var p duelogic.Podcast
-		if err := json.Unmarshal(d.Spec, &p); err != nil {
-			return Summary{}, fmt.Errorf("events: debate %s: %w: podcast configuration: %v", d.ID, engine.ErrCorruptLog, err)
-		}
-		s.Config = &p.Config
 	}
 	for _, r := range recs {
 		if r.Type == engine.RecordUtterance {

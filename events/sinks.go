@@ -2,10 +2,9 @@ package events
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
+	"unicode/utf8"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 )
 
@@ -114,22 +113,37 @@ func (s slogSink) Emit(ctx context.Context, e engine.Event) {
 				attrs = append(attrs, slog.String("error", m.Error))
 			}
 		}
-	case duelogic.EventInterruption:
-		if c, err := engine.DataAs[duelogic.InterruptCandidate](e); err == nil {
-			attrs = append(attrs, slog.String("interrupted", c.InterruptedChair.Position),
-				slog.String("reason", string(c.TriggerReason)), slog.Float64("urgency", c.Urgency))
-		}
 	case engine.EventDebateEnded:
 		if r, err := engine.DataAs[engine.Ended](e); err == nil {
 			attrs = append(attrs, slog.String("format", r.Format), slog.Int("prompt_tokens", r.Usage.PromptTokens),
 				slog.Int("completion_tokens", r.Usage.CompletionTokens))
-			var o duelogic.Outcome
-			if r.Format == duelogic.FormatName && json.Unmarshal(r.Detail, &o) == nil {
-				attrs = append(attrs, slog.Int("responses", o.Metrics.Responses),
-					slog.Int("interruptions", o.Metrics.Interruptions),
-					slog.Int("interjections", o.Metrics.Interjections))
+			if v := r.Verdict; v != nil {
+				attrs = append(attrs, slog.String("verdict", v.Summary))
+				if v.Winner != "" {
+					attrs = append(attrs, slog.String("winner", v.Winner))
+				}
 			}
+		}
+	default:
+		// A format's own event: its data as JSON, clipped.
+		if len(e.Data) > 0 {
+			attrs = append(attrs, slog.String("data", clip(string(e.Data), maxLoggedData)))
 		}
 	}
 	s.l.LogAttrs(ctx, level, "duelogic event", attrs...)
+}
+
+// maxLoggedData bounds the bytes of a format event's data the slog sink
+// logs.
+const maxLoggedData = 512
+
+// clip cuts s to at most n bytes, at a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -64,11 +64,11 @@ func TestSlog(t *testing.T) {
 		{Type: "verdict", DebateID: "f", Seq: 8, Speaker: "judge", Data: json.RawMessage(`{"winner":"pro"}`)},
 	}
 	rest := []string{
-		`{"level":"INFO","msg":"duelogic event","debate":"d","type":"interruption","seq":5,"speaker":"chair_2","interrupted":"chair_1","reason":"direct_challenge","urgency":0.75}`,
+		`{"level":"INFO","msg":"duelogic event","debate":"d","type":"interruption","seq":5,"speaker":"chair_2","data":"{\"interruptingChair\":{\"position\":\"chair_2\",\"framework\":\"\",\"modelId\":\"\"},\"interruptedChair\":{\"position\":\"chair_1\",\"framework\":\"\",\"modelId\":\"\"},\"triggerReason\":\"direct_challenge\",\"triggerContent\":\"\",\"urgency\":0.75}"}`,
 		`{"level":"INFO","msg":"duelogic event","debate":"d","type":"argument_map","seq":6,"utterance":3,"applied":2,"illegal":1}`,
-		`{"level":"INFO","msg":"duelogic event","debate":"d","type":"debate_ended","seq":7,"format":"duelogic","prompt_tokens":100,"completion_tokens":20,"responses":6,"interruptions":1,"interjections":2}`,
+		`{"level":"INFO","msg":"duelogic event","debate":"d","type":"debate_ended","seq":7,"format":"duelogic","prompt_tokens":100,"completion_tokens":20}`,
 		`{"level":"INFO","msg":"duelogic event","debate":"f","type":"debate_ended","seq":9,"format":"formal","prompt_tokens":10,"completion_tokens":2}`,
-		`{"level":"INFO","msg":"duelogic event","debate":"f","type":"verdict","seq":8,"speaker":"judge"}`,
+		`{"level":"INFO","msg":"duelogic event","debate":"f","type":"verdict","seq":8,"speaker":"judge","data":"{\"winner\":\"pro\"}"}`,
 	}
 	tests := []struct {
 		name     string

@@ -2,6 +2,7 @@ package cliapp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -366,8 +367,12 @@ func resume(ctx context.Context, e *env, id string) (string, *outcome, error) {
 	if err != nil {
 		return id, nil, err
 	}
-	if sum.Config != nil {
-		e.render.SetConfig(*sum.Config)
+	if sum.Format == duelogic.FormatName {
+		var p duelogic.Podcast
+		if err := json.Unmarshal(sum.Spec, &p); err != nil {
+			return id, nil, fmt.Errorf("%w: debate %s: the podcast's configuration: %v", engine.ErrCorruptLog, id, err)
+		}
+		e.render.SetConfig(p.Config)
 	}
 	// Show what was said before, then continue live. The end of a finished
 	// debate is left to the format's summary, which its result gives.
