@@ -380,4 +380,3 @@ func TestSummarize(t *testing.T) {
 		})
 	}
 }
-
