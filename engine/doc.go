@@ -6,7 +6,7 @@
 //
 //	front ends     examples/cli   examples/web   events (SSE, hub, sinks)   a host's app
 //	                      \             |              /                    /
-//	                       engine.Run / engine.Resume (ctx, client, format, debate, options)
+//	                engine.Open(name, config) → engine.Run / engine.ResumeStored / engine.Fork
 //	                                    |
 //	formats        duelogic.Podcast   formal   scored   moderated   persuasion   yours
 //	               (each a Format[R]: a plan of steps; owns its prompts and the stub's answers)
@@ -20,23 +20,59 @@
 // A lower layer never knows a higher one: engine knows no format, llm and
 // store know no engine.
 //
-// # Playing a format
+// # Playing any format
 //
-// A [Format] is a value whose exported fields are its configuration and
-// whose Play method walks the debate's steps on a [Session]:
+// Every format registers itself by name ([Register], like database/sql
+// drivers), so a host handles a debate of any format without knowing it:
 //
-//	f, err := scored.New(scored.DefaultConfig())
+//	f, err := engine.Open("scored", nil) // nil or "{}": the defaults; a JSON object overrides fields
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "..."},
-//		engine.WithStore(st), engine.WithSink(sink))
+//		engine.WithStore(st), engine.WithSink(sink), engine.WithHuman(person))
+//	v := res.Detail.Verdict()      // Winner, Draw, Void, Summary: every format's
+//	docs := res.Detail.Documents() // the format's Markdown documents
 //	// later, or in another process with the same store:
-//	res, err = engine.Resume(ctx, client, &scored.Format{}, res.DebateID, engine.WithStore(st))
+//	res, err = engine.ResumeStored(ctx, client, res.DebateID, engine.WithStore(st))
 //
-// [Run] stores the format's configuration in the debate's first record;
-// [Resume] decodes it back, replays the stored steps (no model is asked
-// again for anything stored) and continues at the first step not stored.
-// Every format returns the same [Result] shape: the transcript, the usage
-// (including calls made before a resume), the format's own Detail, and the
+// A host that knows its format uses its package directly — New(cfg), whose
+// zero fields take the defaults, then [Run]; [Resume] with the zero Format
+// of the package (&scored.Format{}) — and gets the format's own outcome
+// type as [Result].Detail. [Formats] lists what is linked in.
+//
+// [Run] stores the format's configuration (its JSON, the object [Open]
+// takes) in the debate's first record; [Resume] and [ResumeStored] decode
+// it back, replay the stored steps (no model is asked again for anything
+// stored) and continue at the first step not stored. Every format returns
+// the same [Result] shape: the transcript, the usage (including calls made
+// before a resume), the format's own Detail (an [Outcome]), and the
 // argument map when [WithArgumentMap] is on.
+//
+// # Failures keep their debate
+//
+// Once a debate's first record is stored, Run, Resume and ResumeStored
+// return a non-nil *Result with any error: the debate's ID, format and
+// transcript and usage so far (Detail is the zero value). A model error
+// ([*TurnError]), a store error, a cancelled context, a pause for a person
+// ([ErrPaused]) or a panicking sink ([ErrSinkPanicked]) all leave a log
+// that ResumeStored finishes. Errors before the debate exists (a bad
+// debate or configuration, an option the format cannot honour, a debate
+// already running or locked) return a nil result.
+//
+// # People
+//
+// A debate asks its person through one interface, [Human] ([WithHuman]):
+// a [Question] of a kind (clarification, checkpoint, approval, topic,
+// workflow) with the choices allowed, Choices[0] being what happens when
+// nobody answers. Without a Human, or when [Debate].Unattended is set,
+// nobody is asked and every question takes its first choice. A Human that
+// returns [ErrPaused] pauses the debate: the pause is stored, [Pending]
+// reads the question from the records, and a resume asks it again.
+//
+// # Forks
+//
+// [Fork] copies the first records of a debate into a new one, its
+// configuration changed by a JSON merge patch; ResumeStored plays on from
+// there: re-judge a podcast from its openings with another arbiter model,
+// play a formal debate's last round again.
 //
 // # Steps, records and events
 //
@@ -80,6 +116,10 @@
 //
 // Play must be deterministic given the stored results: on resume it runs
 // from the start and must make the same Session calls with the same keys.
-// Package [github.com/duelogic/duelogic/engine/enginetest] checks that, and
-// the rest of the contract, for any Format.
+// The Session refuses a key used twice, a record type the engine owns and a
+// model call still running after Play returned ([ErrMisuse]). Package
+// [github.com/duelogic/duelogic/engine/enginetest] checks the rest of the
+// contract for any Format. A format whose outcome implements [Outcome]
+// registers itself from its package's init with an [Opener] built on
+// [DecodeConfig] and [Erase].
 package engine
