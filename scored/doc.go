@@ -6,20 +6,34 @@
 //
 // # Playing a debate
 //
-// Build the format with [New] and play it on the engine; the result's
-// Detail is the debate's [*Outcome]:
+// Make the format by name with [engine.Open] (its configuration as JSON,
+// the fields left out taking [DefaultConfig]'s values) or with [New] (a
+// [Config], its zero fields taking DefaultConfig's values, so New(Config{})
+// is the default debate), play it with [engine.Run], and finish a debate
+// that stopped with [engine.ResumeStored]:
 //
-//	f, err := scored.New(cfg) // cfg's zero fields take DefaultConfig's values
+//	f, err := engine.Open("scored", json.RawMessage(`{"maxAdjustment": 2}`))
+//	// or: f, err := scored.New(scored.Config{MaxAdjustment: 2})
 //	...
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: idea}, engine.WithStore(st))
-//	fmt.Println(res.Detail.Scores.Total)
-//	os.WriteFile("debate.md", []byte(res.Detail.Markdown(res.Debate)), 0o644)
+//	if err != nil && res != nil { // stopped once stored: a model error, a store error, a cancel
+//		res, err = engine.ResumeStored(ctx, client, res.DebateID, engine.WithStore(st))
+//	}
+//	v := res.Detail.Verdict()      // who won: the side the scores favour
+//	docs := res.Detail.Documents() // debate.md
 //
-// [engine.Resume] finishes a debate stopped by a model error, a store error
-// or cancellation, with the configuration stored when it started, and
-// generates only what was not stored. [DefaultConfig] is valid and plays
-// offline on [github.com/duelogic/duelogic/llm.NewStub], whose answers to this
-// format's prompts are registered by this package. Every engine option
+// The result's Detail is the debate's [*Outcome] (an [engine.Outcome]
+// through Open and ResumeStored): [Outcome.Verdict] names the side the score
+// integration favours, or a draw, and [Outcome.Documents] gives the seed's
+// debate.md, which [Outcome.Markdown] renders too. A debate stopped by a
+// model error, a store error or cancellation returns its result so far (its
+// ID, the transcript, the usage) with the error. [engine.ResumeStored], or
+// [engine.Resume] given &scored.Format{}, finishes it with the configuration
+// stored when it started, and generates only what was not stored: the
+// configuration the engine stores is the Config's JSON, the object Open
+// takes (see [Format.MarshalJSON]). [DefaultConfig] is valid and plays
+// offline on [github.com/duelogic/duelogic/llm.NewStub], whose answers to
+// this format's prompts are registered by this package. Every engine option
 // works as for any format: store, sink, clock, logger, prompt hook, and
 // argument mapping ([engine.WithArgumentMap]), which maps the advocate's and
 // the challenger's turns (not the arbiter's verdicts) with the arbiter's

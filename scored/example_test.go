@@ -2,12 +2,16 @@ package scored_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/scored"
+	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // A scored debate of an evaluated idea on the offline stub model: three
@@ -42,11 +46,46 @@ func Example() {
 		fmt.Printf("%-18s %-10s %.2f -> %.2f\n", r.Category.Name, r.Verdict.Winner, r.PreScore, r.PostScore)
 	}
 	fmt.Printf("total change %+.2f, %d utterances\n", res.Detail.Scores.Total, len(res.Transcript))
+	fmt.Println(res.Detail.Verdict().Summary)
 	// Output:
 	// Problem Validity   advocate   6.50 -> 7.30
 	// Solution Fit       challenger 5.00 -> 4.29
 	// Market Opportunity draw       4.00 -> 4.00
 	// total change +0.09, 15 utterances
+	// advocate wins: total score 15.5 → 15.59 (+0.09) over 3 rounds (advocate 1, challenger 1, draw 1)
+}
+
+// The one way to play any format: open it by name with its configuration
+// as JSON (fields left out take the defaults), run it, and when it stops —
+// here its store fails partway — finish it with engine.ResumeStored, which
+// reads the format and its configuration from the store.
+func Example_openRunResume() {
+	ctx := context.Background()
+	f, err := engine.Open(scored.FormatName, json.RawMessage(`{"maxAdjustment": 2}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st := store.NewMemory()
+	diskFull := errors.New("disk full")
+	idea := engine.Debate{ID: "meal-planner", Proposition: "A meal-planning app for busy families"}
+	res, err := engine.Run(ctx, llm.NewStub(2), f, idea, engine.WithStore(storetest.FailAfter(st, 12, diskFull)))
+	fmt.Println("stopped:", errors.Is(err, diskFull), res.DebateID, res.Format)
+
+	res, err = engine.ResumeStored(ctx, llm.NewStub(2), res.DebateID, engine.WithStore(st))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := res.Detail.Verdict()
+	fmt.Printf("winner %q: %s\n", v.Winner, v.Summary)
+	for _, d := range res.Detail.Documents() {
+		fmt.Println(d.Name, "-", d.Title)
+	}
+	// Output:
+	// stopped: true meal-planner scored
+	// winner "advocate": advocate wins: total score 16.5 → 17.76 (+1.26) over 3 rounds (advocate 2, challenger 1, draw 0)
+	// debate.md - Scored debate
 }
 
 // The score rule: a win moves the score by MaxAdjustment × confidence towards

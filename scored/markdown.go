@@ -11,9 +11,17 @@ import (
 // Markdown renders the debate of idea d (a result's Debate, whose ID it
 // shows when set) as the seed's debate.md: a score table, then each round's
 // positions, arguments, rebuttals and verdict with its effect on the score.
-// Text from the host and the models is escaped so it cannot add headings or
-// table cells of its own.
+// d's empty ID and Proposition are the Outcome's own (DebateID and
+// Proposition), so o.Markdown(engine.Debate{}) is the document
+// [Outcome.Documents] gives. Text from the host and the models is escaped
+// so it cannot add headings or table cells of its own.
 func (o *Outcome) Markdown(d engine.Debate) string {
+	if d.ID == "" {
+		d.ID = o.DebateID
+	}
+	if d.Proposition == "" {
+		d.Proposition = o.Proposition
+	}
 	var b strings.Builder
 	title := firstLine(d.Proposition)
 	if title == "" {

@@ -45,7 +45,7 @@ var turnOrder = [4]struct {
 // Play plays the rounds (see the package documentation) and stores the
 // score card.
 func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
-	out := &Outcome{Config: f.Config}
+	out := &Outcome{DebateID: s.DebateID(), Proposition: s.Debate().Proposition, Config: f.Config}
 	err := s.Segment(ctx, SegmentRounds, func(ctx context.Context) error {
 		rounds, err := f.playRounds(ctx, s)
 		if err != nil {

@@ -137,16 +137,28 @@ type Scale struct {
 // [engine.Debate]: its Proposition states the idea and its Context is the
 // idea's background (the seed's IdeaContext).
 //
-// [New] fills zero fields with the defaults of [DefaultConfig], except
-// Evaluations and Challenges, and the debate stores the completed
-// configuration, so a resumed debate runs with the values it started with.
+// Every zero field takes [DefaultConfig]'s value when the format is made —
+// by [New], by engine.Open or when a stored configuration is decoded on
+// resume — so Config{} is DefaultConfig(): Categories, the three models,
+// Scale (when both of its bounds are zero), MaxAdjustment, MaxAttempts and
+// MinArgumentWords take the default's; empty Evaluations become a neutral
+// evaluation of every category ([NeutralEvaluations], which is the
+// default's for the default categories); Challenges and Parallel are none
+// and 0 in the default too. A zero cannot be asked for where the default
+// is not zero: MinArgumentWords 0 is 40 (1 accepts any non-empty reply).
+// The debate stores the completed configuration, so a resumed debate runs
+// with the values it started with.
+//
+// Its JSON is the configuration engine.Open("scored", config) takes and the
+// engine stores with a debate: fields left out take their defaults.
 type Config struct {
 	// Categories are the rounds, in order; default [DefaultCategories].
 	Categories []Category `json:"categories"`
 	// Evaluations holds, by category ID, the score and evidence of every
-	// category. Required for each category.
+	// category: one is needed for each category. Empty: a neutral one for
+	// every category ([NeutralEvaluations]).
 	Evaluations map[string]Evaluation `json:"evaluations"`
-	// Challenges are the red team's challenges.
+	// Challenges are the red team's challenges; default none.
 	Challenges []Challenge `json:"challenges,omitempty"`
 
 	AdvocateModel   string `json:"advocateModel"`
@@ -162,7 +174,7 @@ type Config struct {
 	// is too short; default 3. (A verdict is asked again once at most.)
 	MaxAttempts int `json:"maxAttempts"`
 	// MinArgumentWords is the least an argument or rebuttal must have to be
-	// accepted; default 40.
+	// accepted; default (and 0) 40.
 	MinArgumentWords int `json:"minArgumentWords"`
 	// Parallel is how many rounds are generated at once; 0 or 1 plays them
 	// one after another, as the seed does. More rounds at once finish
@@ -209,15 +221,15 @@ func NeutralEvaluations(cats []Category, scale Scale) map[string]Evaluation {
 	return evs
 }
 
-// withDefaults fills the zero fields from DefaultConfig and copies the
-// slices and the map, so the caller's stay its own.
+// withDefaults fills the zero fields from DefaultConfig (empty Evaluations
+// with neutral ones of c's categories, on c's scale) and copies the slices
+// and the map, so the caller's stay its own.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
 	if len(c.Categories) == 0 {
 		c.Categories = d.Categories
 	}
 	c.Categories = slices.Clone(c.Categories)
-	c.Evaluations = maps.Clone(c.Evaluations)
 	c.Challenges = slices.Clone(c.Challenges)
 	if c.AdvocateModel == "" {
 		c.AdvocateModel = d.AdvocateModel
@@ -239,6 +251,11 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MinArgumentWords == 0 {
 		c.MinArgumentWords = d.MinArgumentWords
+	}
+	if len(c.Evaluations) == 0 {
+		c.Evaluations = NeutralEvaluations(c.Categories, c.Scale)
+	} else {
+		c.Evaluations = maps.Clone(c.Evaluations)
 	}
 	return c
 }
@@ -388,8 +405,15 @@ type ScoreCard struct {
 
 // Outcome is a scored debate's own result, the Detail of its
 // [engine.Result]: the configuration it ran with, its rounds and the score
-// card. Render it with [Outcome.Markdown].
+// card. It is an [engine.Outcome]: [Outcome.Verdict] names the side the
+// scores favour and [Outcome.Documents] gives the debate's debate.md, which
+// [Outcome.Markdown] renders too.
 type Outcome struct {
+	// DebateID and Proposition are the debate's ([engine.Debate]), for the
+	// documents.
+	DebateID    string `json:"debateId,omitempty"`
+	Proposition string `json:"proposition,omitempty"`
+
 	Config Config    `json:"config"`
 	Rounds []Round   `json:"rounds"`
 	Scores ScoreCard `json:"scores"`
