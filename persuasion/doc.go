@@ -15,7 +15,7 @@
 //	...
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Should we rewrite billing in Go?"},
 //		engine.WithStore(st), engine.WithSink(sink))
-//	fmt.Println(res.Detail.Verdict.Winner, res.Detail.Markdown)
+//	fmt.Println(res.Detail.Verdict().Summary, res.Detail.Markdown)
 //
 // A debate stopped by a model error, an unusable turn, a store error or
 // cancellation stays stored and engine.Resume(ctx, client, &persuasion.Format{}, id, ...)
@@ -90,7 +90,7 @@
 // cap (finish reason "length") that does not parse is asked again, the
 // model told it was cut off and to be brief.
 //
-// The [Outcome] holds the turns, the computed [argumentation.Verdict] (with
+// The [Outcome] holds the turns, the computed [argumentation.Verdict] (Computed, with
 // the final commitment stores), every argument with its score, the
 // moderator's text, the [argumentation.Report] (whose WriteDOT draws the
 // graph) and the seed's Markdown document, which [WithMarkdownFile] also

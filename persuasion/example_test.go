@@ -38,10 +38,10 @@ func Example() {
 		asked += len(t.Rejected)
 	}
 	fmt.Printf("%d turns, %d moves, %d replies asked for again, %d utterances\n", len(out.Turns), moves, asked, len(res.Transcript))
-	for _, s := range out.Verdict.Sides {
+	for _, s := range out.Computed.Sides {
 		fmt.Printf("%s %.2f (%d of %d arguments survive)\n", s.Side, s.Score, s.Surviving, s.Arguments)
 	}
-	fmt.Println("winner:", out.Verdict.Winner)
+	fmt.Println(out.Verdict().Summary)
 	for _, line := range strings.Split(out.Markdown, "\n") {
 		if strings.HasPrefix(line, "### Round") || strings.HasPrefix(line, "### Winner") {
 			fmt.Println(line)
@@ -51,7 +51,7 @@ func Example() {
 	// 12 turns, 21 moves, 3 replies asked for again, 13 utterances
 	// OPP 4.74 (7 of 11 arguments survive)
 	// PRO 1.30 (2 of 8 arguments survive)
-	// winner: OPP
+	// OPP wins (OPP 4.74 vs PRO 1.30; additive semantics)
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation

@@ -1,9 +1,6 @@
 package persuasion
 
-import (
-	"github.com/duelogic/duelogic/argumentation"
-	"github.com/duelogic/duelogic/engine"
-)
+import "github.com/duelogic/duelogic/engine"
 
 // Format is the persuasion debate as an [engine.Format]: build it with
 // [New], play it with engine.Run and finish a stopped debate with
@@ -87,31 +84,3 @@ var (
 	_ engine.Format[*Outcome] = (*Format)(nil)
 	_ engine.Cast             = (*Format)(nil)
 )
-
-// Outcome is what a persuasion debate gives beside the engine's result
-// (debate, transcript, usage): the turns, the computed verdict, the
-// moderator's text and the seed's output document. It is the Detail of
-// [engine.Result] and, as JSON, of the debate_ended event (without Report).
-type Outcome struct {
-	// Config is the configuration the debate ran with.
-	Config Config `json:"config"`
-	// Turns are the debaters' turns in order; their moves, in order, are
-	// the dialogue.
-	Turns []Turn `json:"turns"`
-	// Verdict is the computed verdict: winner, side scores, surviving
-	// arguments, valid points of the losing side, unanswered challenges,
-	// concessions, retractions, the final commitment stores and metrics.
-	Verdict argumentation.Verdict `json:"verdict"`
-	// Arguments are every argument of the final graph with its score, by
-	// ID.
-	Arguments []argumentation.ScoredArgument `json:"arguments"`
-	// Moderation is the moderator's text about the verdict.
-	Moderation Moderation `json:"moderation"`
-	// Report holds the dialogue, graph and scores behind the verdict, with
-	// the topic, personas, context and moderator's text filled in; its
-	// WriteMarkdown wrote Markdown and its WriteDOT draws the graph. It is
-	// not JSON: Play rebuilds it, also when a finished debate is resumed.
-	Report argumentation.Report `json:"-"`
-	// Markdown is the seed's output document.
-	Markdown string `json:"markdown"`
-}
