@@ -76,3 +76,28 @@ func TestOutcome(t *testing.T) {
 		})
 	}
 }
+
+// TestOutcomeThroughOpen: a debate of the format opened by name gives its
+// Outcome, the default debate's, as an engine.Outcome.
+func TestOutcomeThroughOpen(t *testing.T) {
+	f, err := engine.Open(FormatName, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(t.Context(), llm.NewStub(1), f, testDebate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := res.Detail.(*Outcome)
+	if !ok {
+		t.Fatalf("Detail is a %T", res.Detail)
+	}
+	// The default debate of TestOutcome's "OPP wins on the stub".
+	want := engine.Verdict{Winner: SideOpp, Summary: "OPP wins (OPP 2.53 vs PRO 0.00; additive semantics)"}
+	if diff := cmp.Diff(want, o.Verdict()); diff != "" {
+		t.Errorf("verdict (-want +got):\n%s", diff)
+	}
+	if docs := o.Documents(); len(docs) != 1 || docs[0].Markdown != o.Markdown || o.Config.Rounds != DefaultConfig().Rounds {
+		t.Errorf("documents %d, rounds %d", len(docs), o.Config.Rounds)
+	}
+}
