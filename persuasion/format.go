@@ -18,15 +18,16 @@ import (
 // [Format.MarshalJSON]): the object engine.Open takes, so that a stored
 // debate can be reopened, forked and patched. engine.Resume replaces the
 // Config of the Format it is given with the stored one, whole, so
-// &persuasion.Format{} is the Format to resume with. The [Option]s are not
-// stored: to have them on a resumed debate, give engine.Resume a Format
-// from New with them.
+// &persuasion.Format{} is the Format to resume with. Its options
+// ([Option]) are not stored: to have them on a resumed debate, give
+// engine.Resume a Format from New with them.
 //
 // Play keeps no state in the Format, so one Format may play several
 // debates, one after another.
 type Format struct {
-	// Config is the debate's configuration.
-	Config Config
+	// Config is the debate's configuration. (The tag is for a Format
+	// value, not a pointer, encoded as JSON; see [Format.MarshalJSON].)
+	Config Config `json:"config"`
 
 	markdownFile string // WithMarkdownFile
 }

@@ -197,6 +197,18 @@ func TestUnmarshalFormat(t *testing.T) {
 			}
 		})
 	}
+	// A Format value, not a pointer, encodes in the old shape, and decodes.
+	value, err := json.Marshal(Format{Config: oldConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Format
+	if err := json.Unmarshal(value, &f); err != nil || !strings.HasPrefix(string(value), `{"config":{`) {
+		t.Fatalf("%s: %v", value, err)
+	}
+	if diff := cmp.Diff(oldConfig(), f.Config); diff != "" {
+		t.Errorf("a Format value's config (-want +got):\n%s", diff)
+	}
 	for _, bad := range []string{`[1]`, `{"config": 3}`, `{"rounds": "two"}`} {
 		if err := json.Unmarshal([]byte(bad), &Format{}); err == nil {
 			t.Errorf("%s decoded", bad)
