@@ -7,24 +7,43 @@
 //
 // # Playing a debate
 //
-// [New] checks a [Config] (its zero fields take [DefaultConfig]'s values)
-// and returns a [*Format]; the engine plays it and returns an
-// [engine.Result] whose Detail is an [*Outcome]:
+// One way, as every format: open the format by name with its configuration
+// as JSON (the fields of [Config]; those left out keep [DefaultConfig]'s
+// values) or build it with [New] (zero fields of the Config take
+// DefaultConfig's values, so New(Config{}) is the default debate), play it
+// with engine.Run, and finish a stopped debate with engine.ResumeStored:
 //
-//	f, err := persuasion.New(persuasion.DefaultConfig())
+//	f, err := engine.Open("persuasion", json.RawMessage(`{"rounds": 1, "perspective": "on-call load"}`))
+//	// or: f, err := persuasion.New(persuasion.Config{Rounds: 1, Perspective: "on-call load"})
 //	...
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Should we rewrite billing in Go?"},
 //		engine.WithStore(st), engine.WithSink(sink))
-//	fmt.Println(res.Detail.Verdict.Winner, res.Detail.Markdown)
+//	if err != nil && res != nil {
+//		// stopped: res holds its ID and transcript so far
+//		res, err = engine.ResumeStored(ctx, client, res.DebateID, engine.WithStore(st))
+//	}
+//	v := res.Detail.Verdict()               // v.Winner "PRO" or "OPP", v.Draw, v.Summary
+//	doc := res.Detail.Documents()[0]        // "dialogue.md", the seed's output document
+//	out := res.Detail.(*persuasion.Outcome) // with New, res.Detail is an *Outcome already
 //
-// A debate stopped by a model error, an unusable turn, a store error or
-// cancellation stays stored and engine.Resume(ctx, client, &persuasion.Format{}, id, ...)
-// finishes it with the configuration stored with it, replaying the stored
-// turns into the dialogue and asking only for what was not stored; a
-// finished debate resumes without a model call. [Option]s of New
-// ([WithMarkdownFile]) are not stored: give them to the Format of a Resume
-// too. Model calls are not retried here: wrap the client with [llm.Retry]
-// for that.
+// The result's Detail is an [*Outcome], an [engine.Outcome]: its Verdict
+// names the winning side's speaker ID ([SidePro] or [SideOpp]) or a draw,
+// and its Documents return the seed's output document ([Outcome].Markdown)
+// as "dialogue.md".
+//
+// engine.Run stores the Config's JSON with the debate (see
+// [Format.MarshalJSON]): the object engine.Open takes, so a stored debate
+// reopens, forks and patches like any. A debate stopped by a model error,
+// an unusable turn, a store error or cancellation stays stored; Run returns
+// its result so far (ID, transcript, usage) with the error, and
+// engine.ResumeStored(ctx, client, id, ...), or engine.Resume(ctx, client,
+// &persuasion.Format{}, id, ...), finishes it with the configuration stored
+// with it, replaying the stored turns into the dialogue and asking only for
+// what was not stored; a finished debate resumes without a model call.
+// Debates stored by earlier versions, their configuration under "config",
+// resume too. The options of New ([WithMarkdownFile]) are not stored: give
+// engine.Resume a Format from New with them. Model calls are not retried
+// here: wrap the client with [llm.Retry] for that.
 //
 // # Participants
 //
@@ -90,11 +109,11 @@
 // cap (finish reason "length") that does not parse is asked again, the
 // model told it was cut off and to be brief.
 //
-// The [Outcome] holds the turns, the computed [argumentation.Verdict] (with
-// the final commitment stores), every argument with its score, the
-// moderator's text, the [argumentation.Report] (whose WriteDOT draws the
-// graph) and the seed's Markdown document, which [WithMarkdownFile] also
-// writes to a file.
+// The [Outcome] holds the turns, the computed [argumentation.Verdict]
+// (Outcome.Computed, with the final commitment stores), every argument with
+// its score, the moderator's text, the [argumentation.Report] (whose
+// WriteDOT draws the graph) and the seed's Markdown document, which
+// [WithMarkdownFile] also writes to a file.
 //
 // # Storage and events
 //

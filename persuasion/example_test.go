@@ -2,6 +2,7 @@ package persuasion_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/persuasion"
+	"github.com/duelogic/duelogic/store"
 )
 
 // A persuasion debate on the offline stub model, with the seed's personas,
@@ -38,10 +40,10 @@ func Example() {
 		asked += len(t.Rejected)
 	}
 	fmt.Printf("%d turns, %d moves, %d replies asked for again, %d utterances\n", len(out.Turns), moves, asked, len(res.Transcript))
-	for _, s := range out.Verdict.Sides {
+	for _, s := range out.Computed.Sides {
 		fmt.Printf("%s %.2f (%d of %d arguments survive)\n", s.Side, s.Score, s.Surviving, s.Arguments)
 	}
-	fmt.Println("winner:", out.Verdict.Winner)
+	fmt.Println(out.Verdict().Summary)
 	for _, line := range strings.Split(out.Markdown, "\n") {
 		if strings.HasPrefix(line, "### Round") || strings.HasPrefix(line, "### Winner") {
 			fmt.Println(line)
@@ -51,12 +53,50 @@ func Example() {
 	// 12 turns, 21 moves, 3 replies asked for again, 13 utterances
 	// OPP 4.74 (7 of 11 arguments survive)
 	// PRO 1.30 (2 of 8 arguments survive)
-	// winner: OPP
+	// OPP wins (OPP 4.74 vs PRO 1.30; additive semantics)
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation
 	// ### Round 3: Closing
 	// ### Winner: **OPP** (Score: 4.74 vs 1.30)
+}
+
+// Any debate the one way: the format opened by name with a JSON
+// configuration (the fields left out keep their defaults), played by
+// engine.Run into a store, and resumed from the store by its ID alone —
+// here a finished debate, which gives back its outcome without a model
+// call; a stopped one would be finished. The outcome is an engine.Outcome:
+// a verdict and documents, as every format's.
+func Example_open() {
+	f, err := engine.Open("persuasion", json.RawMessage(`{"rounds": 1, "exchanges": 1, "perspective": "on-call load"}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, st := context.Background(), store.NewMemory()
+	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
+	d := engine.Debate{ID: "billing-in-go", Proposition: "Should we rewrite the billing service in Go?"}
+	res, err := engine.Run(ctx, llm.NewStub(1), f, d, engine.WithStore(st), engine.WithClock(at))
+	if err != nil {
+		// res, when not nil, holds the debate so far: engine.ResumeStored finishes it.
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Format, res.DebateID, len(res.Transcript), "utterances:", res.Detail.Verdict().Summary)
+
+	again, err := engine.ResumeStored(ctx, llm.NewStub(1), "billing-in-go", engine.WithStore(st), engine.WithClock(at))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("resumed:", again.Detail.Verdict().Summary)
+	for _, doc := range again.Detail.Documents() {
+		fmt.Printf("%s (%s): %s\n", doc.Name, doc.Title, strings.SplitN(doc.Markdown, "\n", 2)[0])
+	}
+	// Output:
+	// persuasion billing-in-go 7 utterances: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
+	// resumed: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
+	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
 }
 
 // A debater's reply: JSON moves and the text that makes them.

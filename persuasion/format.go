@@ -1,22 +1,32 @@
 package persuasion
 
 import (
-	"github.com/duelogic/duelogic/argumentation"
+	"bytes"
+	"encoding/json"
+	"fmt"
+
 	"github.com/duelogic/duelogic/engine"
 )
 
 // Format is the persuasion debate as an [engine.Format]: build it with
-// [New], play it with engine.Run and finish a stopped debate with
-// engine.Resume. Its outcome, [engine.Result].Detail, is an [*Outcome].
+// [New] (or get it by name from engine.Open), play it with engine.Run and
+// finish a stopped debate with engine.ResumeStored, or engine.Resume given
+// &persuasion.Format{}. Its outcome, [engine.Result].Detail, is an
+// [*Outcome], an [engine.Outcome].
 //
-// Config is stored with the debate: engine.Resume replaces the Config of the
-// Format it is given with the stored one, whole. The [Option]s are not
-// stored: give them again to the Format of a Resume.
+// Config is stored with the debate, as the JSON of the Config alone (see
+// [Format.MarshalJSON]): the object engine.Open takes, so that a stored
+// debate can be reopened, forked and patched. engine.Resume replaces the
+// Config of the Format it is given with the stored one, whole, so
+// &persuasion.Format{} is the Format to resume with. Its options
+// ([Option]) are not stored: to have them on a resumed debate, give
+// engine.Resume a Format from New with them.
 //
 // Play keeps no state in the Format, so one Format may play several
 // debates, one after another.
 type Format struct {
-	// Config is the debate's configuration.
+	// Config is the debate's configuration. (The tag is for a Format
+	// value, not a pointer, encoded as JSON; see [Format.MarshalJSON].)
 	Config Config `json:"config"`
 
 	markdownFile string // WithMarkdownFile
@@ -36,8 +46,9 @@ func WithMarkdownFile(path string) Option {
 }
 
 // New returns the persuasion format with cfg, its zero fields taken from
-// [DefaultConfig], or the [*engine.ValidationError] of the completed
-// configuration (see [Config.Validate]).
+// [DefaultConfig] (so New(Config{}) is the default debate; see [Config]),
+// or the [*engine.ValidationError] of the completed configuration (see
+// [Config.Validate]).
 func New(cfg Config, opts ...Option) (*Format, error) {
 	f := &Format{Config: cfg.withDefaults()}
 	for _, opt := range opts {
@@ -47,6 +58,54 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+func init() { engine.Register(FormatName, open) }
+
+// open is the format's [engine.Opener]: DefaultConfig with the fields
+// config names, through New.
+func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
+	cfg := DefaultConfig()
+	if len(bytes.TrimSpace(config)) > 0 {
+		if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
+			return nil, err
+		}
+	}
+	f, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Erase(f), nil
+}
+
+// MarshalJSON encodes f as its Config: what engine.Run stores with a
+// debate, the object engine.Open takes. (A Format value, not a pointer,
+// encodes as {"config": {…}}, the shape earlier versions stored, which
+// [Format.UnmarshalJSON] reads too.)
+func (f *Format) MarshalJSON() ([]byte, error) { return json.Marshal(f.Config) }
+
+// UnmarshalJSON decodes a stored configuration over f.Config: the Config's
+// JSON, or the {"config": {…}} that earlier versions stored. Fields the
+// document does not name keep their values (engine.Resume zeroes the
+// Config first); fields it does not know are ignored, so that logs of
+// other versions still resume. null changes nothing.
+func (f *Format) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	var old struct {
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal(data, &old); err != nil {
+		return fmt.Errorf("persuasion: decode the configuration: %w", err)
+	}
+	if old.Config != nil {
+		data = old.Config
+	}
+	if err := json.Unmarshal(data, &f.Config); err != nil {
+		return fmt.Errorf("persuasion: decode the configuration: %w", err)
+	}
+	return nil
 }
 
 // Name is [FormatName].
@@ -87,31 +146,3 @@ var (
 	_ engine.Format[*Outcome] = (*Format)(nil)
 	_ engine.Cast             = (*Format)(nil)
 )
-
-// Outcome is what a persuasion debate gives beside the engine's result
-// (debate, transcript, usage): the turns, the computed verdict, the
-// moderator's text and the seed's output document. It is the Detail of
-// [engine.Result] and, as JSON, of the debate_ended event (without Report).
-type Outcome struct {
-	// Config is the configuration the debate ran with.
-	Config Config `json:"config"`
-	// Turns are the debaters' turns in order; their moves, in order, are
-	// the dialogue.
-	Turns []Turn `json:"turns"`
-	// Verdict is the computed verdict: winner, side scores, surviving
-	// arguments, valid points of the losing side, unanswered challenges,
-	// concessions, retractions, the final commitment stores and metrics.
-	Verdict argumentation.Verdict `json:"verdict"`
-	// Arguments are every argument of the final graph with its score, by
-	// ID.
-	Arguments []argumentation.ScoredArgument `json:"arguments"`
-	// Moderation is the moderator's text about the verdict.
-	Moderation Moderation `json:"moderation"`
-	// Report holds the dialogue, graph and scores behind the verdict, with
-	// the topic, personas, context and moderator's text filled in; its
-	// WriteMarkdown wrote Markdown and its WriteDOT draws the graph. It is
-	// not JSON: Play rebuilds it, also when a finished debate is resumed.
-	Report argumentation.Report `json:"-"`
-	// Markdown is the seed's output document.
-	Markdown string `json:"markdown"`
-}

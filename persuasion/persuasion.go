@@ -111,8 +111,10 @@ type Persona struct {
 	// Description is the persona, e.g. "Pragmatic engineer focused on
 	// delivery and simplicity".
 	Description string `json:"description"`
-	// Bias is the stated bias; "" for none.
-	Bias string `json:"bias,omitempty"`
+	// Bias is the stated bias; "" for none. It is always encoded, "" too,
+	// so that a stored persona without bias reopens (engine.Open) without
+	// one rather than with the default's.
+	Bias string `json:"bias"`
 	// Model is the model ID that plays the participant.
 	Model string `json:"model"`
 }
@@ -174,9 +176,25 @@ const (
 // [engine.Debate]'s Proposition, and its Context, when given, is the first
 // item of the shared context K.
 //
-// Zero fields take the defaults of [DefaultConfig] in [New]; the engine
-// stores the completed configuration with the debate, so a resumed debate
-// runs with the values it started with.
+// Zero fields take [DefaultConfig]'s values in [New], so New(Config{}) is
+// New(DefaultConfig()):
+//
+//   - a persona (Pro, Opp, Mod) whose Description and Bias are both empty is
+//     the seed's persona; an empty Model alone takes the seed's model, and a
+//     persona with a Description but no Bias has no bias;
+//   - Rounds, Exchanges and MaxMoves 0 take 2, 2 and 5; Semantics ""
+//     takes "additive";
+//   - Perspective "", no Facts and DrawMargin 0 are the defaults
+//     themselves (DrawMargin 0 is [argumentation.DefaultDrawMargin]).
+//
+// Config has no booleans. Its JSON (the field names below) is what
+// engine.Open takes and what engine.Run stores with a debate (see
+// [Format.MarshalJSON]): there a field left out, also inside a persona,
+// keeps DefaultConfig's value (so a persona without bias is given with
+// "bias": ""), a 0 or "" given takes it as in New, an unknown field or a
+// value of the wrong type is an [*engine.ValidationError]. The engine stores
+// the completed configuration, so a resumed debate runs with the values it
+// started with.
 type Config struct {
 	// Pro argues for the proposition, Opp against it, Mod judges. A
 	// persona left entirely empty is the seed's; an empty Model alone

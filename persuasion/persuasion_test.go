@@ -76,15 +76,15 @@ func TestStubDebates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(report.Verdict, res.Detail.Verdict); diff != "" {
+			if diff := cmp.Diff(report.Verdict, res.Detail.Computed); diff != "" {
 				t.Errorf("verdict (-recomputed +got):\n%s", diff)
 			}
-			winners[res.Detail.Verdict.Winner] = true
+			winners[res.Detail.Computed.Winner] = true
 			if m := res.Detail.Moderation; m.Rationale == "" || m.Consensus == "" || len(m.Conditions) == 0 {
 				t.Errorf("moderation %+v", m)
 			}
-			if res.Detail.Verdict.Winner != "" && !strings.Contains(res.Detail.Moderation.Rationale, res.Detail.Verdict.Winner+" prevails") {
-				t.Errorf("the stub's rationale does not explain the computed winner %s: %q", res.Detail.Verdict.Winner, res.Detail.Moderation.Rationale)
+			if res.Detail.Computed.Winner != "" && !strings.Contains(res.Detail.Moderation.Rationale, res.Detail.Computed.Winner+" prevails") {
+				t.Errorf("the stub's rationale does not explain the computed winner %s: %q", res.Detail.Computed.Winner, res.Detail.Moderation.Rationale)
 			}
 			reasked += client.count(PurposeVerdict) - 1
 			if len(res.Transcript) != len(res.Detail.Turns)+1 {

@@ -191,7 +191,7 @@ func (g *game) judge(ctx context.Context) (*Outcome, error) {
 		return nil, fmt.Errorf("persuasion: render the report: %w", err)
 	}
 	out := &Outcome{
-		Config: cfg, Turns: g.turns, Verdict: v, Moderation: m, Report: report, Markdown: b.String(),
+		Config: cfg, Turns: g.turns, Computed: v, Moderation: m, Report: report, Markdown: b.String(),
 	}
 	if gr := report.Graph; gr != nil {
 		for _, a := range gr.Arguments() {

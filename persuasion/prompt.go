@@ -274,15 +274,7 @@ func moderationRequest(cfg Config, d engine.Debate, report argumentation.Report)
 // then the moderator's text.
 func verdictText(v argumentation.Verdict, sem argumentation.Semantics, m Moderation) string {
 	var b strings.Builder
-	scores := make([]string, len(v.Sides))
-	for i, s := range v.Sides {
-		scores[i] = fmt.Sprintf("%s %.2f", s.Side, s.Score)
-	}
-	if v.Draw {
-		fmt.Fprintf(&b, "Verdict: a draw (%s; %s semantics).", strings.Join(scores, " vs "), sem)
-	} else {
-		fmt.Fprintf(&b, "Verdict: %s wins (%s; %s semantics).", v.Winner, strings.Join(scores, " vs "), sem)
-	}
+	b.WriteString("Verdict: " + verdictLine(v, sem.String()) + ".")
 	b.WriteString("\n\n" + strings.TrimSpace(m.Rationale))
 	if c := strings.TrimSpace(m.Consensus); c != "" {
 		b.WriteString("\n\nConsensus solution: " + c)
@@ -291,4 +283,22 @@ func verdictText(v argumentation.Verdict, sem argumentation.Semantics, m Moderat
 		b.WriteString("\n\nRevisit if:\n" + bullets(m.Conditions))
 	}
 	return b.String()
+}
+
+// verdictLine is the computed verdict in one line: "OPP wins (OPP 4.74 vs
+// PRO 1.30; additive semantics)", "a draw (…)"; sem "" leaves the semantics
+// out.
+func verdictLine(v argumentation.Verdict, sem string) string {
+	scores := make([]string, len(v.Sides))
+	for i, s := range v.Sides {
+		scores[i] = fmt.Sprintf("%s %.2f", s.Side, s.Score)
+	}
+	detail := strings.Join(scores, " vs ")
+	if sem != "" {
+		detail += "; " + sem + " semantics"
+	}
+	if v.Draw {
+		return "a draw (" + detail + ")"
+	}
+	return v.Winner + " wins (" + detail + ")"
 }

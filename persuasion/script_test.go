@@ -88,7 +88,7 @@ func TestLegalScript(t *testing.T) {
 	}
 
 	// The verdict is the computed one, not the moderator's "winner": PRO.
-	v := res.Detail.Verdict
+	v := res.Detail.Computed
 	if v.Winner != SideOpp || v.Draw {
 		t.Errorf("winner %q (draw %v), want OPP", v.Winner, v.Draw)
 	}
@@ -282,8 +282,8 @@ func TestIllegalMoveNeverFixed(t *testing.T) {
 			t.Errorf("OPP's utterance %d is not marked defaulted", u.Seq)
 		}
 	}
-	if res.Detail.Verdict.Winner != SidePro {
-		t.Errorf("winner %q, want PRO: OPP made no move", res.Detail.Verdict.Winner)
+	if res.Detail.Computed.Winner != SidePro {
+		t.Errorf("winner %q, want PRO: OPP made no move", res.Detail.Computed.Winner)
 	}
 }
 
@@ -308,7 +308,7 @@ func TestConcessionsAndRetractions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := res.Detail.Verdict
+	v := res.Detail.Computed
 	if diff := cmp.Diff([]string{`O3 OPP concede "Python 2 is end of life" -> P2 r1`}, shapes(v.Concessions)); diff != "" {
 		t.Errorf("concessions (-want +got):\n%s", diff)
 	}
@@ -382,14 +382,14 @@ func TestModerationIsAskedAgain(t *testing.T) {
 			}
 			if tt.name == "never valid" {
 				// The default moderation: the computed verdict stands.
-				if m := res.Detail.Moderation; !m.Defaulted || m.Consensus != "" || res.Detail.Verdict.Winner != SideOpp ||
+				if m := res.Detail.Moderation; !m.Defaulted || m.Consensus != "" || res.Detail.Computed.Winner != SideOpp ||
 					res.Judgments[PurposeVerdict] != (engine.JudgmentCounts{Defaulted: 1}) {
-					t.Errorf("moderation %+v, winner %q, judgments %+v", m, res.Detail.Verdict.Winner, res.Judgments)
+					t.Errorf("moderation %+v, winner %q, judgments %+v", m, res.Detail.Computed.Winner, res.Judgments)
 				}
 				return
 			}
-			if res.Detail.Moderation.Consensus == "" || res.Detail.Verdict.Winner != SideOpp {
-				t.Errorf("moderation %+v, winner %q", res.Detail.Moderation, res.Detail.Verdict.Winner)
+			if res.Detail.Moderation.Consensus == "" || res.Detail.Computed.Winner != SideOpp {
+				t.Errorf("moderation %+v, winner %q", res.Detail.Moderation, res.Detail.Computed.Winner)
 			}
 		})
 	}
@@ -533,8 +533,8 @@ func TestEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out Outcome
-	if err := json.Unmarshal(ended.Detail, &out); err != nil || out.Markdown != res.Detail.Markdown || out.Verdict.Winner != SideOpp {
-		t.Errorf("the debate_ended event's outcome: %v, winner %q", err, out.Verdict.Winner)
+	if err := json.Unmarshal(ended.Detail, &out); err != nil || out.Markdown != res.Detail.Markdown || out.Computed.Winner != SideOpp {
+		t.Errorf("the debate_ended event's outcome: %v, winner %q", err, out.Computed.Winner)
 	}
 	if res.UsageBySpeaker[SidePro].CompletionTokens == 0 || res.UsageBySpeaker[engine.SpeakerArbiter].PromptTokens == 0 {
 		t.Errorf("usage not charged: %+v", res.UsageBySpeaker)
@@ -624,8 +624,8 @@ func TestDraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Detail.Verdict.Draw || res.Detail.Verdict.Winner != "" {
-		t.Errorf("verdict %+v, want a draw", res.Detail.Verdict.Sides)
+	if !res.Detail.Computed.Draw || res.Detail.Computed.Winner != "" {
+		t.Errorf("verdict %+v, want a draw", res.Detail.Computed.Sides)
 	}
 	if !strings.HasPrefix(res.Transcript[len(res.Transcript)-1].Content, "Verdict: a draw (") || !strings.Contains(res.Detail.Markdown, "### Winner: **Draw**") {
 		t.Errorf("a draw is not reported as one")

@@ -28,11 +28,11 @@ var persuasionFormat = define(adapter[*persuasion.Outcome]{
 	summary: func(r *render.Renderer, res *engine.Result[*persuasion.Outcome]) {
 		o := res.Detail
 		var scores []string
-		for _, s := range o.Verdict.Sides {
+		for _, s := range o.Computed.Sides {
 			scores = append(scores, fmt.Sprintf("%s %.2f", s.Side, s.Score))
 		}
-		winner := o.Verdict.Winner + " wins"
-		if o.Verdict.Draw {
+		winner := o.Computed.Winner + " wins"
+		if o.Computed.Draw {
 			winner = "a draw"
 		}
 		r.Println(fmt.Sprintf("\n══════ VERDICT ══════\n%s (%s; %s semantics)\n%s",
