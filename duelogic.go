@@ -183,17 +183,10 @@ type Config struct {
 
 // UnmarshalJSON decodes data over c; see [Config] for the rule on chairs.
 func (c *Config) UnmarshalJSON(data []byte) error {
-	type plain Config
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return fmt.Errorf("duelogic: decode config: %w", err)
+	if hasKey(data, "chairs") {
+		c.Chairs = nil
 	}
-	for k := range probe {
-		if strings.EqualFold(k, "chairs") {
-			c.Chairs = nil
-		}
-	}
-	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
+	if err := json.Unmarshal(data, (*configFields)(c)); err != nil {
 		return fmt.Errorf("duelogic: decode config: %w", err)
 	}
 	return nil
