@@ -23,18 +23,38 @@
 // # Running a debate
 //
 // The root package is one format of the [engine]: [Podcast] implements
-// engine.Format, and [Orchestrator] is its convenience API. A host supplies
-// an [llm.Client] (its own, [llm/openai], a [llm.Router] over several, or the
-// offline [llm.Stub]), a [Config] and a [Debate]:
+// engine.Format and registers itself as "duelogic", so the podcast is
+// played the way every format is — engine.Open (or [NewPodcast]), then
+// engine.Run, then, for a debate that stopped, engine.ResumeStored. A host
+// supplies an [llm.Client] (its own, [llm/openai], a [llm.Router] over
+// several, or the offline [llm.Stub]) and a [Debate]:
 //
-//	cfg := duelogic.DefaultConfig()
-//	o, err := duelogic.New(cfg, llm.NewStub(1), duelogic.WithSink(mySink))
+//	f, err := engine.Open("duelogic", json.RawMessage(`{"flow": {"maxExchanges": 3}}`))
+//	res, err := engine.Run(ctx, llm.NewStub(1), f, duelogic.Debate{Proposition: "Should AI development be paused?"},
+//		engine.WithStore(st))
+//	// res, err = engine.ResumeStored(ctx, llm.NewStub(1), res.DebateID, engine.WithStore(st))
+//	fmt.Println(res.Detail.Verdict().Summary) // 2 chairs, 3 exchanges; steel-manning 67%, ...
+//
+// engine.Open takes the [Config]'s JSON, the seed's DuelogicConfig: the
+// fields it leaves out keep [DefaultConfig]'s values. In Go,
+// duelogic.NewPodcast(cfg) is the same format, typed (the result's Detail
+// is an [*Outcome]); the fields of cfg left at zero take their defaults
+// where zero is no setting, and NewPodcast(Config{}) is the default debate
+// (see [NewPodcast] for the rule on booleans). engine.Resume with
+// &Podcast{} resumes a debate as engine.ResumeStored does. The debate's
+// stored configuration is its Config's JSON, which engine.Open reads again.
+//
+// The outcome is an engine.Outcome: its [Outcome.Verdict] names no winner
+// (the arbiter synthesizes; it does not judge) and sums the debate up in a
+// line; its [Outcome.Documents] are the transcript in Markdown, with the
+// arbiter's synthesis and the metrics ("transcript.md").
+//
+// [Orchestrator] is the podcast's convenience API over the same engine,
+// which adds manual interjections ([Orchestrator.Interject]):
+//
+//	o, err := duelogic.New(cfg, client, duelogic.WithSink(mySink))
 //	res, err := o.Run(ctx, duelogic.Debate{Proposition: "Should AI development be paused?"})
-//
-// or, the same debate through the engine, as every other format is played:
-//
-//	p, err := duelogic.NewPodcast(cfg)
-//	res, err := engine.Run(ctx, llm.NewStub(1), p, duelogic.Debate{Proposition: "..."})
+//	// res, err = o.Resume(ctx, res.DebateID)
 //
 // The debate plays the segments in order — introduction, openings,
 // exchange, synthesis — and returns the transcript, token usage and
@@ -63,9 +83,11 @@
 // Every step is appended to a [store.Store] before the [Event] announcing it
 // reaches the [EventSink] ("persist, then emit"). Tokens stream to the sink
 // when the client implements [llm.Streamer]. A debate stopped by a model
-// error, a store error or a cancelled context is finished by
-// [Orchestrator.Resume] (or engine.Resume), which replays the records and
-// generates nothing that was stored.
+// error, a store error or a cancelled context returns its result so far
+// (its ID, format, transcript and usage) with the error, and is finished by
+// engine.ResumeStored (or engine.Resume with &Podcast{}, or
+// [Orchestrator.Resume]), which replays the records and generates nothing
+// that was stored.
 //
 // # Prompts
 //

@@ -3,6 +3,7 @@ package duelogic
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -165,9 +166,11 @@ type Mandates struct {
 	ArbiterCanInterject bool `json:"arbiterCanInterject"`
 }
 
-// Config is the seed's DuelogicConfig. Decoding a partial JSON document over
-// [DefaultConfig] changes only the fields it names, except that a "chairs"
-// array replaces the whole list of chairs.
+// Config is the seed's DuelogicConfig. Its JSON is the configuration
+// engine.Open("duelogic", config) takes and a podcast debate stores.
+// Decoding a partial JSON document over [DefaultConfig] changes only the
+// fields it names, except that a "chairs" array replaces the whole list of
+// chairs.
 type Config struct {
 	Chairs        []Chair            `json:"chairs"`
 	Arbiter       ArbiterConfig      `json:"arbiter"`
@@ -180,17 +183,10 @@ type Config struct {
 
 // UnmarshalJSON decodes data over c; see [Config] for the rule on chairs.
 func (c *Config) UnmarshalJSON(data []byte) error {
-	type plain Config
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return fmt.Errorf("duelogic: decode config: %w", err)
+	if hasKey(data, "chairs") {
+		c.Chairs = nil
 	}
-	for k := range probe {
-		if strings.EqualFold(k, "chairs") {
-			c.Chairs = nil
-		}
-	}
-	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
+	if err := json.Unmarshal(data, (*configFields)(c)); err != nil {
 		return fmt.Errorf("duelogic: decode config: %w", err)
 	}
 	return nil
@@ -260,6 +256,62 @@ func DefaultConfig() Config {
 		Tone:     ToneSpirited,
 		Podcast:  PodcastConfig{Enabled: true, ShowName: "Duelogic", IncludeCallToAction: true},
 		Mandates: Mandates{RequireSteelManning: true, RequireSelfCritique: true, ArbiterCanInterject: true},
+	}
+}
+
+// withDefaults returns c with its unset fields set, the rule [NewPodcast]
+// and [New] apply: a whole zero Config is [DefaultConfig]; otherwise a field
+// whose zero value is no setting takes DefaultConfig's value — the chairs
+// (when there are none), a chair's position ("chair_<n>") and model (the
+// n-th of [Models], with its names), the arbiter's model (with its display
+// name), the accountability level, the flow style, the exchanges, the
+// aggressiveness, the tone and the show name — and a field whose zero value
+// is a setting keeps it: every boolean (interruptions, podcast mode and the
+// mandates are off), TargetDurationMinutes (no pacing), CooldownSeconds (no
+// cooldown), the episode number, the personas and the optional names. A
+// chair's framework is never guessed.
+func (c Config) withDefaults() Config {
+	def := DefaultConfig()
+	if reflect.ValueOf(c).IsZero() {
+		return def
+	}
+	if len(c.Chairs) == 0 {
+		c.Chairs = def.Chairs
+	} else {
+		c.Chairs = slices.Clone(c.Chairs)
+	}
+	for i := range c.Chairs {
+		ch := &c.Chairs[i]
+		if ch.Position == "" {
+			ch.Position = fmt.Sprintf("chair_%d", i+1)
+		}
+		if ch.ModelID == "" {
+			m := knownModels[i%len(knownModels)]
+			ch.ModelID = m.ID
+			if ch.ModelDisplayName == "" && ch.ProviderName == "" {
+				ch.ModelDisplayName, ch.ProviderName = m.DisplayName, m.Provider
+			}
+		}
+	}
+	if c.Arbiter.ModelID == "" {
+		c.Arbiter.ModelID = def.Arbiter.ModelID
+		if c.Arbiter.ModelDisplayName == "" {
+			c.Arbiter.ModelDisplayName = def.Arbiter.ModelDisplayName
+		}
+	}
+	setIfZero(&c.Arbiter.AccountabilityLevel, def.Arbiter.AccountabilityLevel)
+	setIfZero(&c.Flow.Style, def.Flow.Style)
+	setIfZero(&c.Flow.MaxExchanges, def.Flow.MaxExchanges)
+	setIfZero(&c.Interruptions.Aggressiveness, def.Interruptions.Aggressiveness)
+	setIfZero(&c.Tone, def.Tone)
+	setIfZero(&c.Podcast.ShowName, def.Podcast.ShowName)
+	return c
+}
+
+func setIfZero[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
 	}
 }
 

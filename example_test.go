@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // A whole debate on the offline stub model, printing who speaks when.
@@ -60,6 +62,41 @@ func Example() {
 	// == synthesis
 	// closing: arbiter
 	// 12 utterances, 6 responses evaluated
+}
+
+// The one way every format is played: open the format by name with a
+// partial JSON config (the fields left out keep their defaults), run it on
+// the engine, and finish a debate that stopped with engine.ResumeStored,
+// which reads the format and its configuration from the store. The outcome
+// is an engine.Outcome: a verdict and Markdown documents.
+func Example_open() {
+	f, err := engine.Open("duelogic", json.RawMessage(`{"flow": {"maxExchanges": 3}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	mem := store.NewMemory()
+	fixed := duelogic.WithClock(func() time.Time { return time.Date(2026, 1, 3, 20, 0, 0, 0, time.UTC) })
+	full := errors.New("disk full")
+	d := duelogic.Debate{ID: "open", Proposition: "Should cities ban private cars from their centres?"}
+	// The store fails after 8 records: the debate stops, and its result so
+	// far comes with the error.
+	res, err := engine.Run(context.Background(), llm.NewStub(1), f, d, engine.WithStore(storetest.FailAfter(mem, 8, full)), fixed)
+	fmt.Println(errors.Is(err, full), res.DebateID, res.Format, len(res.Transcript), "utterances so far")
+
+	res, err = engine.ResumeStored(context.Background(), llm.NewStub(1), "open", engine.WithStore(mem), fixed)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(res.Transcript), "utterances")
+	fmt.Println(res.Detail.Verdict().Summary)
+	for _, doc := range res.Detail.Documents() {
+		fmt.Println(doc.Name, strings.HasPrefix(doc.Markdown, "# Should cities ban private cars"))
+	}
+	// Output:
+	// true open duelogic 3 utterances so far
+	// 12 utterances
+	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 83%, 0 interruptions, 2 interjections
+	// transcript.md true
 }
 
 // Decoding a partial JSON config, as a web handler receives it, over the
@@ -126,8 +163,9 @@ func ExampleOrchestrator_Resume() {
 		return stub.Complete(ctx, req)
 	})
 	o, _ := duelogic.New(cfg, flaky, duelogic.WithStore(mem), duelogic.WithClock(func() time.Time { return time.Date(2026, 1, 3, 20, 0, 0, 0, time.UTC) }))
-	_, err := o.Run(context.Background(), duelogic.Debate{ID: "flaky", Proposition: "Is lying ever right?"})
+	stopped, err := o.Run(context.Background(), duelogic.Debate{ID: "flaky", Proposition: "Is lying ever right?"})
 	fmt.Println(err)
+	fmt.Println(stopped.DebateID, len(stopped.Transcript), "utterances so far")
 
 	res, err := o.Resume(context.Background(), "flaky")
 	if err != nil {
@@ -136,5 +174,6 @@ func ExampleOrchestrator_Resume() {
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
 	// engine: exchange segment, chair_2 (response): 503 from upstream
+	// flaky 7 utterances so far
 	// 6 responses
 }

@@ -79,12 +79,15 @@ func WithCatalog(c *Catalog) Option {
 }
 
 // New returns an orchestrator for cfg whose model calls go to client, with
-// opts for every debate it runs. It fails with an error wrapping
-// [ErrInvalidConfig] if cfg is invalid.
+// opts for every debate it runs. The fields of cfg left at zero take their
+// defaults as [NewPodcast] says (New(Config{}, client) runs the default
+// debate). It fails with an error wrapping [ErrInvalidConfig] if cfg is
+// invalid.
 func New(cfg Config, client llm.Client, opts ...Option) (*Orchestrator, error) {
 	if client == nil {
 		return nil, errors.New("duelogic: nil llm.Client")
 	}
+	cfg = cfg.withDefaults()
 	p := &Podcast{Config: cfg}
 	if err := engine.Configure(p, opts...); err != nil {
 		return nil, err
@@ -97,13 +100,17 @@ func New(cfg Config, client llm.Client, opts ...Option) (*Orchestrator, error) {
 	return &Orchestrator{cfg: cfg, cat: p.cat, client: client, store: st, opts: opts, running: map[string]*pending{}}, nil
 }
 
-// Config returns the orchestrator's configuration.
+// Config returns the orchestrator's configuration, its zero fields set
+// (see [New]).
 func (o *Orchestrator) Config() Config { return o.cfg }
 
 // Store returns the store the orchestrator records debates in.
 func (o *Orchestrator) Store() store.Store { return o.store }
 
-// Result is a finished podcast debate.
+// Result is a podcast debate's result: what [engine.Result] of a [Podcast]
+// holds, with the [Outcome]'s fields at the top. A debate that stopped has
+// its ID, format, debate, config, transcript and usage so far, and zero
+// metrics.
 type Result struct {
 	DebateID string `json:"debateId"`
 	// Format names the debate's format ("duelogic").
@@ -129,8 +136,11 @@ type Result struct {
 	Judgments map[string]engine.JudgmentCounts `json:"judgments,omitempty"`
 }
 
-// ResultOf flattens the engine's result of a podcast debate.
+// ResultOf flattens the engine's result of a podcast debate (nil for nil).
 func ResultOf(r *engine.Result[*Outcome]) *Result {
+	if r == nil {
+		return nil
+	}
 	res := &Result{
 		DebateID: r.DebateID, Format: r.Format, Debate: r.Debate, Transcript: r.Transcript,
 		Usage: r.Usage, UsageBySpeaker: r.UsageBySpeaker, Arguments: r.Arguments, Judgments: r.Judgments,
@@ -157,8 +167,10 @@ func Inspect(ctx context.Context, st store.Store, id string) (Summary, error) {
 // any model call when d is invalid ([ErrInvalidDebate]) or its ID is already
 // in the store ([ErrDebateExists]). A model error stops the debate with a
 // [*TurnError]; a store error or ctx's cancellation stops it too. In every
-// case what was said so far stays stored, and [Orchestrator.Resume] finishes
-// it.
+// case what was said so far stays stored, the result so far (its ID, the
+// transcript and usage so far) comes with the error once the debate's first
+// record is stored, as engine.Run's does, and [Orchestrator.Resume]
+// finishes it.
 func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 	if err := ValidateDebate(d); err != nil {
 		return nil, err
@@ -171,11 +183,9 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 		return nil, err
 	}
 	defer release()
-	res, err := engine.Run(ctx, o.client, &Podcast{Config: o.cfg, cat: o.cat, pending: p}, d, o.opts...)
-	if err != nil {
-		return nil, err
-	}
-	return ResultOf(res), nil
+	pc := &Podcast{Config: o.cfg, cat: o.cat, pending: p}
+	res, err := engine.Run(ctx, o.client, pc, d, o.opts...)
+	return resultOf(res, pc), err
 }
 
 // Resume continues a stopped debate from its records: it replays them, using
@@ -183,18 +193,27 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 // so no stored utterance is generated again and the finished transcript has
 // the shape of an uninterrupted run. Resuming a finished debate returns its
 // result without calling a model. The orchestrator's own config is not used;
-// its client, store, sink, clock and catalog are.
+// its client, store, sink, clock and catalog are. Like Run, it returns the
+// result so far with an error that stops the debate again.
 func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, error) {
 	p, release, err := o.claim(debateID)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	res, err := engine.Resume(ctx, o.client, &Podcast{cat: o.cat, pending: p}, debateID, o.opts...)
-	if err != nil {
-		return nil, err
+	pc := &Podcast{cat: o.cat, pending: p}
+	res, err := engine.Resume(ctx, o.client, pc, debateID, o.opts...)
+	return resultOf(res, pc), err
+}
+
+// resultOf is [ResultOf] of res, played by p: a debate that stopped, which
+// has no outcome, has p's config.
+func resultOf(res *engine.Result[*Outcome], p *Podcast) *Result {
+	r := ResultOf(res)
+	if r != nil && res.Detail == nil {
+		r.Config = p.Config
 	}
-	return ResultOf(res), nil
+	return r
 }
 
 // pending holds the manual interjections waiting for a running debate's next

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -15,10 +16,16 @@ import (
 // FormatName names the Duelogic podcast format in a debate's first record.
 const FormatName = "duelogic"
 
-// Podcast is the Duelogic podcast debate as an [engine.Format]: play it with
-// engine.Run and engine.Resume, or through an [Orchestrator], which adds
-// manual interjections. Its Config is stored with the debate; the catalog
-// the config is checked against is not ([WithCatalog] gives it again on
+// Podcast is the Duelogic podcast debate as an [engine.Format]: make one
+// with [NewPodcast] (or by name, engine.Open("duelogic", config)) and play
+// it with engine.Run, or through an [Orchestrator], which adds manual
+// interjections. &Podcast{} is the Format to resume with (engine.Resume):
+// the stored configuration replaces its Config. engine.ResumeStored needs
+// none.
+//
+// Its Config is stored with the debate as the Config's own JSON (the
+// object engine.Open takes; see [Podcast.MarshalJSON]); the catalog the
+// config is checked against is not ([WithCatalog] gives it again on
 // resume).
 type Podcast struct {
 	Config Config `json:"config"`
@@ -27,11 +34,85 @@ type Podcast struct {
 	pending *pending // manual interjections, when an Orchestrator plays it
 }
 
+func init() { engine.Register(FormatName, open) }
+
+// open is the podcast's [engine.Opener]: config is decoded over
+// [DefaultConfig] (a field left out keeps its default; a "chairs" array
+// replaces the chairs) and checked as given, so a field set to an invalid
+// zero (`"maxExchanges": 0`) is a violation, not a default.
+func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
+	cfg := DefaultConfig()
+	if err := decodeConfig(config, &cfg); err != nil {
+		return nil, err
+	}
+	p := &Podcast{Config: cfg}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return engine.Erase(p), nil
+}
+
+// configFields is a Config without its UnmarshalJSON method, so that
+// engine.DecodeConfig sees its fields (and refuses unknown ones).
+type configFields Config
+
+// decodeConfig decodes config over cfg strictly: an unknown field or a
+// wrong type is a [*ValidationError]; a "chairs" array replaces the chairs.
+func decodeConfig(config json.RawMessage, cfg *Config) error {
+	if hasKey(config, "chairs") {
+		cfg.Chairs = nil
+	}
+	return engine.DecodeConfig(FormatName, config, (*configFields)(cfg))
+}
+
+// hasKey reports whether data is a JSON object with the key, matched as
+// encoding/json matches field names (without regard to case).
+func hasKey(data []byte, key string) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) != nil {
+		return false
+	}
+	for k := range probe {
+		if strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes the podcast's configuration: its Config's JSON, the
+// object [engine.Open] takes, so that a stored debate's configuration can
+// be opened again, or patched with a JSON merge patch first.
+func (p Podcast) MarshalJSON() ([]byte, error) { return json.Marshal(p.Config) }
+
+// UnmarshalJSON reads a configuration written by [Podcast.MarshalJSON]
+// over p.Config (see [Config.UnmarshalJSON]), or one in the shape stored by
+// earlier versions, {"config": {...}}, so that their debates still resume.
+func (p *Podcast) UnmarshalJSON(data []byte) error {
+	var old struct {
+		Config *json.RawMessage `json:"config"`
+	}
+	if json.Unmarshal(data, &old) == nil && old.Config != nil {
+		data = *old.Config
+	}
+	if err := json.Unmarshal(data, &p.Config); err != nil {
+		return fmt.Errorf("duelogic: decode the podcast's configuration: %w", err)
+	}
+	return nil
+}
+
 // NewPodcast returns the podcast format for cfg, checked against the
 // default catalog (a [WithCatalog] option given to engine.Run checks it
-// against another). It fails with a [*ValidationError] if cfg is invalid.
+// against another). A field of cfg left at its zero value takes
+// [DefaultConfig]'s value where zero is no setting (the chairs, the models,
+// the levels and styles, the exchanges, the aggressiveness, the tone, the
+// show name) and keeps it where zero is a setting (booleans: off;
+// TargetDurationMinutes: no pacing; CooldownSeconds: none), except that a
+// whole zero Config is DefaultConfig(): NewPodcast(Config{}) is the
+// default debate. It fails with a [*ValidationError] if the result is
+// invalid.
 func NewPodcast(cfg Config) (*Podcast, error) {
-	p := &Podcast{Config: cfg}
+	p := &Podcast{Config: cfg.withDefaults()}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -77,12 +158,22 @@ func (p *Podcast) JudgeModel() string { return p.Config.Arbiter.ModelID }
 
 // Outcome is what a podcast debate produces beyond its transcript: the
 // config it ran with, the metrics checked against the seed's targets and the
-// interruptions made. It is the Detail of the engine's result.
+// interruptions made. It is the Detail of the engine's result, and an
+// [engine.Outcome]: see [Outcome.Verdict] and [Outcome.Documents].
 type Outcome struct {
 	Config  Config  `json:"config"`
 	Metrics Metrics `json:"metrics"`
 	// Interruptions are the interruptions made, in order.
 	Interruptions []InterruptCandidate `json:"interruptions,omitempty"`
+
+	// Debate and Transcript are the debate and everything said, for
+	// [Outcome.Documents]. Play sets them (also when a finished debate is
+	// resumed); they are not stored with the outcome, whose result holds
+	// them already, so an Outcome decoded from JSON has neither.
+	Debate     Debate      `json:"-"`
+	Transcript []Utterance `json:"-"`
+
+	cat *Catalog // names the chairs' frameworks; nil: the default catalog
 }
 
 // Play runs the segments in order: introduction, openings, exchange,
@@ -112,10 +203,14 @@ func (p *Podcast) Play(ctx context.Context, s *engine.Session) (*Outcome, error)
 			return nil, err
 		}
 	}
+	tr := s.Transcript()
 	return &Outcome{
 		Config:        p.Config,
-		Metrics:       computeMetrics(p.Config, s.Transcript(), pl.scopes),
+		Metrics:       computeMetrics(p.Config, tr, pl.scopes),
 		Interruptions: append([]InterruptCandidate(nil), pl.interruptions...),
+		Debate:        s.Debate(),
+		Transcript:    tr,
+		cat:           p.cat,
 	}, nil
 }
 
