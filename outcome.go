@@ -57,7 +57,12 @@ func (o *Outcome) markdown() string {
 	if c := strings.TrimSpace(o.Debate.Context); c != "" {
 		fmt.Fprintf(&b, "\n> %s\n", strings.ReplaceAll(mdtext.Block(c), "\n", "\n> "))
 	}
-	label := func(speaker string) string { return inline(speakerLabel(o.Config, o.cat, speaker)) }
+	label := func(speaker string) string {
+		if l, ok := o.Labels[speaker]; ok {
+			return inline(l)
+		}
+		return inline(speakerLabel(o.Config, DefaultCatalog(), speaker))
+	}
 	b.WriteString("\n## Chairs\n\n")
 	for _, ch := range o.Config.Chairs {
 		fmt.Fprintf(&b, "- **%s**: %s, %s\n", label(ch.Position), inline(ch.Position), inline(ch.ModelID))

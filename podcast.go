@@ -172,8 +172,9 @@ type Outcome struct {
 	// them already, so an Outcome decoded from JSON has neither.
 	Debate     Debate      `json:"-"`
 	Transcript []Utterance `json:"-"`
-
-	cat *Catalog // names the chairs' frameworks; nil: the default catalog
+	// Labels names each speaker as the documents and front ends show it:
+	// "Arbiter", "Chair 1 (Utilitarianism)" — the debate's catalog's names.
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Play runs the segments in order: introduction, openings, exchange,
@@ -210,8 +211,17 @@ func (p *Podcast) Play(ctx context.Context, s *engine.Session) (*Outcome, error)
 		Interruptions: append([]InterruptCandidate(nil), pl.interruptions...),
 		Debate:        s.Debate(),
 		Transcript:    tr,
-		cat:           p.cat,
+		Labels:        labels(p.Config, p.catalog()),
 	}, nil
+}
+
+// labels names the arbiter and every chair of cfg.
+func labels(cfg Config, cat *Catalog) map[string]string {
+	l := map[string]string{SpeakerArbiter: speakerLabel(cfg, cat, SpeakerArbiter)}
+	for _, ch := range cfg.Chairs {
+		l[ch.Position] = speakerLabel(cfg, cat, ch.Position)
+	}
+	return l
 }
 
 // play is one play (or replay) of a podcast debate.

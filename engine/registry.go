@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/duelogic/duelogic/llm"
@@ -89,15 +91,30 @@ func Open(name string, config json.RawMessage) (Format[Outcome], error) {
 	return f, nil
 }
 
-// DecodeConfig decodes a format's configuration from JSON into cfg, which
-// holds the defaults: fields the JSON leaves out keep them. An unknown
-// field, or a value of the wrong type, is a [*ValidationError] of format
-// naming it. A format's [Opener] uses it.
+// DecodeConfig decodes a format's configuration from JSON into cfg (a
+// pointer to a struct), which holds the defaults: fields the JSON leaves out
+// keep them, as encoding/json does (so a map given is merged into the
+// default map; a format that wants it replaced clears it first). A field
+// cfg does not have, or a value of the wrong type, is a [*ValidationError]
+// of format naming the field. A format's [Opener] uses it.
 func DecodeConfig(format string, config json.RawMessage, cfg any) error {
+	ve := &ValidationError{Format: format}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(config, &top); err == nil {
+		known := jsonFields(reflect.TypeOf(cfg))
+		for k := range top {
+			if known != nil && !known[strings.ToLower(k)] { // encoding/json matches names so
+				ve.Add(k, "no such field")
+			}
+		}
+		if ve.Err() != nil {
+			slices.SortFunc(ve.Violations, func(a, b Violation) int { return strings.Compare(a.Field, b.Field) })
+			return ve
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(config))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(cfg); err != nil {
-		ve := &ValidationError{Format: format}
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te) && te.Field != "":
@@ -108,6 +125,45 @@ func DecodeConfig(format string, config json.RawMessage, cfg any) error {
 		return ve
 	}
 	return nil
+}
+
+// jsonFields returns the JSON names, lower-cased, of the fields of the struct t points
+// to, embedded structs' included; nil when t is not a pointer to a struct.
+func jsonFields(t reflect.Type) map[string]bool {
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	names := map[string]bool{}
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			name, _, _ := strings.Cut(tag, ",")
+			if tag == "-" {
+				continue
+			}
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			names[strings.ToLower(name)] = true
+		}
+	}
+	walk(t.Elem())
+	return names
 }
 
 // Erase returns f as a Format[Outcome], for an [Opener]: its outcome is
@@ -135,6 +191,9 @@ func (e erased[R]) Play(ctx context.Context, s *Session) (Outcome, error) {
 }
 
 func (e erased[R]) underlying() any { return e.f }
+
+// MarshalJSON is the configuration of the format Erase wraps.
+func (e erased[R]) MarshalJSON() ([]byte, error) { return json.Marshal(e.f) }
 
 // underlying returns the format an [Erase] wraps, or f itself: what the
 // engine encodes, decodes, validates and asks for a [Cast].

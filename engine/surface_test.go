@@ -111,7 +111,7 @@ func TestRegistry(t *testing.T) {
 		{"unknown format", "no-such-format", "{}", 0, engine.ErrUnknownFormat, ""},
 		{"not an object", askerName, `[1]`, 0, engine.ErrInvalidConfig, "config"},
 		{"not JSON", askerName, `{"rounds":`, 0, engine.ErrInvalidConfig, "config"},
-		{"unknown field", askerName, `{"rouds": 3}`, 0, engine.ErrInvalidConfig, "config"},
+		{"unknown field", askerName, `{"rouds": 3}`, 0, engine.ErrInvalidConfig, "rouds"},
 		{"wrong type", askerName, `{"rounds": "three"}`, 0, engine.ErrInvalidConfig, "rounds"},
 		{"invalid value", askerName, `{"rounds": 9}`, 0, engine.ErrInvalidConfig, "rounds"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/argumentation"
@@ -151,7 +152,8 @@ func TestReplayedPodcastPayloads(t *testing.T) {
 	if err := json.Unmarshal(ended.Detail, &out); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(*res.Detail, out); diff != "" {
+	// What the outcome holds for its documents is not stored: the result has it.
+	if diff := cmp.Diff(*res.Detail, out, cmpopts.IgnoreFields(duelogic.Outcome{}, "Debate", "Transcript")); diff != "" {
 		t.Errorf("outcome (-result +replayed):\n%s", diff)
 	}
 	if ended.Format != duelogic.FormatName || ended.Usage != res.Usage {
