@@ -249,7 +249,7 @@ func checkFiles(t *testing.T, res *result) {
 
 func TestInvalidConfigCallsNoModel(t *testing.T) {
 	cfg := testConfig()
-	cfg.MinRounds, cfg.MaxRounds, cfg.ChairModel = 3, 2, ""
+	cfg.MinRounds, cfg.MaxRounds, cfg.ChairModel = 3, 2, " "
 	c := &countingClient{Client: llm.NewStub(1)}
 	if _, err := New(cfg); !errors.Is(err, engine.ErrInvalidConfig) || !strings.Contains(err.Error(), "maxRounds") || !strings.Contains(err.Error(), "chairModel") {
 		t.Errorf("New: err = %v", err)

@@ -87,11 +87,16 @@ type Finding struct {
 	Verification Verification `json:"verification"`
 }
 
-// Format is the formal debate as an [engine.Format]: give it to
-// [engine.Run] and [engine.Resume]. Its exported (embedded) Config is
-// stored with the debate — Resume decodes the stored one into it — and its
-// hooks ([Option]) are not: give them to [New] again to resume. A Format
-// holds no state of a debate, so it may play several at once.
+// Format is the formal debate as an [engine.Format]: make one with [New]
+// (or [engine.Open]) and give it to [engine.Run]. Its exported (embedded)
+// Config is its configuration, and its JSON is the Config's: that is what
+// engine.Run stores with the debate. To resume, give [engine.Resume] a
+// &Format{} — the stored configuration is decoded into it, whatever it held
+// — or call [engine.ResumeStored], which opens the format by the name
+// stored with the debate. Its hooks ([Option]) are not stored: to resume
+// with a verifier other than the default, give them to [New] and resume
+// with that Format. A Format holds no state of a debate, so it may play
+// several at once.
 type Format struct {
 	Config
 	verifier func(judge SourceVerifier) SourceVerifier
@@ -122,7 +127,10 @@ func FetchThenJudge(o HTTPOptions) func(judge SourceVerifier) SourceVerifier {
 }
 
 // New returns the format for cfg with opts, or cfg's [*engine.ValidationError].
+// A zero field of cfg takes [DefaultConfig]'s value (see [Config] for the
+// time budget), so New(Config{}) is the default debate.
 func New(cfg Config, opts ...Option) (*Format, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
