@@ -61,7 +61,7 @@ type Config struct {
 	// OutputDir is the directory in which the debate's documents are
 	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>"
 	// (see [WriteOutput]); "": none are written (they are still in
-	// [Outcome.Documents]).
+	// [Outcome.Docs]).
 	OutputDir string `json:"outputDir"`
 }
 

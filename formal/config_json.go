@@ -40,6 +40,24 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 	return w.finish(c)
 }
 
+// decodeConfig decodes config over c as [engine.DecodeConfig] does: an
+// unknown field, or a value of the wrong type, is an
+// [*engine.ValidationError] naming it (Config.UnmarshalJSON, which reads
+// stored configurations, lets unknown fields pass).
+func decodeConfig(config json.RawMessage, c *Config) error {
+	w := c.wire()
+	if err := engine.DecodeConfig(FormatName, config, &w); err != nil {
+		var ve *engine.ValidationError
+		if errors.As(err, &ve) {
+			for i := range ve.Violations {
+				ve.Violations[i].Field = strings.TrimPrefix(ve.Violations[i].Field, embedded)
+			}
+		}
+		return err
+	}
+	return w.finish(c)
+}
+
 // embedded prefixes the JSON path of a field in a decoding error: the
 // name of configJSON's embedded struct.
 const embedded = "plainConfig."

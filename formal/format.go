@@ -202,11 +202,12 @@ func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) 
 // Outcome is what a finished formal debate leaves besides the engine's
 // result ([engine.Result] has its ID, transcript and usage): the chair's
 // verdict, the log, the redactions and the documents. It is the Detail of
-// the result.
+// the result, and an [engine.Outcome]: [Outcome.Verdict] and
+// [Outcome.Documents] say the same in the terms every format shares.
 type Outcome struct {
-	// Verdict is the chair's, Reason why.
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	// Decision is the chair's verdict (JSON "verdict"), Reason why.
+	Decision Verdict `json:"verdict"`
+	Reason   string  `json:"reason"`
 	// Disqualified are the debaters disqualified under rule 12 for citing
 	// a fabricated source; when any is, the verdict follows by rule (see
 	// the package documentation).
@@ -221,11 +222,12 @@ type Outcome struct {
 	// [Strike]); the store keeps it as it was said.
 	Entries    []Entry     `json:"entries"`
 	Redactions []Redaction `json:"redactions,omitempty"`
-	// Documents are the documents' texts; Dir the output directory they were
-	// written to and Files their paths ("" and nil without Config.OutputDir).
-	Documents Documents `json:"documents"`
-	Dir       string    `json:"dir,omitempty"`
-	Files     []string  `json:"files,omitempty"`
+	// Docs are the documents' texts (JSON "documents"; see also
+	// [Outcome.Documents]); Dir the output directory they were written to
+	// and Files their paths ("" and nil without Config.OutputDir).
+	Docs  Documents `json:"documents"`
+	Dir   string    `json:"dir,omitempty"`
+	Files []string  `json:"files,omitempty"`
 }
 
 // Documents are the texts of a debate's documents, in Markdown.
