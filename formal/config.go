@@ -46,9 +46,10 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TimeBudget is the time from the start of the debate after which the
 	// chair ends the rounds (once MinRounds are played), read on the
-	// session's clock ([engine.WithClock]); 0: no budget (but see [New]
-	// for a Config whose rounds are zero too). JSON: seconds, or a
-	// duration string such as "45m" (see [Config.UnmarshalJSON]).
+	// session's clock ([engine.WithClock]); 0: no budget — unless
+	// MinRounds and MaxRounds are zero too, when [New] gives the three
+	// DefaultConfig's values. JSON: seconds, or a duration string such as
+	// "45m" (see [Config.UnmarshalJSON]).
 	TimeBudget time.Duration `json:"timeBudget"`
 
 	// TopicPrompt is the topic debated when none is given: the seed's

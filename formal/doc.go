@@ -22,7 +22,7 @@
 // budget with the rounds: see Config), so New(Config{}) is the default
 // debate, and res.Detail is the [*Outcome]:
 //
-//	f, err := formal.New(formal.Config{MaxRounds: 4}, formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{})))
+//	f, err := formal.New(formal.Config{PromoterModel: "openai/gpt-5"}, formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{})))
 //	res, err := engine.Run(ctx, client, f, d, engine.WithStore(st))
 //
 // The engine's options (store, sink, clock, logger, prompt hook, argument
@@ -39,8 +39,9 @@
 // [engine.ResumeStored] with the same store — it opens the format by the
 // name stored with the debate — or by [engine.Resume] with a &Format{}:
 // the configuration stored with the debate is decoded into it, and what
-// was stored is replayed, not asked again. A debate run with [Option]s
-// (which are not stored) resumes with a Format from New given them again.
+// was stored is replayed, not asked again. A debate run with options of
+// its own ([Option], not stored) resumes with a Format from New given them
+// again.
 // [DefaultConfig] runs offline: the default verifier asks the LLM judge
 // only ([JudgeOnly]).
 //
