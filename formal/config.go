@@ -16,10 +16,19 @@ const (
 )
 
 // Config is a formal debate's configuration. It is the exported part of a
-// [Format], which [engine.Run] stores with the debate, so that
-// [engine.Resume] plays it as it started. JSON uses the names below; a
+// [Format], which [engine.Run] stores with the debate as this JSON object
+// (the Format's JSON is its Config's), so that [engine.Resume] plays it as
+// it started and [engine.Open] reopens it. JSON uses the names below; a
 // partial JSON document decoded over [DefaultConfig] changes only the fields
 // it names.
+//
+// [New] gives a zero field [DefaultConfig]'s value: an empty model ID, a
+// zero MinRounds or MaxRounds. The time budget's zero means "no budget",
+// so it is taken with the rounds: when MinRounds, MaxRounds and TimeBudget
+// are all zero, the three are DefaultConfig's (3 to 6 rounds within 45
+// minutes); otherwise a zero TimeBudget is no budget. So New(Config{}) is
+// New(DefaultConfig()). TopicPrompt and OutputDir have no default: "" is
+// none.
 type Config struct {
 	// The model ID of each participant (see [Speaker]).
 	ChairModel     string `json:"chairModel"`
@@ -37,8 +46,10 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TimeBudget is the time from the start of the debate after which the
 	// chair ends the rounds (once MinRounds are played), read on the
-	// session's clock ([engine.WithClock]); 0: no budget. JSON: seconds, or a
-	// duration string such as "45m" (see [Config.UnmarshalJSON]).
+	// session's clock ([engine.WithClock]); 0: no budget — unless
+	// MinRounds and MaxRounds are zero too, when [New] gives the three
+	// DefaultConfig's values. JSON: seconds, or a duration string such as
+	// "45m" (see [Config.UnmarshalJSON]).
 	TimeBudget time.Duration `json:"timeBudget"`
 
 	// TopicPrompt is the topic debated when none is given: the seed's
@@ -51,7 +62,7 @@ type Config struct {
 	// OutputDir is the directory in which the debate's documents are
 	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>"
 	// (see [WriteOutput]); "": none are written (they are still in
-	// [Outcome.Documents]).
+	// [Outcome.Docs]).
 	OutputDir string `json:"outputDir"`
 }
 
@@ -91,6 +102,34 @@ func DefaultConfig() Config {
 		MaxRounds:      6,
 		TimeBudget:     45 * time.Minute,
 	}
+}
+
+// withDefaults returns c with its zero fields given DefaultConfig's values,
+// as [New] documents.
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	for _, m := range []struct {
+		dst *string
+		def string
+	}{
+		{&c.ChairModel, d.ChairModel}, {&c.PromoterModel, d.PromoterModel}, {&c.DetractorModel, d.DetractorModel},
+		{&c.VerifierModel, d.VerifierModel}, {&c.AudienceModel, d.AudienceModel}, {&c.ReporterModel, d.ReporterModel},
+		{&c.AssessorModel, d.AssessorModel},
+	} {
+		if *m.dst == "" {
+			*m.dst = m.def
+		}
+	}
+	if c.MinRounds == 0 && c.MaxRounds == 0 && c.TimeBudget == 0 {
+		c.TimeBudget = d.TimeBudget
+	}
+	if c.MinRounds == 0 {
+		c.MinRounds = d.MinRounds
+	}
+	if c.MaxRounds == 0 {
+		c.MaxRounds = d.MaxRounds
+	}
+	return c
 }
 
 // Model returns the model ID of a participant ("" for an unknown one).

@@ -56,3 +56,14 @@ func TestConfigTimeBudgetJSON(t *testing.T) {
 		t.Errorf("spec %s read back as %+v, %v", spec, back.Config, err)
 	}
 }
+
+// A value of the wrong type is named by its JSON field, as a host reading
+// a configuration (examples/web) reports it.
+func TestConfigWrongTypeNamesTheField(t *testing.T) {
+	c := DefaultConfig()
+	err := json.Unmarshal([]byte(`{"minRounds": "two"}`), &c)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field != "minRounds" {
+		t.Errorf("err %v; want a type error of minRounds", err)
+	}
+}

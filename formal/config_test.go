@@ -3,6 +3,7 @@ package formal
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,8 +67,10 @@ func TestValidate(t *testing.T) {
 			if !errors.Is(err, engine.ErrInvalidConfig) || !errors.As(err, &ve) || ve.Format != FormatName {
 				t.Fatalf("err = %v", err)
 			}
-			if _, nerr := New(cfg); nerr == nil || nerr.Error() != err.Error() {
-				t.Errorf("New: %v, want %v", nerr, err)
+			// New gives the zero fields their defaults first.
+			_, nerr := New(cfg)
+			if werr := cfg.withDefaults().Validate(); fmt.Sprint(nerr) != fmt.Sprint(werr) {
+				t.Errorf("New: %v, want %v", nerr, werr)
 			}
 			if diff := cmp.Diff(tc.want, ve.Violations); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
@@ -120,5 +123,36 @@ func TestFormatStoresItsConfig(t *testing.T) {
 	}
 	if f.JudgeModel() != cfg.ChairModel {
 		t.Errorf("judge model %q", f.JudgeModel())
+	}
+}
+
+// TestNewTakesDefaults: New gives a zero field DefaultConfig's value; the
+// time budget, whose zero is "no budget", only with the rounds.
+func TestNewTakesDefaults(t *testing.T) {
+	def := DefaultConfig()
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want func(*Config)
+	}{
+		{"zero", Config{}, func(*Config) {}},
+		{"a model", Config{PromoterModel: "p"}, func(c *Config) { c.PromoterModel = "p" }},
+		{"rounds, no budget", Config{MinRounds: 1, MaxRounds: 2}, func(c *Config) { c.MinRounds, c.MaxRounds, c.TimeBudget = 1, 2, 0 }},
+		{"max rounds only", Config{MaxRounds: 4}, func(c *Config) { c.MaxRounds, c.TimeBudget = 4, 0 }},
+		{"budget only", Config{TimeBudget: time.Minute}, func(c *Config) { c.TimeBudget = time.Minute }},
+		{"default with no budget", func() Config { c := DefaultConfig(); c.TimeBudget = 0; return c }(), func(c *Config) { c.TimeBudget = 0 }},
+		{"topic and output kept", Config{TopicPrompt: "t", OutputDir: "o"}, func(c *Config) { c.TopicPrompt, c.OutputDir = "t", "o" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := New(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := def
+			tc.want(&want)
+			if diff := cmp.Diff(want, f.Config); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

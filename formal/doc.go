@@ -6,24 +6,54 @@
 //
 // # Running a debate
 //
-//	f, err := formal.New(formal.DefaultConfig())
-//	if err != nil { ... }
+// One way, as every format of the engine: open the format, run it, resume
+// it. By name, with the [Config] as JSON (the fields it leaves out take
+// [DefaultConfig]'s values; nil or "{}" is the default debate):
+//
+//	f, err := engine.Open("formal", json.RawMessage(`{"maxRounds": 4}`))
+//	if err != nil { ... } // a bad configuration: an *engine.ValidationError
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Cities should ban cars from their centres."},
 //		engine.WithStore(st), engine.WithSink(sink))
+//	v := res.Detail.Verdict()   // engine.Verdict: Winner "promoter", Summary "promoter wins", ...
+//	docs := res.Detail.Documents() // transcript.md, summary.md, blog-post.md, assessor-report.md
 //
-// [New] checks the [Config] and takes the options of the formal debate's
-// own behaviour ([WithVerifier]); the engine's options (store, sink, clock,
-// logger, prompt hook, argument map) go to [engine.Run]. The
-// [engine.Result] holds the debate's ID, its transcript, its usage (the
-// chair's under [engine.SpeakerArbiter], every other participant's under
-// its [Speaker] name) and, as its Detail, the [*Outcome]: the verdict and
-// its reason, the log, the redactions and the documents. A debate stopped by
-// a model error, an unusable reply ([ErrInvalidReply]), a store error or a
-// cancelled context is finished by [engine.Resume] with a Format from New
-// given the same options: the configuration stored with the debate replaces
-// the one it was made with, and what was stored is replayed, not asked again.
+// Or typed, with the formal debate's own options ([WithVerifier]): [New]
+// takes a Config whose zero fields take DefaultConfig's values (the time
+// budget with the rounds: see Config), so New(Config{}) is the default
+// debate, and res.Detail is the [*Outcome]:
+//
+//	f, err := formal.New(formal.Config{PromoterModel: "openai/gpt-5"}, formal.WithVerifier(formal.FetchThenJudge(formal.HTTPOptions{})))
+//	res, err := engine.Run(ctx, client, f, d, engine.WithStore(st))
+//
+// The engine's options (store, sink, clock, logger, prompt hook, argument
+// map) go to [engine.Run]. The [engine.Result] holds the debate's ID, its
+// transcript, its usage (the chair's under [engine.SpeakerArbiter], every
+// other participant's under its [Speaker] name) and, as its Detail, the
+// [*Outcome]: the chair's verdict ([Outcome.Decision]) and its reason, the
+// log, the redactions and the documents. The engine stores the Config, as
+// JSON, with the debate (a Format's JSON is its Config's).
+//
+// A debate stopped by a model error, an unusable reply ([ErrInvalidReply]),
+// a store error or a cancelled context returns its result so far (ID,
+// transcript, usage) beside the error, and is finished by
+// [engine.ResumeStored] with the same store — it opens the format by the
+// name stored with the debate — or by [engine.Resume] with a &Format{}:
+// the configuration stored with the debate is decoded into it, and what
+// was stored is replayed, not asked again. A debate run with options of
+// its own ([Option], not stored) resumes with a Format from New given them
+// again.
 // [DefaultConfig] runs offline: the default verifier asks the LLM judge
 // only ([JudgeOnly]).
+//
+// # The outcome in common terms
+//
+// [*Outcome] is an [engine.Outcome]. Its [Outcome.Verdict] names the
+// winner by the debater's speaker ID: "promoter" when the affirmative wins,
+// "detractor" when the negative does; a draw is Draw and a void debate
+// Void; the summary is one line, naming rule 12 when a disqualification
+// decided it ("promoter wins (rule 12: detractor disqualified)"). Its
+// [Outcome.Documents] are the Markdown documents of the seed's output
+// directory (below), with their file names.
 //
 // # The transcript and the events
 //
@@ -41,7 +71,7 @@
 //
 // Setup: the chair opens the log ("setup") and announces the topic (the
 // debate's proposition; a host without one takes Config.TopicPrompt, the
-// seed's topic_prompt, with [Config.Topic]). Opening statements: the
+// seed's topic_prompt, with [Config.Topic]: nobody is asked). Opening statements: the
 // promoter, then the detractor. Rounds, between Config.MinRounds and
 // Config.MaxRounds: the chair reviews the verifier's findings and announces
 // the round; the promoter, then the detractor, make a "new_point", a
@@ -200,9 +230,10 @@
 //
 // # Documents
 //
-// The seed's output directory, <timestamp>-<slug>, holds transcript.md,
-// summary.md, blog-post.md (none on a void debate), assessor-report.md and
-// debate-log.jsonl, the struck log in the seed's schema ([ExportLog]; read
+// The documents are in [Outcome.Docs] and, with their file names and
+// titles, [Outcome.Documents]. The seed's output directory,
+// <timestamp>-<slug>, holds transcript.md, summary.md, blog-post.md (none
+// on a void debate), assessor-report.md and debate-log.jsonl, the struck log in the seed's schema ([ExportLog]; read
 // it back with [ImportLog]). [WriteOutput] writes it for a finished
 // debate; its name, [DirName], is the debate's recorded start
 // ([Outcome.Started], UTC) and the topic's [Slug], as the seed's shell

@@ -2,6 +2,7 @@ package formal_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/store"
 )
 
 // A formal debate on the offline stub model, played by the engine. The
@@ -36,9 +38,9 @@ func Example() {
 	out := res.Detail
 	fmt.Println("entries:", len(out.Entries), "said:", len(res.Transcript))
 	fmt.Println("rounds:", out.Rounds, out.EndedBy)
-	fmt.Println("verdict:", out.Verdict)
+	fmt.Println("verdict:", out.Decision, "-", out.Verdict().Summary)
 	fmt.Println("struck entries:", len(out.Redactions))
-	fmt.Println("blog post:", out.Documents.BlogPost != "")
+	fmt.Println("blog post:", out.Docs.BlogPost != "")
 	// Output:
 	// arbiter: setup
 	// arbiter: announcement
@@ -48,9 +50,46 @@ func Example() {
 	// verifier: verification_result
 	// entries: 31 said: 31
 	// rounds: 2 max_rounds
-	// verdict: affirmative_wins
+	// verdict: affirmative_wins - promoter wins
 	// struck entries: 0
 	// blog post: true
+}
+
+// Any format by name: engine.Open takes the configuration as JSON (what it
+// leaves out takes DefaultConfig's values), the outcome says who won and
+// holds the documents in the terms every format shares, and a debate is
+// resumed by its ID alone — here a finished one, which gives its result
+// again without calling a model.
+func Example_open() {
+	ctx := context.Background()
+	f, err := engine.Open(formal.FormatName, json.RawMessage(`{"minRounds": 1, "maxRounds": 2}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	st := store.NewMemory()
+	now := func() time.Time { return time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC) }
+	d := engine.Debate{ID: "fd-example", Proposition: "Cities should ban private cars from their centres."}
+	res, err := engine.Run(ctx, llm.NewStub(1), f, d, engine.WithStore(st), engine.WithClock(now))
+	if err != nil {
+		log.Fatal(err) // res, if not nil, holds the debate so far: engine.ResumeStored finishes it
+	}
+	v := res.Detail.Verdict()
+	fmt.Printf("%s: winner %q\n", v.Summary, v.Winner)
+	for _, doc := range res.Detail.Documents() {
+		fmt.Printf("%s (%s)\n", doc.Name, doc.Title)
+	}
+	again, err := engine.ResumeStored(ctx, llm.NewStub(1), d.ID, engine.WithStore(st))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("resumed:", again.Detail.Verdict().Summary)
+	// Output:
+	// promoter wins: winner "promoter"
+	// transcript.md (Transcript)
+	// summary.md (Summary)
+	// blog-post.md (Blog post)
+	// assessor-report.md (Assessor's report)
+	// resumed: promoter wins
 }
 
 // The log in the seed's JSONL schema, and back.

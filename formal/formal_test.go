@@ -72,12 +72,12 @@ func TestRunCourse(t *testing.T) {
 			t.Errorf("entry %d (%s): phase %s at %v, want %s at %v", e.Seq, e.Type, e.Phase, e.Timestamp, wantPhase, testStart)
 		}
 	}
-	if res.Detail.Verdict != VerdictDraw || res.Detail.Reason != "The cases were balanced." || res.Detail.Rounds != 2 || res.Detail.EndedBy != EndMaxRounds {
-		t.Errorf("result %s %q, %d rounds ended by %s", res.Detail.Verdict, res.Detail.Reason, res.Detail.Rounds, res.Detail.EndedBy)
+	if res.Detail.Decision != VerdictDraw || res.Detail.Reason != "The cases were balanced." || res.Detail.Rounds != 2 || res.Detail.EndedBy != EndMaxRounds {
+		t.Errorf("result %s %q, %d rounds ended by %s", res.Detail.Decision, res.Detail.Reason, res.Detail.Rounds, res.Detail.EndedBy)
 	}
-	if res.Detail.Documents.Summary == "" || res.Detail.Documents.BlogPost == "" || res.Detail.Documents.AssessorReport == "" ||
-		!strings.Contains(res.Detail.Documents.Transcript, "promoter point 2.") || res.Detail.Dir != "" || res.Detail.Files != nil {
-		t.Errorf("documents %+v, dir %q, files %v", res.Detail.Documents, res.Detail.Dir, res.Detail.Files)
+	if res.Detail.Docs.Summary == "" || res.Detail.Docs.BlogPost == "" || res.Detail.Docs.AssessorReport == "" ||
+		!strings.Contains(res.Detail.Docs.Transcript, "promoter point 2.") || res.Detail.Dir != "" || res.Detail.Files != nil {
+		t.Errorf("documents %+v, dir %q, files %v", res.Detail.Docs, res.Detail.Dir, res.Detail.Files)
 	}
 	// Each participant speaks with its own model, and is charged for it.
 	for _, r := range f.Requests() {
@@ -187,8 +187,8 @@ func TestRunOnStub(t *testing.T) {
 			}
 			checkLog(t, res.Detail.Entries)
 			checkTranscript(t, res)
-			if !res.Detail.Verdict.valid() || res.Detail.Reason == "" || res.Detail.Rounds < 2 || res.Detail.Rounds > 3 {
-				t.Errorf("outcome %q %q after %d rounds", res.Detail.Verdict, res.Detail.Reason, res.Detail.Rounds)
+			if !res.Detail.Decision.valid() || res.Detail.Reason == "" || res.Detail.Rounds < 2 || res.Detail.Rounds > 3 {
+				t.Errorf("outcome %q %q after %d rounds", res.Detail.Decision, res.Detail.Reason, res.Detail.Rounds)
 			}
 			if got, want := filepath.Base(res.Detail.Dir), "20260221T140000Z-cities-should-ban-cars-from-their-centres-"; got != want {
 				t.Errorf("dir %s, want %s", got, want)
@@ -217,12 +217,12 @@ func checkFiles(t *testing.T, res *result) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		FileTranscript: res.Detail.Documents.Transcript, FileSummary: res.Detail.Documents.Summary,
-		FileBlogPost: res.Detail.Documents.BlogPost, FileAssessorReport: res.Detail.Documents.AssessorReport,
+		FileTranscript: res.Detail.Docs.Transcript, FileSummary: res.Detail.Docs.Summary,
+		FileBlogPost: res.Detail.Docs.BlogPost, FileAssessorReport: res.Detail.Docs.AssessorReport,
 		FileLog: log.String(),
 	}
-	if res.Detail.Verdict == VerdictVoid {
-		if res.Detail.Documents.BlogPost != "" {
+	if res.Detail.Decision == VerdictVoid {
+		if res.Detail.Docs.BlogPost != "" {
 			t.Error("a void debate has a blog post")
 		}
 		delete(want, FileBlogPost)
@@ -249,7 +249,7 @@ func checkFiles(t *testing.T, res *result) {
 
 func TestInvalidConfigCallsNoModel(t *testing.T) {
 	cfg := testConfig()
-	cfg.MinRounds, cfg.MaxRounds, cfg.ChairModel = 3, 2, ""
+	cfg.MinRounds, cfg.MaxRounds, cfg.ChairModel = 3, 2, " "
 	c := &countingClient{Client: llm.NewStub(1)}
 	if _, err := New(cfg); !errors.Is(err, engine.ErrInvalidConfig) || !strings.Contains(err.Error(), "maxRounds") || !strings.Contains(err.Error(), "chairModel") {
 		t.Errorf("New: err = %v", err)
@@ -623,7 +623,7 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	if round2 < 11 {
 		t.Errorf("round 2 announced at %d, before the redaction at 11", round2)
 	}
-	if res.Detail.Verdict == VerdictVoid {
+	if res.Detail.Decision == VerdictVoid {
 		t.Error("one side's fabrication voids the debate")
 	}
 	leaks := func(what, s string) {
@@ -641,7 +641,7 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	leaks("the exported log", log.String())
 	leaks("the result's entries", fmt.Sprint(res.Detail.Entries))
 	leaks("the transcript", fmt.Sprint(res.Transcript))
-	leaks("the documents", fmt.Sprint(res.Detail.Documents))
+	leaks("the documents", fmt.Sprint(res.Detail.Docs))
 	checkFiles(t, res)
 	for _, p := range res.Detail.Files {
 		b, _ := os.ReadFile(p)
@@ -692,8 +692,8 @@ func TestVoidSuppressesBlogPost(t *testing.T) {
 	cfg := testConfig()
 	cfg.OutputDir = t.TempDir()
 	res := mustRun(t, f, cfg)
-	if res.Detail.Verdict != VerdictVoid || !strings.Contains(res.Detail.Reason, "Both debaters cited fabricated sources") {
-		t.Errorf("outcome %s %q", res.Detail.Verdict, res.Detail.Reason)
+	if res.Detail.Decision != VerdictVoid || !strings.Contains(res.Detail.Reason, "Both debaters cited fabricated sources") {
+		t.Errorf("outcome %s %q", res.Detail.Decision, res.Detail.Reason)
 	}
 	if len(res.Detail.Redactions) != 2 || f.Calls(PurposeVerdict) != 0 || f.Calls(PurposeBlogPost) != 0 {
 		t.Errorf("%d redactions, %d verdict and %d blog post requests", len(res.Detail.Redactions), f.Calls(PurposeVerdict), f.Calls(PurposeBlogPost))
@@ -707,6 +707,13 @@ func TestVoidSuppressesBlogPost(t *testing.T) {
 	}
 	if c := ofType(res.Detail.Entries, TypeConclusion)[0].Content; !strings.HasPrefix(c, "Debate concluded. Outcome: void. Reason: Both debaters") {
 		t.Errorf("conclusion %q", c)
+	}
+	want := engine.Verdict{Void: true, Summary: "void (rule 12: promoter and detractor disqualified)"}
+	if v := res.Detail.Verdict(); v != want {
+		t.Errorf("Verdict() = %+v, want %+v", v, want)
+	}
+	if names := docNames(res.Detail.Documents()); !slices.Equal(names, []string{FileTranscript, FileSummary, FileAssessorReport}) {
+		t.Errorf("documents %v", names)
 	}
 }
 
@@ -855,8 +862,8 @@ func TestUnreadableVerdictIsADraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Detail.Verdict != VerdictDraw || !strings.Contains(res.Detail.Reason, "could not be read") || f.Calls(PurposeVerdict) != 2 {
-		t.Errorf("verdict %s (%s) after %d calls", res.Detail.Verdict, res.Detail.Reason, f.Calls(PurposeVerdict))
+	if res.Detail.Decision != VerdictDraw || !strings.Contains(res.Detail.Reason, "could not be read") || f.Calls(PurposeVerdict) != 2 {
+		t.Errorf("verdict %s (%s) after %d calls", res.Detail.Decision, res.Detail.Reason, f.Calls(PurposeVerdict))
 	}
 	if got := res.Judgments[PurposeVerdict]; got != (engine.JudgmentCounts{Defaulted: 1}) {
 		t.Errorf("verdict judgments %+v", got)
@@ -1053,7 +1060,7 @@ func TestResumeAfterTheDocumentsWereWritten(t *testing.T) {
 	if got.Detail.Dir != dir || len(got.Detail.Files) != 5 {
 		t.Errorf("resumed into %s with files %v, want %s", got.Detail.Dir, got.Detail.Files, dir)
 	}
-	if diff := cmp.Diff(ref.Detail.Documents, got.Detail.Documents); diff != "" {
+	if diff := cmp.Diff(ref.Detail.Docs, got.Detail.Docs); diff != "" {
 		t.Errorf("documents (-uninterrupted +resumed):\n%s", diff)
 	}
 	checkFiles(t, got)
@@ -1163,7 +1170,7 @@ func TestSettledSourceCheckCannotStopTheDebate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the debate stopped on a settled source's check: %v", err)
 	}
-	if len(ofType(res.Detail.Entries, TypeSourceChallenge)) != 1 || res.Detail.Verdict == "" {
-		t.Errorf("outcome %q, %d challenges", res.Detail.Verdict, len(ofType(res.Detail.Entries, TypeSourceChallenge)))
+	if len(ofType(res.Detail.Entries, TypeSourceChallenge)) != 1 || res.Detail.Decision == "" {
+		t.Errorf("outcome %q, %d challenges", res.Detail.Decision, len(ofType(res.Detail.Entries, TypeSourceChallenge)))
 	}
 }

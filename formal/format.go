@@ -87,11 +87,16 @@ type Finding struct {
 	Verification Verification `json:"verification"`
 }
 
-// Format is the formal debate as an [engine.Format]: give it to
-// [engine.Run] and [engine.Resume]. Its exported (embedded) Config is
-// stored with the debate — Resume decodes the stored one into it — and its
-// hooks ([Option]) are not: give them to [New] again to resume. A Format
-// holds no state of a debate, so it may play several at once.
+// Format is the formal debate as an [engine.Format]: make one with [New]
+// (or [engine.Open]) and give it to [engine.Run]. Its exported (embedded)
+// Config is its configuration, and its JSON is the Config's: that is what
+// engine.Run stores with the debate. To resume, give [engine.Resume] a
+// &Format{} — the stored configuration is decoded into it, whatever it held
+// — or call [engine.ResumeStored], which opens the format by the name
+// stored with the debate. Its hooks ([Option]) are not stored: to resume
+// with a verifier other than the default, give them to [New] and resume
+// with that Format. A Format holds no state of a debate, so it may play
+// several at once.
 type Format struct {
 	Config
 	verifier func(judge SourceVerifier) SourceVerifier
@@ -122,7 +127,10 @@ func FetchThenJudge(o HTTPOptions) func(judge SourceVerifier) SourceVerifier {
 }
 
 // New returns the format for cfg with opts, or cfg's [*engine.ValidationError].
+// A zero field of cfg takes [DefaultConfig]'s value (see [Config] for the
+// time budget), so New(Config{}) is the default debate.
 func New(cfg Config, opts ...Option) (*Format, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -194,11 +202,12 @@ func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) 
 // Outcome is what a finished formal debate leaves besides the engine's
 // result ([engine.Result] has its ID, transcript and usage): the chair's
 // verdict, the log, the redactions and the documents. It is the Detail of
-// the result.
+// the result, and an [engine.Outcome]: [Outcome.Verdict] and
+// [Outcome.Documents] say the same in the terms every format shares.
 type Outcome struct {
-	// Verdict is the chair's, Reason why.
-	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	// Decision is the chair's verdict (JSON "verdict"), Reason why.
+	Decision Verdict `json:"verdict"`
+	Reason   string  `json:"reason"`
 	// Disqualified are the debaters disqualified under rule 12 for citing
 	// a fabricated source; when any is, the verdict follows by rule (see
 	// the package documentation).
@@ -213,11 +222,12 @@ type Outcome struct {
 	// [Strike]); the store keeps it as it was said.
 	Entries    []Entry     `json:"entries"`
 	Redactions []Redaction `json:"redactions,omitempty"`
-	// Documents are the documents' texts; Dir the output directory they were
-	// written to and Files their paths ("" and nil without Config.OutputDir).
-	Documents Documents `json:"documents"`
-	Dir       string    `json:"dir,omitempty"`
-	Files     []string  `json:"files,omitempty"`
+	// Docs are the documents' texts (JSON "documents"; see also
+	// [Outcome.Documents]); Dir the output directory they were written to
+	// and Files their paths ("" and nil without Config.OutputDir).
+	Docs  Documents `json:"documents"`
+	Dir   string    `json:"dir,omitempty"`
+	Files []string  `json:"files,omitempty"`
 }
 
 // Documents are the texts of a debate's documents, in Markdown.

@@ -142,7 +142,7 @@ func (p *play) run(ctx context.Context) error {
 // outcome is the finished debate's outcome.
 func (p *play) outcome() *Outcome {
 	return &Outcome{
-		Verdict:      p.verdict.Verdict,
+		Decision:     p.verdict.Verdict,
 		Reason:       p.verdict.Reason,
 		Disqualified: p.verdict.Disqualified,
 		Started:      p.start,
@@ -150,7 +150,7 @@ func (p *play) outcome() *Outcome {
 		EndedBy:      p.endedBy,
 		Entries:      Strike(p.log),
 		Redactions:   p.redactions(),
-		Documents:    p.docs,
+		Docs:         p.docs,
 		Dir:          p.dir,
 		Files:        p.files,
 	}

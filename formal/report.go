@@ -118,7 +118,7 @@ func WriteOutput(parent, topic string, o *Outcome) (dir string, files []string, 
 	if o == nil || o.Started.IsZero() {
 		return "", nil, errors.New("formal: write output: the outcome has no start time")
 	}
-	out, err := outputFiles(o.Documents, o.Entries)
+	out, err := outputFiles(o.Docs, o.Entries)
 	if err != nil {
 		return "", nil, err
 	}
@@ -168,11 +168,11 @@ func outputFiles(docs Documents, log []Entry) ([][2]string, error) {
 	if err := ExportLog(&b, log); err != nil {
 		return nil, err
 	}
-	files := [][2]string{{FileTranscript, docs.Transcript}, {FileSummary, docs.Summary}}
-	if docs.BlogPost != "" {
-		files = append(files, [2]string{FileBlogPost, docs.BlogPost})
+	var files [][2]string
+	for _, d := range docs.list() {
+		files = append(files, [2]string{d.Name, d.Markdown})
 	}
-	return append(files, [2]string{FileAssessorReport, docs.AssessorReport}, [2]string{FileLog, b.String()}), nil
+	return append(files, [2]string{FileLog, b.String()}), nil
 }
 
 // writeDocuments writes files (names and contents) into the new directory

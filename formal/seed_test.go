@@ -92,8 +92,8 @@ func TestDisqualificationDecidesTheOutcome(t *testing.T) {
 			})
 			res := mustRun(t, f, testConfig())
 			o := res.Detail
-			if o.Verdict != tc.verdict || o.Reason != tc.reason || !slices.Equal(o.Disqualified, tc.disqualified) {
-				t.Errorf("outcome %s %v %q\nwant %s %v %q", o.Verdict, o.Disqualified, o.Reason, tc.verdict, tc.disqualified, tc.reason)
+			if o.Decision != tc.verdict || o.Reason != tc.reason || !slices.Equal(o.Disqualified, tc.disqualified) {
+				t.Errorf("outcome %s %v %q\nwant %s %v %q", o.Decision, o.Disqualified, o.Reason, tc.verdict, tc.disqualified, tc.reason)
 			}
 			if want := map[bool]int{true: 0, false: 1}[tc.disqualified != nil]; f.Calls(PurposeVerdict) != want {
 				t.Errorf("%d verdict requests, want %d", f.Calls(PurposeVerdict), want)
@@ -278,13 +278,13 @@ func TestWriteOutput(t *testing.T) {
 	}
 	// Another outcome under the same name goes beside it.
 	other := *res.Detail
-	other.Documents.Summary = "# Another summary\n"
+	other.Docs.Summary = "# Another summary\n"
 	if d2, _, err := WriteOutput(parent, testDebate.Proposition, &other); d2 != dir+"-2" || err != nil {
 		t.Errorf("another outcome: %s, %v", d2, err)
 	}
 	// On a void debate, no blog post.
 	void := *res.Detail
-	void.Verdict, void.Documents.BlogPost = VerdictVoid, ""
+	void.Decision, void.Docs.BlogPost = VerdictVoid, ""
 	d3, files, err := WriteOutput(t.TempDir(), testDebate.Proposition, &void)
 	if err != nil || len(files) != 4 {
 		t.Errorf("void: %v, %v", files, err)
