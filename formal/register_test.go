@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -114,7 +113,7 @@ func TestOpenRejects(t *testing.T) {
 		name, config string
 		field        string
 	}{
-		{"unknown field", `{"minRounds": 1, "nope": 1}`, "config"},
+		{"unknown field", `{"minRounds": 1, "nope": 1}`, "nope"},
 		{"wrong type", `{"minRounds": "two"}`, "minRounds"},
 		{"wrong duration", `{"timeBudget": true}`, "timeBudget"},
 		{"invalid value", `{"maxRounds": 50}`, "maxRounds"},
@@ -132,12 +131,6 @@ func TestOpenRejects(t *testing.T) {
 				t.Errorf("violations %+v; want one of %s", ve.Violations, tc.field)
 			}
 		})
-	}
-	// The unknown field is named in its problem.
-	_, err := engine.Open(formal.FormatName, json.RawMessage(`{"nope": 1}`))
-	var ve *engine.ValidationError
-	if !errors.As(err, &ve) || !strings.Contains(ve.Violations[0].Problem, `"nope"`) {
-		t.Errorf("unknown field: %v", err)
 	}
 }
 

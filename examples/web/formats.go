@@ -202,7 +202,7 @@ var formats = []*webFormat{
 			if err := json.Unmarshal(detail, &o); err != nil {
 				return nil, err
 			}
-			d := o.Documents
+			d := o.Docs
 			return map[string]string{formal.FileTranscript: d.Transcript, formal.FileSummary: d.Summary,
 				formal.FileBlogPost: d.BlogPost, formal.FileAssessorReport: d.AssessorReport}, nil
 		},

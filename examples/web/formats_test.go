@@ -216,7 +216,7 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 		{"unknown format", "chess", `{"proposition": "Why?"}`, 404,
 			apiError{Error: `no format "chess"; have duelogic, formal, scored, moderated, persuasion`}},
 		{"formal: every violation", "formal", `{"proposition": "", "context": 7, "checkpoints": true,
-			"config": {"minRounds": 5, "maxRounds": 50, "chairModel": "", "outputDir": "/tmp", "nope": 1, "timeBudget": "soon"}}`, 400,
+			"config": {"minRounds": 5, "maxRounds": 50, "chairModel": " ", "outputDir": "/tmp", "nope": 1, "timeBudget": "soon"}}`, 400,
 			apiError{Error: "invalid debate", Violations: []duelogic.Violation{
 				{Field: "context", Problem: "want a string or an object"},
 				{Field: "proposition", Problem: "proposition is empty"},

@@ -129,7 +129,7 @@ func TestLlamaServerDebates(t *testing.T) {
 			if err != nil {
 				t.Fatalf("formal: %v", err)
 			}
-			if fr.Detail == nil || fr.Detail.Verdict == "" {
+			if fr.Detail == nil || fr.Detail.Decision == "" {
 				t.Fatalf("formal ended without a verdict: %+v", fr.Detail)
 			}
 			for name, j := range map[string]map[string]engine.JudgmentCounts{"podcast": pr.Judgments, "formal": fr.Judgments} {

@@ -30,10 +30,10 @@ var formalFormat = define(adapter[*formal.Outcome]{
 	},
 	summary: func(r *render.Renderer, res *engine.Result[*formal.Outcome]) {
 		o := res.Detail
-		r.Println(fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %s (%s)\n%s", o.Verdict, rounds(o.Rounds), o.EndedBy, o.Reason))
+		r.Println(fmt.Sprintf("\n══════ OUTCOME ══════\n%s after %s (%s)\n%s", o.Decision, rounds(o.Rounds), o.EndedBy, o.Reason))
 	},
 	docs: func(res *engine.Result[*formal.Outcome]) (map[string]string, error) {
-		d := res.Detail.Documents
+		d := res.Detail.Docs
 		return map[string]string{
 			"md":                 d.Transcript,
 			"summary.md":         d.Summary,
