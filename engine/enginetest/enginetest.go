@@ -18,6 +18,8 @@
 //     stops the debate with the store's error; [engine.Resume] then gives
 //     the records of an uninterrupted run, and the failed run and the
 //     resume cost at most Config.MaxExtraCalls model calls more than it.
+//     Once the first record is stored, the failed Run returns the result
+//     so far with the error.
 //     By default k takes a sample of positions: the first two and the
 //     last records, the first record of every type, and three evenly
 //     spaced ones. With Config.Exhaustive, or the
@@ -30,8 +32,9 @@
 //   - ResumeFinished: resuming a finished debate calls no model, stores
 //     nothing and gives the same transcript.
 //   - CancellationLeaksNothing: cancelling the context during a model call
-//     stops the debate with the context's error and leaves no goroutine
-//     behind (checked in a testing/synctest bubble); Resume finishes it.
+//     stops the debate with the context's error and the result so far
+//     (every utterance stored) and leaves no goroutine behind (checked in
+//     a testing/synctest bubble); Resume finishes it.
 //   - PanicInPlayLeaksNothing: a panic in Play reaches the caller of Run
 //     after the engine's goroutines have ended.
 package enginetest
@@ -157,11 +160,17 @@ func (s suite[R]) storeFails(t *testing.T) {
 		c := &counting{Client: s.c.Client()}
 		boom := errors.New("enginetest: disk full")
 		e := env{c, storetest.FailAfter(mem, k, boom), nil, fixed(clockA)}
-		if _, err := s.run(context.Background(), e); !errors.Is(err, boom) {
+		res, err := s.run(context.Background(), e)
+		if !errors.Is(err, boom) {
 			t.Fatalf("store failing after %d records: Run returned %v, want the store's error", k, err)
 		}
+		switch {
+		case k == 0 && res != nil:
+			t.Fatalf("store failing at the first record: Run returned a result for a debate that does not exist")
+		case k > 0 && (res == nil || res.DebateID != s.c.Debate.ID):
+			t.Fatalf("store failing after %d records: Run returned %+v, want the result so far of debate %s", k, res, s.c.Debate.ID)
+		}
 		e.store = mem
-		var err error
 		if k == 0 {
 			_, err = s.run(context.Background(), e)
 		} else {
@@ -277,9 +286,22 @@ func (s suite[R]) cancellation(t *testing.T) {
 			defer cancel()
 			mem := store.NewMemory()
 			c := &cancelling{Client: s.c.Client(), at: k, cancel: cancel}
-			_, err := s.run(ctx, env{c, mem, nil, fixed(clockA)})
+			res, err := s.run(ctx, env{c, mem, nil, fixed(clockA)})
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled at call %d: Run returned %v, want context.Canceled", k, err)
+			}
+			if res == nil || res.DebateID != s.c.Debate.ID {
+				t.Fatalf("cancelled at call %d: Run returned %+v, want the result so far", k, res)
+			}
+			stored := 0
+			recs, _ := mem.Records(context.Background(), s.c.Debate.ID)
+			for _, r := range recs {
+				if r.Type == engine.RecordUtterance {
+					stored++
+				}
+			}
+			if len(res.Transcript) != stored {
+				t.Fatalf("cancelled at call %d: the result holds %d utterances, the store %d", k, len(res.Transcript), stored)
 			}
 			if _, err := s.resume(context.Background(), env{s.c.Client(), mem, nil, fixed(clockA)}); err != nil {
 				t.Fatalf("cancelled at call %d: resume: %v", k, err)
