@@ -93,3 +93,26 @@ func parseTokenBudget(raw json.RawMessage) (int, error) {
 	}
 	return n, nil
 }
+
+// MarshalJSON encodes the Format as its configuration, the Config's JSON
+// ([Config.MarshalJSON]): what [engine.Run] stores with a debate, and what
+// [engine.Open] takes, so a stored configuration can be opened again and
+// patched.
+func (f Format) MarshalJSON() ([]byte, error) { return json.Marshal(f.Config) }
+
+// UnmarshalJSON decodes a configuration over f.Config ([Config.UnmarshalJSON]):
+// the Config's JSON, or the shape earlier versions stored,
+// {"config": {...}} (other fields beside "config" are ignored), so debates
+// they stored still resume.
+func (f *Format) UnmarshalJSON(data []byte) error {
+	var old struct {
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal(data, &old); err != nil {
+		return fmt.Errorf("moderated: decode format: %w", err)
+	}
+	if given(old.Config) {
+		data = old.Config
+	}
+	return json.Unmarshal(data, &f.Config)
+}

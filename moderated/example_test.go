@@ -110,7 +110,7 @@ func ExampleWithCheckpointer() {
 	list, _ = moderated.List(ctx, st)
 	fmt.Println(list[0].Status)
 	// Output:
-	// moderated: debate DEB-auth, round 1 checkpoint: moderated: debate paused
+	// moderated: debate DEB-auth, round 1 checkpoint: engine: debate paused for a person
 	// DEB-auth paused after round 1
 	// 1 round of at most 2 ended by human
 	// complete

@@ -59,14 +59,13 @@ func List(ctx context.Context, st store.Store) ([]Summary, error) {
 }
 
 // head is what List reads of a debate's first record, whose Data is
-// {"key":"debate","value":{"version":...,"format":...,"debate":{...},"spec":{...}}}.
+// {"key":"debate","value":{"version":...,"format":...,"debate":{...},"spec":{...}}},
+// the spec being the Format's JSON.
 type head struct {
 	Value struct {
 		Format string        `json:"format"`
 		Debate engine.Debate `json:"debate"`
-		Spec   struct {
-			Config Config `json:"config"`
-		} `json:"spec"`
+		Spec   Format        `json:"spec"`
 	} `json:"value"`
 }
 
@@ -97,6 +96,19 @@ func summarize(recs []store.Record) (Summary, bool) {
 			fmt.Sscanf(data.Key, "round%d:", &n)
 		}
 		switch rec.Type {
+		case engine.RecordAsked:
+			var a engine.Asked
+			_ = json.Unmarshal(data.Value, &a)
+			switch {
+			case a.Paused:
+				sum.Status = StatusPaused
+			case a.Question.Kind == engine.QuestionClarification:
+				sum.Status = StatusAnalyzing
+			case a.Question.Kind == engine.QuestionCheckpoint:
+				sum.Status = StatusCheckpoint
+			default:
+				sum.Status = StatusSynthesizing
+			}
 		case RecordClarification, RecordApproval:
 			var p struct {
 				Paused bool `json:"paused"`
