@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,6 +44,12 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 		TotalTimeout      json.RawMessage `json:"totalTimeout"`
 	}{plain: (*plain)(c)}
 	if err := json.Unmarshal(data, &v); err != nil {
+		// A field of the wrong type is named as in the document, not
+		// through the embedded struct that decodes it.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Field = strings.TrimPrefix(te.Field, "plain.")
+		}
 		return fmt.Errorf("moderated: decode config: %w", err)
 	}
 	bad := &engine.ValidationError{Format: FormatName}
