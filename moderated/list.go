@@ -35,8 +35,10 @@ type Summary struct {
 // List reads every debate in st and reports the moderated ones, in the
 // store's order, with where each stands: analyzing, in_round, checkpoint
 // (a round was judged and its checkpoint not yet decided — also a debate
-// that stopped there), synthesizing, complete or paused (at a checkpoint,
-// the clarifying question or the approval of the synthesis).
+// that stopped there), synthesizing, complete or paused (at a question to
+// its people: the clarifying question, a checkpoint, the approval of the
+// synthesis or the workflow question — asked through the engine or a
+// deprecated hook).
 func List(ctx context.Context, st store.Store) ([]Summary, error) {
 	ids, err := st.Debates(ctx)
 	if err != nil {
