@@ -24,15 +24,14 @@ import (
 // error stops the debate. The answer is stored, so a resumed debate never
 // asks again once answered.
 //
-// Deprecated: use an [engine.Human] ([engine.WithHuman]), asked an
-// [engine.QuestionClarification]; see [WithClarifier].
+// Deprecated: use an [engine.Human], asked an [engine.QuestionClarification].
 type Clarifier interface {
 	Clarify(ctx context.Context, c Clarification) (answer string, err error)
 }
 
 // ClarifyFunc adapts a function to [Clarifier].
 //
-// Deprecated: use [engine.HumanFunc]; see [WithClarifier].
+// Deprecated: use [engine.HumanFunc].
 type ClarifyFunc func(ctx context.Context, c Clarification) (string, error)
 
 // Clarify calls f(ctx, c).
@@ -219,15 +218,14 @@ func waitFor[T any](ctx context.Context, cfg Config, ask func(context.Context) (
 // asks again. Any other error stops the debate. The approval is stored, so
 // a resumed debate never asks again once answered.
 //
-// Deprecated: use an [engine.Human] ([engine.WithHuman]), asked an
-// [engine.QuestionApproval]; see [WithApprover].
+// Deprecated: use an [engine.Human], asked an [engine.QuestionApproval].
 type Approver interface {
 	Approve(ctx context.Context, s Synthesis) (Approval, error)
 }
 
 // ApproveFunc adapts a function to [Approver].
 //
-// Deprecated: use [engine.HumanFunc]; see [WithApprover].
+// Deprecated: use [engine.HumanFunc].
 type ApproveFunc func(ctx context.Context, s Synthesis) (Approval, error)
 
 // Approve calls f(ctx, s).

@@ -161,7 +161,8 @@ type Config struct {
 	// Debaters is how many perspectives argue (2..4): the seed's
 	// default_perspectives, 2 in [DefaultConfig]. 0 lets the moderator's
 	// analysis decide: 2 for a binary choice, 3-4 for a multi-faceted
-	// question. Like TokenBudget, New leaves 0 as it is.
+	// question. Like TokenBudget, New leaves 0 as it is (unless the whole
+	// Config is zero).
 	Debaters int `json:"debaters"`
 	// Perspectives, when set, are the perspectives that argue (2..4 IDs
 	// of the catalog, balanced), instead of the moderator's choice; how
@@ -181,8 +182,8 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TokenBudget is each debater's budget of completion tokens per round
 	// (argument and rebuttal together); 0 (in JSON also "unlimited")
-	// means unlimited. See the package documentation for how it is
-	// enforced.
+	// means unlimited, which New leaves as it is (unless the whole Config
+	// is zero). See the package documentation for how it is enforced.
 	TokenBudget int `json:"tokenBudget"`
 	// RoundTimeout bounds each round's model calls, and the synthesis's;
 	// default 2 minutes. In JSON this and the other durations are
@@ -337,35 +338,35 @@ type Option func(*Format)
 
 // WithCheckpointer makes c the human in the loop, consulted after each
 // round that does not end the debate (see [Checkpointer]), instead of the
-// [engine.Human] of the debate.
+// [engine.Human] of the debate. A Format with a Checkpointer asks it as
+// earlier versions did, and stores its decisions and pauses as they did
+// ([RecordCheckpoint], [CheckpointOutcome]), so a front end reading those
+// records keeps working; in an unattended debate
+// ([engine.Debate].Unattended) it is not asked.
 //
-// Deprecated: give engine.Run and engine.Resume an [engine.WithHuman]; it
-// is asked an [engine.QuestionCheckpoint] after each round (see the package
-// documentation). A Format with a Checkpointer asks it as earlier versions
-// did, and stores its decisions and pauses as they did ([RecordCheckpoint],
-// [CheckpointOutcome]), so a front end reading those records keeps working;
-// in an unattended debate ([engine.Debate].Unattended) it is not asked.
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionCheckpoint] after each round.
 func WithCheckpointer(c Checkpointer) Option { return func(f *Format) { f.checkpointer = c } }
 
 // WithClarifier makes c the person asked the moderator's clarifying
 // question when the prompt is too vague (see [Clarifier]), instead of the
-// [engine.Human] of the debate.
+// [engine.Human] of the debate. A Format with a Clarifier asks it as
+// earlier versions did and stores its answer or pause as they did
+// ([RecordClarification], [Clarification]); in an unattended debate it is
+// not asked.
 //
-// Deprecated: give engine.Run and engine.Resume an [engine.WithHuman]; it
-// is asked an [engine.QuestionClarification]. A Format with a Clarifier
-// asks it as earlier versions did and stores its answer or pause as they
-// did ([RecordClarification], [Clarification]); in an unattended debate it
-// is not asked.
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionClarification].
 func WithClarifier(c Clarifier) Option { return func(f *Format) { f.clarifier = c } }
 
 // WithApprover makes a the person who approves or rejects the synthesis
-// (see [Approver]), instead of the [engine.Human] of the debate.
+// (see [Approver]), instead of the [engine.Human] of the debate. A Format
+// with an Approver asks it as earlier versions did and stores its answer
+// or pause as they did ([RecordApproval], [ApprovalOutcome]); in an
+// unattended debate it is not asked.
 //
-// Deprecated: give engine.Run and engine.Resume an [engine.WithHuman]; it
-// is asked an [engine.QuestionApproval]. A Format with an Approver asks it
-// as earlier versions did and stores its answer or pause as they did
-// ([RecordApproval], [ApprovalOutcome]); in an unattended debate it is not
-// asked.
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionApproval].
 func WithApprover(a Approver) Option { return func(f *Format) { f.approver = a } }
 
 // WithFollowUp sets fn to receive the synthesis once it is stored and
@@ -460,15 +461,14 @@ func (f *Format) JudgeModel() string { return f.Config.ModeratorModel }
 // already made. st is shared with the debate: Checkpoint may keep it but
 // must not modify it.
 //
-// Deprecated: use an [engine.Human] ([engine.WithHuman]), asked an
-// [engine.QuestionCheckpoint]; see [WithCheckpointer].
+// Deprecated: use an [engine.Human], asked an [engine.QuestionCheckpoint].
 type Checkpointer interface {
 	Checkpoint(ctx context.Context, st State) (Decision, error)
 }
 
 // CheckpointFunc adapts a function to [Checkpointer].
 //
-// Deprecated: use [engine.HumanFunc]; see [WithCheckpointer].
+// Deprecated: use [engine.HumanFunc].
 type CheckpointFunc func(ctx context.Context, st State) (Decision, error)
 
 // Checkpoint calls f(ctx, st).
