@@ -171,3 +171,37 @@ func TestFormatJSON(t *testing.T) {
 		t.Errorf("a bad duration in the old shape: %v", err)
 	}
 }
+
+// oldShape is the moderated format stored as earlier versions stored it:
+// {"config": {...}}, durations in seconds.
+type oldShape struct{ *Format }
+
+const oldSpec = `{"config":{"moderatorModel":"openai/gpt-4o","debaterModels":["anthropic/claude-sonnet-4","x-ai/grok-3"],` +
+	`"debaters":2,"maxRounds":2,"tokenBudget":2000,"roundTimeout":120,"checkpointTimeout":1800,"totalTimeout":1800}}`
+
+func (oldShape) MarshalJSON() ([]byte, error) { return []byte(oldSpec), nil }
+
+// TestResumeTheOldShape: a debate stored by an earlier version, its
+// configuration in the old shape, resumes with engine.ResumeStored.
+func TestResumeTheOldShape(t *testing.T) {
+	ctx := t.Context()
+	st := store.NewMemory()
+	f, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Run(ctx, llm.NewStub(1), oldShape{f}, cachingQuestion, engine.WithStore(storetest.FailAfter(st, 6, errDisk))); !errors.Is(err, errDisk) {
+		t.Fatalf("run: %v", err)
+	}
+	if spec := storedSpec(t, st, cachingQuestion.ID); string(spec) != oldSpec {
+		t.Fatalf("stored %s", spec)
+	}
+	res, err := engine.ResumeStored(ctx, llm.NewStub(1), cachingQuestion.ID, engine.WithStore(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Detail.(*Outcome)
+	if o.Config.MaxRounds != 2 || len(o.Config.DebaterModels) != 2 || o.Config.RoundTimeout != 2*time.Minute || len(o.Rounds) == 0 {
+		t.Errorf("resumed with %+v, %d rounds", o.Config, len(o.Rounds))
+	}
+}
