@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,6 +44,12 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 		TotalTimeout      json.RawMessage `json:"totalTimeout"`
 	}{plain: (*plain)(c)}
 	if err := json.Unmarshal(data, &v); err != nil {
+		// A field of the wrong type is named as in the document, not
+		// through the embedded struct that decodes it.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Field = strings.TrimPrefix(te.Field, "plain.")
+		}
 		return fmt.Errorf("moderated: decode config: %w", err)
 	}
 	bad := &engine.ValidationError{Format: FormatName}
@@ -92,4 +99,27 @@ func parseTokenBudget(raw json.RawMessage) (int, error) {
 		return 0, fmt.Errorf("%s: want a number of tokens or \"unlimited\": %w", raw, err)
 	}
 	return n, nil
+}
+
+// MarshalJSON encodes the Format as its configuration, the Config's JSON
+// ([Config.MarshalJSON]): what [engine.Run] stores with a debate, and what
+// [engine.Open] takes, so a stored configuration can be opened again and
+// patched.
+func (f Format) MarshalJSON() ([]byte, error) { return json.Marshal(f.Config) }
+
+// UnmarshalJSON decodes a configuration over f.Config ([Config.UnmarshalJSON]):
+// the Config's JSON, or the shape earlier versions stored,
+// {"config": {...}} (other fields beside "config" are ignored), so debates
+// they stored still resume.
+func (f *Format) UnmarshalJSON(data []byte) error {
+	var old struct {
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal(data, &old); err != nil {
+		return fmt.Errorf("moderated: decode format: %w", err)
+	}
+	if given(old.Config) {
+		data = old.Config
+	}
+	return json.Unmarshal(data, &f.Config)
 }

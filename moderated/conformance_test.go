@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -20,10 +21,29 @@ var guideOnce = CheckpointFunc(func(_ context.Context, st State) (Decision, erro
 	return Decision{Action: Continue}, nil
 })
 
+// guidingPerson answers every question the same way, whichever play asks:
+// the clarification, guidance after round 1 and continue after the
+// others, approval, and yes to the workflow.
+var guidingPerson = engine.HumanFunc(func(_ context.Context, q engine.Question) (engine.Answer, error) {
+	switch q.Kind {
+	case engine.QuestionClarification:
+		return engine.Answer{Text: "Redis or PostgreSQL."}, nil
+	case engine.QuestionCheckpoint:
+		if strings.HasPrefix(q.Text, "Round 1 ") {
+			return engine.Answer{Choice: string(Guide), Text: "Mind the budget."}, nil
+		}
+		return engine.Answer{Choice: string(Continue)}, nil
+	case engine.QuestionApproval:
+		return engine.Answer{Choice: ChoiceApprove, Text: "Go."}, nil
+	}
+	return engine.Answer{Choice: ChoiceYes}, nil
+})
+
 // TestFormatKeepsTheEngineContract runs package enginetest on the default
-// configuration, plain and argument-mapped, and on a debate with a human
-// checkpoint that guides, a follow-up and a budget tight enough to cut
-// replies: a store failing after any record, a cancelled context and a
+// configuration, plain and argument-mapped, and on a vague question whose
+// people answer every question — through the deprecated hooks (with a
+// budget tight enough to cut replies) and through an engine.Human —, with
+// a follow-up: a store failing after any record, a cancelled context and a
 // resume all end in the records of an uninterrupted debate.
 func TestFormatKeepsTheEngineContract(t *testing.T) {
 	tests := []struct {
@@ -40,19 +60,22 @@ func TestFormatKeepsTheEngineContract(t *testing.T) {
 	}{
 		{"plain", nil, nil, nil, 0, engine.Debate{}},
 		{"mapped", nil, nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)}, maxParallelArguments + 1, engine.Debate{}},
-		{"guided", func(c *Config) { c.TokenBudget = 150 }, []Option{
-			WithCheckpointer(guideOnce),
-			WithFollowUp(func(context.Context, Synthesis) error { return nil }),
-		}, nil, 0, engine.Debate{}},
-		// A vague question clarified, a synthesis rejected: the answers
-		// are stored like any step.
-		{"clarified and reviewed", nil, []Option{
+		// The deprecated hooks: a vague question clarified, a guided
+		// checkpoint, a synthesis rejected, stored as earlier versions
+		// stored them.
+		{"guided through the deprecated hooks", func(c *Config) { c.TokenBudget = 150 }, []Option{
 			WithClarifier(ClarifyFunc(func(context.Context, Clarification) (string, error) { return "Redis or PostgreSQL.", nil })),
 			WithApprover(ApproveFunc(func(context.Context, Synthesis) (Approval, error) {
 				return Approval{Status: Rejected, Note: "Too early."}, nil
 			})),
 			WithCheckpointer(guideOnce),
+			WithFollowUp(func(context.Context, Synthesis) error { return nil }),
 		}, nil, 0, engine.Debate{ID: "enginetest-vague", Proposition: "Which cache?"}},
+		// The same through an engine.Human, which also approves and
+		// wants the workflow: the answers are stored like any step.
+		{"asked through a Human", func(c *Config) { c.MaxRounds = 2 }, []Option{
+			WithFollowUp(func(context.Context, Synthesis) error { return nil }),
+		}, []engine.Option{engine.WithHuman(guidingPerson)}, 0, engine.Debate{ID: "enginetest-vague", Proposition: "Which cache?"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,48 +2,103 @@
 // analyses a design question, seats two to four engineering perspectives
 // that pull against each other, runs rounds of arguments and rebuttals
 // until the perspectives converge, stagnate, one dominates or the round cap
-// is reached — with an optional human checkpoint after every round — and
-// writes a synthesis document with a recommendation.
+// is reached — with the people who asked the question consulted after
+// every round — and writes a synthesis document with a recommendation.
 //
-// It is a format of package [engine]: [New] makes the [Format], and
-// [engine.Run] and [engine.Resume] play it, with the engine's options
-// (store, sink, clock, logger, prompt hook, argument map). The format's own
-// behaviour — the people who asked the question, consulted through the
-// clarifying question ([WithClarifier]), the checkpoints
-// ([WithCheckpointer]) and the approval of the synthesis ([WithApprover]),
-// and the follow-up ([WithFollowUp]) — is set by options of New:
+// It is a format of package [engine], registered as "moderated" ([FormatName]):
+// [engine.Open] makes it from its configuration as JSON (or [New] from a
+// [Config]), [engine.Run] plays it, with the engine's options (store, sink,
+// clock, logger, prompt hook, argument map, and the person who answers its
+// questions, [engine.WithHuman]), and [engine.ResumeStored] (or
+// [engine.Resume] with &Format{}) continues a debate that stopped:
 //
-//	f, err := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(myCheckpointer))
+//	f, err := engine.Open("moderated", json.RawMessage(`{"maxRounds": 3}`))
+//	// or: f, err := moderated.New(moderated.Config{MaxRounds: 3})
 //	...
 //	res, err := engine.Run(ctx, client, f,
 //		engine.Debate{Proposition: "Should we use Redis or PostgreSQL for caching?"},
-//		engine.WithStore(st))
-//	// res.Transcript: everything said; res.Detail: the *Outcome (rounds, synthesis)
+//		engine.WithStore(st), engine.WithHuman(person))
+//	// res.Transcript: everything said; res.Detail: the *Outcome (rounds,
+//	// synthesis), an engine.Outcome (verdict, documents)
 //
-// A debate that stops — paused at a checkpoint ([ErrPaused]), timed out,
-// failed, cancelled — stays stored, and engine.Resume with a Format made
-// with the same options continues it:
+// A debate that stops — paused at a question to its people
+// ([engine.ErrPaused]), timed out, failed, cancelled — stays stored, and
+// Run returns its result so far (its ID, transcript and usage) beside the
+// error; engine.ResumeStored continues it with the configuration stored
+// when it started:
 //
-//	f, _ := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(myCheckpointer))
-//	res, err := engine.Resume(ctx, client, f, debateID, engine.WithStore(st))
+//	res, err := engine.ResumeStored(ctx, client, debateID, engine.WithStore(st), engine.WithHuman(person))
 //
-// The configuration a resumed debate plays with is the one stored when it
-// started, whatever Config the Format given to Resume holds.
+// The configuration stored is the [Config]'s JSON, the same object
+// engine.Open takes. The follow-up ([WithFollowUp]) is not stored: a host
+// that sets it gives it again on resume (with [New] and [engine.Resume], or
+// [engine.ForFormat]).
+//
+// # The people who asked
+//
+// The seed's human initiates the debate, may clarify a vague question,
+// guides or ends it at checkpoints and approves the synthesis. The debate
+// asks them through the engine: [engine.Session.Ask] puts an
+// [engine.Question] to the [engine.Human] given with [engine.WithHuman],
+// stores the answer, and replays it on resume. Its questions, each with
+// what the person needs in its Text (a front end shows Text and Choices)
+// and its Choices, the first being what happens when nobody answers:
+//
+//   - [engine.QuestionClarification], before the perspectives are
+//     assigned, when the question is too vague: the moderator's question
+//     and the assumption it makes without an answer; free text (no
+//     Choices), "" keeps the assumption.
+//   - [engine.QuestionCheckpoint], after each round that does not end the
+//     debate: the moderator's judgment of the round; Choices [Continue],
+//     [Guide] (the answer's Text is the guidance) and [End].
+//   - [engine.QuestionApproval], once the synthesis is written: the
+//     synthesis document; Choices [ChoiceSkip] (it stays [Unreviewed]),
+//     [ChoiceApprove] and [ChoiceReject] (the Text is the reason).
+//   - [engine.QuestionWorkflow], when the host set a follow-up
+//     ([WithFollowUp]) and the synthesis was not rejected: the seed's
+//     "Would you like me to create a workflow from this decision?" and
+//     the recommendation; Choices [ChoiceYes] (the decision is handed to
+//     the follow-up) and [ChoiceNo].
+//
+// Without a Human nobody is asked: every question takes its first choice,
+// and the debate runs to its end without pausing — the moderator's
+// assumption stands, every round continues, the synthesis stays
+// unreviewed. An unattended debate ([engine.Debate].Unattended, stored
+// with it, the seed's --no-checkpoints) asks nobody either, whatever Human
+// or deprecated hook a Run or Resume is given: Unattended wins.
+//
+// A Human that returns [engine.ErrPaused] (a person who will answer later)
+// pauses the debate: the pause is stored, Run returns an error wrapping
+// ErrPaused with the result so far, [engine.Pending] reads the question
+// from the store, and resuming asks it again. A question not answered
+// within Config.CheckpointTimeout (default 30 minutes) pauses the debate
+// too (then nothing of the question is stored, and resuming asks it
+// again all the same).
+//
+// The hooks of earlier versions — [WithClarifier], [WithCheckpointer],
+// [WithApprover] — are deprecated but work as they did: a Format with one
+// asks it rather than the Human, and stores its answers and pauses in the
+// format's own records ([RecordClarification], [RecordCheckpoint],
+// [RecordApproval], with Paused set for a pause), as front ends written
+// for them read them. A debate whose log holds such records — also one
+// stored by an earlier version — replays them; a question still open is
+// asked of the hook if the Format has one, else of the Human. Either way,
+// what came of each question is stored in the format's record
+// ([CheckpointOutcome], [Clarification], [ApprovalOutcome]) and announced
+// by its event.
 //
 // # A vague question
 //
 // Before anything else the moderator checks the question (purpose
 // [PurposeClarity], a JSON judgment with a strict schema): is it too vague
 // to debate, and if so, what would it ask, and what will it assume without
-// an answer. A vague question is put to the host's [Clarifier] before the
-// perspectives are assigned; its answer — or, without a Clarifier or an
-// answer, the moderator's assumption — is stored ([Clarification],
+// an answer. A vague question is put to the people (the clarification
+// question) before the perspectives are assigned; their answer — or,
+// without one, the moderator's assumption — is stored ([Clarification],
 // [EventClarification]), reported by the moderator in the transcript
 // ([KindClarification]), given fenced as data to every later prompt, and
 // recorded in the synthesis. A resumed debate never asks again once
-// answered. A question nobody answers within Config.CheckpointTimeout, or
-// a Clarifier returning [ErrPaused], pauses the debate like a checkpoint.
-// A check whose replies cannot be read counts as clear. The offline stub
+// answered. A check whose replies cannot be read counts as clear. The offline stub
 // finds a question vague, deterministically, when it and its background
 // have fewer than five words.
 //
@@ -96,23 +151,17 @@
 // (default 5). The [Judgment] records the measured repetition and the
 // [EndReason].
 //
-// # Checkpoints, pauses and listing
+// # Checkpoints and listing
 //
-// After every round that does not end the debate, the host's
-// [Checkpointer] ([WithCheckpointer]) decides: [Continue], [Guide] (the
-// guidance is given, fenced as data, to the next round's debaters and
-// moderator, and recorded as the human's utterance, Speaker [SpeakerHuman])
-// or [End] (synthesize now). Without a Checkpointer every round continues
-// and the debate runs to its end without pausing (and without a Clarifier
-// and an Approver, without asking anything). The decision is stored
-// ([CheckpointOutcome]), so a resumed debate replays it. A checkpoint not
-// answered within Config.CheckpointTimeout (default 30 minutes), or
-// answered with [ErrPaused], pauses the debate: the pause is stored and
-// engine.Run returns an error wrapping ErrPaused; engine.Resume with a
-// Format carrying a Checkpointer asks that checkpoint again. [List]
-// reports every moderated debate of a store with its [Status]: analyzing,
-// in_round, checkpoint, synthesizing, complete or paused (at a checkpoint,
-// the clarifying question or the approval), and the time it has spent.
+// After every round that does not end the debate, the people decide (the
+// checkpoint question): [Continue], [Guide] (the guidance is given, fenced
+// as data, to the next round's debaters and moderator, and recorded as the
+// human's utterance, Speaker [SpeakerHuman]; Guide without guidance is
+// Continue) or [End] (synthesize now). The decision is stored
+// ([CheckpointOutcome]), so a resumed debate replays it. [List] reports
+// every moderated debate of a store with its [Status]: analyzing,
+// in_round, checkpoint, synthesizing, complete or paused (at any question
+// to its people), and the time it has spent.
 //
 // # Guardrails
 //
@@ -182,21 +231,20 @@
 // writes from the rounds ([Synthesis].Fallback): no recommendation, Low
 // confidence, each perspective's last argument.
 //
-// Then the people who asked approve or reject it: the host's [Approver]
-// ([WithApprover]) answers [Approved], [Rejected] (with a note, if any) or
-// nothing ([Unreviewed], also the answer without an Approver); the answer
-// is stored ([ApprovalOutcome], [EventApproval]) and set on the outcome's
+// Then the people who asked approve or reject it (the approval question):
+// [Approved], [Rejected] (with a note, if any) or neither ([Unreviewed],
+// also what happens when nobody answers); the answer is stored
+// ([ApprovalOutcome], [EventApproval]) and set on the outcome's
 // Synthesis.Approval, whose Markdown then carries a Status line, and for a
 // rejection a warning under its title; the synthesis announced before
-// (and the transcript's document) has none. An Approver that does not
-// answer within Config.CheckpointTimeout, or returns [ErrPaused], pauses
-// the debate; Resume asks again.
+// (and the transcript's document) has none.
 //
-// Then the host's follow-up ([WithFollowUp]), when set and the synthesis
-// was not rejected, receives the reviewed synthesis — the seed's "Would
-// you like me to create a workflow from this decision?" — once: its
-// success is stored, [ErrDeclined] is stored as declined, any other error
-// stops the debate and Resume calls it again.
+// Then, when the host set a follow-up ([WithFollowUp]) and the synthesis
+// was not rejected, the people are asked the seed's "Would you like me to
+// create a workflow from this decision?" (the workflow question; yes when
+// nobody answers), and on yes the follow-up receives the reviewed
+// synthesis once: its success is stored, a no or [ErrDeclined] is stored as
+// declined, any other error stops the debate and Resume calls it again.
 //
 // # Settings file
 //
@@ -229,9 +277,18 @@
 // ([EventClarification], a [Clarification]), the synthesis
 // ([EventSynthesis], a [Synthesis]), its approval ([EventApproval], an
 // [ApprovalOutcome]) and the follow-up ([EventFollowUp], a bool); read Data
-// with [engine.DataAs]. The result's Detail is an [*Outcome]: the
-// configuration, clarification, analysis, perspectives, rounds, end reason,
-// reviewed synthesis and time spent.
+// with [engine.DataAs]. A question to the people is also announced by
+// the engine ([engine.EventAsked], an [engine.Asked]).
+//
+// The result's Detail is an [*Outcome]: the configuration, clarification,
+// analysis, perspectives, rounds, end reason, reviewed synthesis and time
+// spent. It is an [engine.Outcome]: its [Outcome.Verdict] names no winner
+// (a moderated debate has none) and sums up the recommendation in one
+// line, with its review ("recommendation (approved): …"); its
+// [Outcome.Documents] are the decision document, "decision.md"
+// ([Synthesis.DecisionMarkdown], for docs/decisions/<date>-<slug>.md, with
+// a Status line whatever the review) and the synthesis as reviewed,
+// "synthesis.md" ([Synthesis.Markdown]).
 //
 // # Argument mapping
 //

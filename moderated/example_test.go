@@ -2,6 +2,8 @@ package moderated_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,22 +14,29 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
-// A moderated debate on the offline stub model, with a human checkpoint
-// that guides the second round, and the decision handed to the host.
+// A moderated debate on the offline stub model: its person, an
+// engine.Human, guides the second round, approves the synthesis and wants a
+// workflow, to which the decision is handed.
 func Example() {
 	cfg := moderated.DefaultConfig()
 	cfg.MaxRounds = 3
-	checkpoint := moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
-		if st.Round == 1 {
-			return moderated.Decision{Action: moderated.Guide, Guidance: "Focus on our team's PostgreSQL experience."}, nil
+	person := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
+		switch q.Kind {
+		case engine.QuestionCheckpoint: // q.Text says how the round went
+			if strings.HasPrefix(q.Text, "Round 1 ") {
+				return engine.Answer{Choice: string(moderated.Guide), Text: "Focus on our team's PostgreSQL experience."}, nil
+			}
+			return engine.Answer{Choice: string(moderated.Continue)}, nil
+		case engine.QuestionApproval: // q.Text is the synthesis
+			return engine.Answer{Choice: moderated.ChoiceApprove, Text: "Agreed."}, nil
 		}
-		return moderated.Decision{Action: moderated.Continue}, nil
+		return engine.Answer{Choice: q.Choices[0]}, nil // the workflow: yes
 	})
 	followUp := func(ctx context.Context, s moderated.Synthesis) error {
-		fmt.Printf("follow-up: %q (%s confidence)\n", s.Title, s.Confidence)
+		fmt.Printf("follow-up: %q (%s confidence, %s)\n", s.Title, s.Confidence, s.Approval.Status)
 		return nil
 	}
-	f, err := moderated.New(cfg, moderated.WithCheckpointer(checkpoint), moderated.WithFollowUp(followUp))
+	f, err := moderated.New(cfg, moderated.WithFollowUp(followUp))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -35,7 +44,7 @@ func Example() {
 	q := engine.Debate{ID: "DEB-cache", Proposition: "Should we use Redis or PostgreSQL for caching? We need to ship fast."}
 	// The clock is pinned so the example prints the same on any day.
 	at := func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) }
-	res, err := engine.Run(context.Background(), llm.NewStub(3), f, q, engine.WithClock(at))
+	res, err := engine.Run(context.Background(), llm.NewStub(3), f, q, engine.WithHuman(person), engine.WithClock(at))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,20 +57,26 @@ func Example() {
 		fmt.Printf("round %d: %d arguments, %d rebuttals, guidance %q\n", r.Number, len(r.Arguments), len(r.Rebuttals), r.Guidance)
 	}
 	fmt.Println("ended:", out.EndReason)
-	for _, line := range strings.Split(out.Synthesis.Markdown(), "\n") {
-		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") || strings.HasPrefix(line, "**Date") {
+	for _, doc := range out.Documents() {
+		fmt.Println("document:", doc.Name)
+	}
+	for _, line := range strings.Split(out.Documents()[0].Markdown, "\n") {
+		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "**Confidence") || strings.HasPrefix(line, "**Date") || strings.HasPrefix(line, "**Status") {
 			fmt.Println(line)
 		}
 	}
 	// Output:
-	// follow-up: "Should we use Redis or PostgreSQL for caching? We need to ship fast" (High confidence)
+	// follow-up: "Should we use Redis or PostgreSQL for caching? We need to ship fast" (High confidence, approved)
 	// perspective: Performance Advocate
 	// perspective: Operational Simplicity
 	// round 1: 2 arguments, 2 rebuttals, guidance ""
 	// round 2: 2 arguments, 2 rebuttals, guidance "Focus on our team's PostgreSQL experience."
 	// round 3: 2 arguments, 2 rebuttals, guidance ""
 	// ended: agreement
+	// document: decision.md
+	// document: synthesis.md
 	// **Date:** 2026-03-02
+	// **Status:** Approved — Agreed.
 	// ## Question
 	// ## Perspectives Considered
 	// ## Points of Agreement
@@ -71,49 +86,55 @@ func Example() {
 	// ## Dissenting View
 }
 
-// Nobody answers the checkpoint, so the debate pauses; List shows it, and
-// engine.Resume continues it with a Format whose checkpoint decides.
-func ExampleWithCheckpointer() {
+// The one way to play a moderated debate by name: engine.Open with its
+// configuration as JSON, engine.Run, and engine.ResumeStored for a debate
+// that stopped — here, paused at the checkpoint after round 1 by a person
+// who will answer later, whose question engine.Pending reads from the
+// store.
+func Example_open() {
 	ctx := context.Background()
 	st := store.NewMemory()
 	at := engine.WithClock(func() time.Time { return time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) })
-	cfg := moderated.DefaultConfig()
-	cfg.MaxRounds = 2
-	away := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
-		return moderated.Decision{}, moderated.ErrPaused // as when the checkpoint times out
-	})
-	f, err := moderated.New(cfg, moderated.WithCheckpointer(away))
+	f, err := engine.Open("moderated", json.RawMessage(`{"maxRounds": 2}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	later := engine.HumanFunc(func(context.Context, engine.Question) (engine.Answer, error) {
+		return engine.Answer{}, engine.ErrPaused
+	})
 	q := engine.Debate{ID: "DEB-auth", Proposition: "Should sign-in use passkeys or passwords?"}
-	_, err = engine.Run(ctx, llm.NewStub(3), f, q, engine.WithStore(st), at)
-	fmt.Println(err)
+	res, err := engine.Run(ctx, llm.NewStub(3), f, q, engine.WithStore(st), engine.WithHuman(later), at)
+	fmt.Println(errors.Is(err, engine.ErrPaused), res.DebateID, len(res.Transcript), "utterances so far")
 
-	list, _ := moderated.List(ctx, st)
-	for _, s := range list {
-		fmt.Println(s.DebateID, s.Status, "after round", s.Round)
+	recs, _ := st.Records(ctx, "DEB-auth")
+	if pending, ok := engine.Pending(recs); ok {
+		fmt.Println("pending:", pending.Kind, pending.Choices)
 	}
+	list, _ := moderated.List(ctx, st)
+	fmt.Println(list[0].Status, "after round", list[0].Round)
 
-	end := moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
-		return moderated.Decision{Action: moderated.End}, nil
+	end := engine.HumanFunc(func(_ context.Context, q engine.Question) (engine.Answer, error) {
+		if q.Kind == engine.QuestionCheckpoint {
+			return engine.Answer{Choice: string(moderated.End)}, nil
+		}
+		return engine.Answer{Choice: q.Choices[0]}, nil
 	})
-	// The configuration is the stored one; the checkpoint is this one.
-	g, _ := moderated.New(moderated.DefaultConfig(), moderated.WithCheckpointer(end))
-	res, err := engine.Resume(ctx, llm.NewStub(3), g, "DEB-auth", engine.WithStore(st), at)
+	res, err = engine.ResumeStored(ctx, llm.NewStub(3), "DEB-auth", engine.WithStore(st), engine.WithHuman(end), at)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(len(res.Detail.Rounds), "round of at most", res.Detail.Config.MaxRounds, "ended by", res.Detail.EndReason)
-	list, _ = moderated.List(ctx, st)
-	fmt.Println(list[0].Status)
+	out := res.Detail.(*moderated.Outcome)
+	fmt.Println(len(out.Rounds), "round of at most", out.Config.MaxRounds, "ended by", out.EndReason)
+	v := res.Detail.Verdict()
+	fmt.Printf("winner %q, summary %.40s…\n", v.Winner, v.Summary)
 	// Output:
-	// moderated: debate DEB-auth, round 1 checkpoint: moderated: debate paused
-	// DEB-auth paused after round 1
+	// true DEB-auth 7 utterances so far
+	// pending: checkpoint [continue guide end]
+	// paused after round 1
 	// 1 round of at most 2 ended by human
-	// complete
+	// winner "", summary recommendation: Take the path the Simpli…
 }
 
 // Repetition measures how much of an argument repeats the previous round's.

@@ -10,9 +10,9 @@ import (
 	"github.com/duelogic/duelogic/llm"
 )
 
-// Clarifier is the person asked when the prompt is too vague to assign
-// perspectives (the seed: "Prompt too vague — Moderator asks clarifying
-// question before assigning perspectives").
+// Clarifier is the person of earlier versions asked when the prompt is too
+// vague to assign perspectives (the seed: "Prompt too vague — Moderator
+// asks clarifying question before assigning perspectives").
 //
 // Clarify is called once per debate, on the debate's goroutine, before the
 // analysis, with the moderator's question and the assumption it makes
@@ -23,11 +23,15 @@ import (
 // [engine.Resume] with a Format carrying a Clarifier asks again. Any other
 // error stops the debate. The answer is stored, so a resumed debate never
 // asks again once answered.
+//
+// Deprecated: use an [engine.Human], asked an [engine.QuestionClarification].
 type Clarifier interface {
 	Clarify(ctx context.Context, c Clarification) (answer string, err error)
 }
 
 // ClarifyFunc adapts a function to [Clarifier].
+//
+// Deprecated: use [engine.HumanFunc].
 type ClarifyFunc func(ctx context.Context, c Clarification) (string, error)
 
 // Clarify calls f(ctx, c).
@@ -44,11 +48,13 @@ type Clarification struct {
 	Assumption string `json:"assumption"`
 	// Answer is the person's answer, "" when none was given.
 	Answer string `json:"answer,omitempty"`
-	// Assumed: no answer was given — no Clarifier, or it answered "" — so
-	// the debate goes on the Assumption.
+	// Assumed: no answer was given — nobody was asked, or the answer was
+	// "" — so the debate goes on the Assumption.
 	Assumed bool `json:"assumed,omitempty"`
 	// Paused: nobody answered in time; the debate stopped with
-	// [ErrPaused] and Resume asks again.
+	// [ErrPaused] and Resume asks again. Only a deprecated Clarifier's
+	// pause is stored so; a pause of the engine's question is the
+	// engine's ([engine.Pending]).
 	Paused bool `json:"paused,omitempty"`
 }
 
@@ -129,37 +135,52 @@ func (g *game) clarify(ctx context.Context, s *engine.Session) error {
 	if !c.Vague {
 		return nil
 	}
-	q := Clarification{Question: c.Question, Assumption: c.Assumption}
-	for attempt := 1; ; attempt++ {
-		var out Clarification
-		replayed, err := s.Step(ctx, fmt.Sprintf("clarification:%d", attempt), RecordClarification, SpeakerHuman, &out,
-			func(ctx context.Context) (any, llm.Usage, error) {
-				out, err := g.askClarifier(ctx, q)
-				return out, llm.Usage{}, err
-			}, announce(EventClarification, SegmentAnalysis, SpeakerHuman, func() any { return out }))
-		if err != nil {
-			return err
-		}
-		if !out.Paused {
-			g.clarification = &out
-			break
-		}
-		if !replayed {
-			return fmt.Errorf("moderated: debate %s, clarifying question: %w", s.DebateID(), ErrPaused)
-		}
+	out, err := g.askClarification(ctx, s, Clarification{Question: c.Question, Assumption: c.Assumption})
+	if err != nil {
+		return err
 	}
-	_, err := s.Record(ctx, "clarification:say", engine.Utterance{
+	g.clarification = &out
+	_, err = s.Record(ctx, "clarification:say", engine.Utterance{
 		Speaker: SpeakerModerator, Segment: SegmentAnalysis, Kind: KindClarification, Content: g.clarification.text(),
 	})
 	return err
 }
 
+// askClarification asks the people the moderator's clarifying question
+// c — through the engine, or a deprecated Clarifier — and stores what came
+// of it.
+func (g *game) askClarification(ctx context.Context, s *engine.Session, c Clarification) (Clarification, error) {
+	var out Clarification
+	done, err := askedTheOldWay(ctx, s, g.clarifier != nil, "clarifying question",
+		func(attempt int) string { return fmt.Sprintf("clarification:%d", attempt) }, RecordClarification, &out,
+		func() bool { return out.Paused },
+		func(ctx context.Context) (Clarification, error) { return g.askClarifier(ctx, c) },
+		announce(EventClarification, SegmentAnalysis, SpeakerHuman, func() any { return out }))
+	if err != nil || done {
+		return out, err
+	}
+	a, err := g.ask(ctx, s, "clarification", engine.Question{Kind: engine.QuestionClarification, Text: c.questionText()})
+	if err != nil {
+		return Clarification{}, err
+	}
+	c.Answer = cut(strings.TrimSpace(a.Text), MaxGuidanceRunes)
+	c.Assumed = c.Answer == ""
+	_, err = s.Step(ctx, "clarification:answer", RecordClarification, SpeakerHuman, &out,
+		func(context.Context) (any, llm.Usage, error) { return c, llm.Usage{}, nil },
+		announce(EventClarification, SegmentAnalysis, SpeakerHuman, func() any { return out }))
+	return out, err
+}
+
+// questionText is the clarifying question as the engine's question puts
+// it to the person.
+func (c Clarification) questionText() string {
+	return "The question is too vague to assign perspectives. Before assigning them, the moderator asks:\n" +
+		oneLine(c.Question) + "\n\nWithout an answer it will assume: " + oneLine(c.Assumption) +
+		"\n\nAnswer in text; an empty answer keeps the assumption."
+}
+
 // askClarifier asks the Clarifier q, within the checkpoint timeout.
 func (g *game) askClarifier(ctx context.Context, q Clarification) (Clarification, error) {
-	if g.clarifier == nil {
-		q.Assumed = true
-		return q, nil
-	}
 	answer, err := waitFor(ctx, g.cfg, func(ctx context.Context) (string, error) { return g.clarifier.Clarify(ctx, q) })
 	switch {
 	case errors.Is(err, ErrPaused):
@@ -185,8 +206,8 @@ func waitFor[T any](ctx context.Context, cfg Config, ask func(context.Context) (
 	return v, err
 }
 
-// Approver is the person who approves or rejects the synthesis (the seed's
-// Human "approves final synthesis").
+// Approver is the person of earlier versions who approves or rejects the
+// synthesis (the seed's Human "approves final synthesis").
 //
 // Approve is called once per debate, on the debate's goroutine, once the
 // synthesis is stored and recorded; ctx carries Config.CheckpointTimeout.
@@ -196,11 +217,15 @@ func waitFor[T any](ctx context.Context, cfg Config, ask func(context.Context) (
 // pause is stored, and [engine.Resume] with a Format carrying an Approver
 // asks again. Any other error stops the debate. The approval is stored, so
 // a resumed debate never asks again once answered.
+//
+// Deprecated: use an [engine.Human], asked an [engine.QuestionApproval].
 type Approver interface {
 	Approve(ctx context.Context, s Synthesis) (Approval, error)
 }
 
 // ApproveFunc adapts a function to [Approver].
+//
+// Deprecated: use [engine.HumanFunc].
 type ApproveFunc func(ctx context.Context, s Synthesis) (Approval, error)
 
 // Approve calls f(ctx, s).
@@ -211,8 +236,8 @@ type ApprovalStatus string
 
 // The approval statuses.
 const (
-	// Unreviewed: nobody approved or rejected the synthesis (no
-	// Approver, or it gave no answer).
+	// Unreviewed: nobody approved or rejected the synthesis (nobody was
+	// asked, or the answer was to skip the review).
 	Unreviewed ApprovalStatus = "unreviewed"
 	// Approved: the synthesis is the decision.
 	Approved ApprovalStatus = "approved"
@@ -221,7 +246,8 @@ const (
 	Rejected ApprovalStatus = "rejected"
 )
 
-// Approval is an [Approver]'s answer.
+// Approval is what the people made of the synthesis: the answer to the
+// [engine.QuestionApproval] (or a deprecated [Approver]'s).
 type Approval struct {
 	Status ApprovalStatus `json:"status"`
 	// Note is the person's reason or comment, if any.
@@ -229,44 +255,59 @@ type Approval struct {
 }
 
 // ApprovalOutcome is what the approval of the synthesis came to: an
-// Approval, or a pause. It is stored, and is the Data of [EventApproval].
+// Approval, or (asked through a deprecated [Approver]) a pause. It is
+// stored, and is the Data of [EventApproval].
 type ApprovalOutcome struct {
 	Approval
 	// Paused: no answer was given; the debate stopped with [ErrPaused].
 	Paused bool `json:"paused,omitempty"`
 }
 
-// approve stores the Approver's review of the synthesis, or Unreviewed
-// without one, and marks the synthesis with it.
+// approve asks the people to review the synthesis — through the engine,
+// or a deprecated Approver —, stores their answer, and marks the synthesis
+// with it.
 func (g *game) approve(ctx context.Context, s *engine.Session) error {
-	if legacy(s, "approval:1") {
+	// A log written before the approval existed goes from the synthesis
+	// to the follow-up.
+	if s.Next("followup") {
 		return nil
 	}
-	for attempt := 1; ; attempt++ {
-		var out ApprovalOutcome
-		replayed, err := s.Step(ctx, fmt.Sprintf("approval:%d", attempt), RecordApproval, SpeakerHuman, &out,
-			func(ctx context.Context) (any, llm.Usage, error) {
-				out, err := g.askApprover(ctx)
-				return out, llm.Usage{}, err
-			}, announce(EventApproval, SegmentSynthesis, SpeakerHuman, func() any { return out }))
+	var out ApprovalOutcome
+	done, err := askedTheOldWay(ctx, s, g.approver != nil, "approval of the synthesis",
+		func(attempt int) string { return fmt.Sprintf("approval:%d", attempt) }, RecordApproval, &out,
+		func() bool { return out.Paused }, g.askApprover,
+		announce(EventApproval, SegmentSynthesis, SpeakerHuman, func() any { return out }))
+	if err != nil {
+		return err
+	}
+	if !done {
+		q := engine.Question{Kind: engine.QuestionApproval, Text: approvalText(g.synthesis), Choices: approvalChoices}
+		a, err := g.ask(ctx, s, "approval", q)
 		if err != nil {
 			return err
 		}
-		if !out.Paused {
-			g.synthesis.Approval = &out.Approval
-			return nil
-		}
-		if !replayed {
-			return fmt.Errorf("moderated: debate %s, approval of the synthesis: %w", s.DebateID(), ErrPaused)
+		review := Approval{Status: approvalStatus[a.Choice], Note: cut(strings.TrimSpace(a.Text), MaxGuidanceRunes)}
+		if _, err := s.Step(ctx, "approval:answer", RecordApproval, SpeakerHuman, &out,
+			func(context.Context) (any, llm.Usage, error) {
+				return ApprovalOutcome{Approval: review}, llm.Usage{}, nil
+			},
+			announce(EventApproval, SegmentSynthesis, SpeakerHuman, func() any { return out })); err != nil {
+			return err
 		}
 	}
+	g.synthesis.Approval = &out.Approval
+	return nil
+}
+
+// approvalText is the approval question: the synthesis, and the choices.
+func approvalText(syn Synthesis) string {
+	return "The moderator's synthesis is ready for your review:\n\n" + syn.Markdown() +
+		"\nApprove it as the decision (" + ChoiceApprove + "), reject it (" + ChoiceReject +
+		"; say why in your answer's text), or leave it unreviewed (" + ChoiceSkip + ")."
 }
 
 // askApprover asks the Approver, within the checkpoint timeout.
 func (g *game) askApprover(ctx context.Context) (ApprovalOutcome, error) {
-	if g.approver == nil {
-		return ApprovalOutcome{Approval: Approval{Status: Unreviewed}}, nil
-	}
 	a, err := waitFor(ctx, g.cfg, func(ctx context.Context) (Approval, error) { return g.approver.Approve(ctx, g.synthesis) })
 	switch {
 	case errors.Is(err, ErrPaused):
@@ -283,4 +324,82 @@ func (g *game) askApprover(ctx context.Context) (ApprovalOutcome, error) {
 		return ApprovalOutcome{}, fmt.Errorf("moderated: approval of the synthesis: unknown status %q", a.Status)
 	}
 	return ApprovalOutcome{Approval: a}, nil
+}
+
+// The choices of the questions a moderated debate asks through the engine,
+// beside the checkpoint's ([Continue], [Guide], [End]). Each question's
+// first choice is what happens when nobody answers.
+const (
+	// ChoiceSkip leaves the synthesis unreviewed ([Unreviewed]): the
+	// approval question's default.
+	ChoiceSkip = "skip"
+	// ChoiceApprove approves the synthesis ([Approved]).
+	ChoiceApprove = "approve"
+	// ChoiceReject rejects the synthesis ([Rejected]); the answer's Text
+	// is the reason.
+	ChoiceReject = "reject"
+	// ChoiceYes hands the decision to the follow-up ([WithFollowUp]): the
+	// workflow question's default.
+	ChoiceYes = "yes"
+	// ChoiceNo declines the workflow.
+	ChoiceNo = "no"
+)
+
+var (
+	checkpointChoices = []string{string(Continue), string(Guide), string(End)}
+	approvalChoices   = []string{ChoiceSkip, ChoiceApprove, ChoiceReject}
+	workflowChoices   = []string{ChoiceYes, ChoiceNo}
+	approvalStatus    = map[string]ApprovalStatus{ChoiceSkip: Unreviewed, ChoiceApprove: Approved, ChoiceReject: Rejected}
+)
+
+// ask asks the debate's person q through the engine ([engine.Session.Ask],
+// stored under key), waiting at most Config.CheckpointTimeout for an
+// answer: then the debate pauses. Without an [engine.Human], or in an
+// unattended debate, nobody is asked and q takes its first choice.
+func (g *game) ask(ctx context.Context, s *engine.Session, key string, q engine.Question) (engine.Answer, error) {
+	cctx, cancel := context.WithTimeoutCause(ctx, g.cfg.CheckpointTimeout, engine.ErrPaused)
+	defer cancel()
+	a, err := s.Ask(cctx, key, q)
+	if err != nil && !errors.Is(err, engine.ErrPaused) && ctx.Err() == nil && errors.Is(context.Cause(cctx), engine.ErrPaused) {
+		// The time ran out: a pause, which the engine cannot store with
+		// the ended context. Nothing of the question is stored, so
+		// Resume asks it again all the same.
+		err = fmt.Errorf("moderated: debate %s, %s question: %w: no answer within %v", s.DebateID(), q.Kind, engine.ErrPaused, g.cfg.CheckpointTimeout)
+	}
+	return a, err
+}
+
+// askedTheOldWay plays a question the way earlier versions asked it — one
+// step of record type typ per attempt, keyed key(attempt), whose value
+// (decoded into out; paused reads it) is an answer or a pause — while the
+// debate's log holds such steps, and, fresh, when the Format has the
+// deprecated hook for it (hooked) and the debate is attended: produce then
+// asks the hook. A fresh pause stops the debate with an error wrapping
+// [ErrPaused], naming what was asked; a replayed one is asked again.
+// done is false when the question is to be asked through the engine: the
+// log holds none of these steps at this point, and no hook answers.
+func askedTheOldWay[T any](ctx context.Context, s *engine.Session, hooked bool, what string, key func(attempt int) string, typ string,
+	out *T, paused func() bool, produce func(context.Context) (T, error), ann func(int64) *engine.Announcement) (done bool, err error) {
+	fresh := hooked && !s.Debate().Unattended
+	for attempt := 1; ; attempt++ {
+		k := key(attempt)
+		if !s.Next(k) && (s.Resuming() || !fresh) {
+			return false, nil
+		}
+		var zero T
+		*out = zero // a value decodes over it
+		replayed, err := s.Step(ctx, k, typ, SpeakerHuman, out, func(ctx context.Context) (any, llm.Usage, error) {
+			v, err := produce(ctx)
+			return v, llm.Usage{}, err
+		}, ann)
+		if err != nil {
+			return true, err
+		}
+		if !paused() {
+			return true, nil
+		}
+		if !replayed {
+			return true, fmt.Errorf("moderated: debate %s, %s: %w", s.DebateID(), what, ErrPaused)
+		}
+	}
 }

@@ -35,8 +35,10 @@ type Summary struct {
 // List reads every debate in st and reports the moderated ones, in the
 // store's order, with where each stands: analyzing, in_round, checkpoint
 // (a round was judged and its checkpoint not yet decided — also a debate
-// that stopped there), synthesizing, complete or paused (at a checkpoint,
-// the clarifying question or the approval of the synthesis).
+// that stopped there), synthesizing, complete or paused (at a question to
+// its people: the clarifying question, a checkpoint, the approval of the
+// synthesis or the workflow question — asked through the engine or a
+// deprecated hook).
 func List(ctx context.Context, st store.Store) ([]Summary, error) {
 	ids, err := st.Debates(ctx)
 	if err != nil {
@@ -59,14 +61,13 @@ func List(ctx context.Context, st store.Store) ([]Summary, error) {
 }
 
 // head is what List reads of a debate's first record, whose Data is
-// {"key":"debate","value":{"version":...,"format":...,"debate":{...},"spec":{...}}}.
+// {"key":"debate","value":{"version":...,"format":...,"debate":{...},"spec":{...}}},
+// the spec being the Format's JSON.
 type head struct {
 	Value struct {
 		Format string        `json:"format"`
 		Debate engine.Debate `json:"debate"`
-		Spec   struct {
-			Config Config `json:"config"`
-		} `json:"spec"`
+		Spec   Format        `json:"spec"`
 	} `json:"value"`
 }
 
@@ -97,6 +98,19 @@ func summarize(recs []store.Record) (Summary, bool) {
 			fmt.Sscanf(data.Key, "round%d:", &n)
 		}
 		switch rec.Type {
+		case engine.RecordAsked:
+			var a engine.Asked
+			_ = json.Unmarshal(data.Value, &a)
+			switch {
+			case a.Paused:
+				sum.Status = StatusPaused
+			case a.Question.Kind == engine.QuestionClarification:
+				sum.Status = StatusAnalyzing
+			case a.Question.Kind == engine.QuestionCheckpoint:
+				sum.Status = StatusCheckpoint
+			default:
+				sum.Status = StatusSynthesizing
+			}
 		case RecordClarification, RecordApproval:
 			var p struct {
 				Paused bool `json:"paused"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -111,13 +112,18 @@ const (
 	RecordFollowUp      = string(EventFollowUp)      // value: bool
 )
 
+// ErrPaused is [engine.ErrPaused]: the debate paused at a question to its
+// people (no answer within Config.CheckpointTimeout, or the person's
+// [engine.Human] — or a deprecated hook — returned ErrPaused); resuming it
+// asks the question again. errors.Is(err, ErrPaused) and
+// errors.Is(err, engine.ErrPaused) are the same test.
+//
+// Deprecated: use [engine.ErrPaused].
+var ErrPaused = engine.ErrPaused
+
 // Sentinel errors callers branch on. A configuration error matches
 // [engine.ErrInvalidConfig].
 var (
-	// ErrPaused: the debate paused at a checkpoint (no decision within
-	// Config.CheckpointTimeout, or the Checkpointer returned ErrPaused).
-	// [engine.Resume] asks the checkpoint again.
-	ErrPaused = errors.New("moderated: debate paused")
 	// ErrRoundTimeout: a round did not finish within Config.RoundTimeout.
 	ErrRoundTimeout = errors.New("moderated: round timed out")
 	// ErrTotalTimeout: the moderator's check and analysis of the question
@@ -135,14 +141,18 @@ var (
 // Config configures a moderated debate. The question is the
 // [engine.Debate]'s Proposition; its Context is optional background.
 //
-// Start from [DefaultConfig]. [New] gives zero durations and counts their
-// defaults, except TokenBudget, where 0 means unlimited; [engine.Run] stores
-// the completed configuration, so a resumed debate runs with the values it
-// started with.
+// Start from [DefaultConfig], or from Config{}: [New] gives every zero
+// field [DefaultConfig]'s value — the models, counts and durations — except
+// the two whose zero means something: Debaters (0: the moderator's choice)
+// and TokenBudget (0: unlimited). A whole zero Config{} is DefaultConfig(),
+// those two included. [engine.Run] stores the completed configuration, so
+// a resumed debate runs with the values it started with.
 //
 // In JSON the durations are seconds: {"roundTimeout": 120} is two minutes,
 // and a string of [time.ParseDuration] ("2m") is read too; tokenBudget may
-// be "unlimited". See [Config.UnmarshalJSON] and [Config.MarshalJSON].
+// be "unlimited". See [Config.UnmarshalJSON] and [Config.MarshalJSON]. This
+// JSON is what [engine.Open] takes for "moderated" (fields left out keep
+// their defaults) and what a debate stores.
 type Config struct {
 	ModeratorModel string `json:"moderatorModel"`
 	// DebaterModels are the debaters' models: debater i argues with
@@ -151,8 +161,9 @@ type Config struct {
 	// Debaters is how many perspectives argue (2..4): the seed's
 	// default_perspectives, 2 in [DefaultConfig]. 0 lets the moderator's
 	// analysis decide: 2 for a binary choice, 3-4 for a multi-faceted
-	// question. Like TokenBudget, New leaves 0 as it is.
-	Debaters int `json:"debaters,omitempty"`
+	// question. Like TokenBudget, New leaves 0 as it is (unless the whole
+	// Config is zero).
+	Debaters int `json:"debaters"`
 	// Perspectives, when set, are the perspectives that argue (2..4 IDs
 	// of the catalog, balanced), instead of the moderator's choice; how
 	// many they are overrides Debaters.
@@ -171,8 +182,8 @@ type Config struct {
 	MaxRounds int `json:"maxRounds"`
 	// TokenBudget is each debater's budget of completion tokens per round
 	// (argument and rebuttal together); 0 (in JSON also "unlimited")
-	// means unlimited. See the package documentation for how it is
-	// enforced.
+	// means unlimited, which New leaves as it is (unless the whole Config
+	// is zero). See the package documentation for how it is enforced.
 	TokenBudget int `json:"tokenBudget"`
 	// RoundTimeout bounds each round's model calls, and the synthesis's;
 	// default 2 minutes. In JSON this and the other durations are
@@ -210,8 +221,13 @@ func DefaultConfig() Config {
 	}
 }
 
+// withDefaults is c with its zero fields given DefaultConfig's values (see
+// [Config]).
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
+	if reflect.ValueOf(c).IsZero() {
+		return d
+	}
 	if c.ModeratorModel == "" {
 		c.ModeratorModel = d.ModeratorModel
 	}
@@ -296,12 +312,18 @@ func (c Config) Validate() error {
 
 // Format is the moderated debate as an [engine.Format]: give it to
 // [engine.Run] to start a debate and to [engine.Resume] to continue one.
-// Make it with [New]. Its one exported field is its configuration, which
-// the engine stores with the debate and, on Resume, decodes back over
-// whatever Config the Format held. Its hooks (the [Checkpointer] and the
-// follow-up) are not stored: give the Format of a Resume the same options.
-// A Format holds no state of a debate, so one may play several debates, one
-// after another or at once.
+// Make it with [New] (or [engine.Open] by name); &Format{} is the Format to
+// resume with, since Resume replaces its configuration with the stored
+// one. Its one exported field is its configuration, which the engine
+// stores with the debate as the Config's JSON ([Format.MarshalJSON]) and,
+// on Resume, decodes back over whatever Config the Format held. Its
+// follow-up ([WithFollowUp]) is not stored: give the Format of a Resume the
+// same options. A Format holds no state of a debate, so one may play
+// several debates, one after another or at once.
+//
+// The people who asked the question are asked through the engine: give
+// [engine.Run] and [engine.Resume] an [engine.WithHuman]; see the package
+// documentation for the questions.
 type Format struct {
 	Config Config `json:"config"`
 
@@ -315,24 +337,46 @@ type Format struct {
 type Option func(*Format)
 
 // WithCheckpointer makes c the human in the loop, consulted after each
-// round that does not end the debate (see [Checkpointer]). Without one
-// every round continues, and the debate runs to its end without pausing.
+// round that does not end the debate (see [Checkpointer]), instead of the
+// [engine.Human] of the debate. A Format with a Checkpointer asks it as
+// earlier versions did, and stores its decisions and pauses as they did
+// ([RecordCheckpoint], [CheckpointOutcome]), so a front end reading those
+// records keeps working; in an unattended debate
+// ([engine.Debate].Unattended) it is not asked.
+//
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionCheckpoint] after each round.
 func WithCheckpointer(c Checkpointer) Option { return func(f *Format) { f.checkpointer = c } }
 
 // WithClarifier makes c the person asked the moderator's clarifying
-// question when the prompt is too vague (see [Clarifier]). Without one the
-// debate goes on the moderator's assumption.
+// question when the prompt is too vague (see [Clarifier]), instead of the
+// [engine.Human] of the debate. A Format with a Clarifier asks it as
+// earlier versions did and stores its answer or pause as they did
+// ([RecordClarification], [Clarification]); in an unattended debate it is
+// not asked.
+//
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionClarification].
 func WithClarifier(c Clarifier) Option { return func(f *Format) { f.clarifier = c } }
 
 // WithApprover makes a the person who approves or rejects the synthesis
-// (see [Approver]). Without one the synthesis stays [Unreviewed].
+// (see [Approver]), instead of the [engine.Human] of the debate. A Format
+// with an Approver asks it as earlier versions did and stores its answer
+// or pause as they did ([RecordApproval], [ApprovalOutcome]); in an
+// unattended debate it is not asked.
+//
+// Deprecated: give engine.Run an [engine.WithHuman], asked an
+// [engine.QuestionApproval].
 func WithApprover(a Approver) Option { return func(f *Format) { f.approver = a } }
 
 // WithFollowUp sets fn to receive the synthesis once it is stored and
 // reviewed, to hand the decision to the host (the seed's "Would you like me
-// to create a workflow from this decision?"); a synthesis the approver
-// rejected is not handed over. fn returns [ErrDeclined] when the person
-// declines: that is stored, and the debate ends. If fn fails otherwise, the
+// to create a workflow from this decision?"). Before fn is called the
+// debate's person is asked that question ([engine.QuestionWorkflow],
+// choices [ChoiceYes], the default, and [ChoiceNo]); no is stored as
+// declined and fn is not called. A synthesis the people rejected is not
+// handed over, nor asked about. fn returns [ErrDeclined] when it declines
+// itself: that is stored, and the debate ends. If fn fails otherwise, the
 // debate stops with its error and Resume calls it again; once its outcome
 // is stored, it is never called again for this debate. A crash or store
 // failure between its success and that record makes Resume call it once
@@ -343,9 +387,10 @@ func WithFollowUp(fn func(ctx context.Context, s Synthesis) error) Option {
 }
 
 // New returns the moderated format with cfg, its zero fields given
-// [DefaultConfig]'s values (except TokenBudget, where 0 is unlimited), and
-// the options' hooks. It fails with an [*engine.ValidationError] when the
-// completed configuration is invalid.
+// [DefaultConfig]'s values (see [Config]: Debaters and TokenBudget keep
+// their 0 unless the whole cfg is zero), and the options' hooks; so
+// New(Config{}) is the default debate. It fails with an
+// [*engine.ValidationError] when the completed configuration is invalid.
 func New(cfg Config, opts ...Option) (*Format, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -400,8 +445,9 @@ func (f *Format) Label(speaker string) string {
 // the debate is mapped.
 func (f *Format) JudgeModel() string { return f.Config.ModeratorModel }
 
-// Checkpointer is the human in the loop: after each round it decides
-// whether the debate continues, continues with guidance, or ends.
+// Checkpointer is the human in the loop of earlier versions: after each
+// round it decides whether the debate continues, continues with guidance,
+// or ends.
 //
 // Checkpoint is called on the debate's goroutine, with st describing the
 // debate so far, and ctx carrying the checkpoint timeout
@@ -414,11 +460,15 @@ func (f *Format) JudgeModel() string { return f.Config.ModeratorModel }
 // decision is stored, so a resumed debate does not ask again for a decision
 // already made. st is shared with the debate: Checkpoint may keep it but
 // must not modify it.
+//
+// Deprecated: use an [engine.Human], asked an [engine.QuestionCheckpoint].
 type Checkpointer interface {
 	Checkpoint(ctx context.Context, st State) (Decision, error)
 }
 
 // CheckpointFunc adapts a function to [Checkpointer].
+//
+// Deprecated: use [engine.HumanFunc].
 type CheckpointFunc func(ctx context.Context, st State) (Decision, error)
 
 // Checkpoint calls f(ctx, st).
@@ -426,10 +476,12 @@ func (f CheckpointFunc) Checkpoint(ctx context.Context, st State) (Decision, err
 	return f(ctx, st)
 }
 
-// Action is a checkpoint's choice.
+// Action is a checkpoint's choice: the Choice of the answer to an
+// [engine.QuestionCheckpoint].
 type Action string
 
-// The checkpoint choices of the seed.
+// The checkpoint choices of the seed, in the order of the checkpoint
+// question's Choices: Continue is what happens when nobody answers.
 const (
 	// Continue: run the next round.
 	Continue Action = "continue"
@@ -445,18 +497,24 @@ const (
 type Decision struct {
 	Action   Action `json:"action"`
 	Guidance string `json:"guidance,omitempty"`
-	// Auto marks a decision made without a Checkpointer.
+	// Auto marks a decision nobody made: the debate asked nobody (no
+	// [engine.Human] and no Checkpointer, or an unattended debate) and
+	// continued. Answered through an engine.Human, a plain continue
+	// without guidance cannot be told from no answer, and is marked Auto
+	// too (the engine's stored [engine.Asked] says which it was).
 	Auto bool `json:"auto,omitempty"`
 }
 
 // CheckpointOutcome is what the checkpoint after round Round came to: a
-// Decision, or a pause. It is stored, and is the Data of [EventCheckpoint].
-// A resumed debate replays a stored decision, and asks again at a stored
-// pause.
+// Decision, or (asked through a deprecated [Checkpointer]) a pause. It is
+// stored, and is the Data of [EventCheckpoint]. A resumed debate replays a
+// stored decision, and asks again at a stored pause. A pause of a question
+// asked through the engine is the engine's ([engine.Pending]).
 type CheckpointOutcome struct {
 	Round int `json:"round"`
 	Decision
 	// Paused: no decision was made; the debate stopped with [ErrPaused].
+	// Only a deprecated Checkpointer's pause is stored so.
 	Paused bool `json:"paused,omitempty"`
 }
 
@@ -476,8 +534,9 @@ const (
 	StatusPaused       Status = "paused"
 )
 
-// State is the seed's DebateState as a checkpoint sees it: the debate so
-// far, after round Round.
+// State is the seed's DebateState as a [Checkpointer] sees it: the debate
+// so far, after round Round. (An [engine.Human] reads the round in the
+// checkpoint question's Text.)
 type State struct {
 	DebateID     string        `json:"debateId"`
 	Question     string        `json:"question"`

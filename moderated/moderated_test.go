@@ -331,15 +331,25 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("empty question: %v", err)
 	}
 	// New gives zero fields their defaults, except the token budget and
-	// the debaters (0: the moderator's choice).
-	f, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := DefaultConfig()
-	want.TokenBudget, want.Debaters = 0, 0
-	if diff := cmp.Diff(want, f.Config); diff != "" {
-		t.Errorf("defaults (-want +got):\n%s", diff)
+	// the debaters (0: the moderator's choice), unless the whole Config
+	// is zero.
+	for _, tt := range []struct {
+		name string
+		cfg  Config
+		want func(*Config) // of DefaultConfig
+	}{
+		{"zero", Config{}, func(*Config) {}},
+		{"partial", Config{MaxRounds: 3}, func(c *Config) { c.MaxRounds, c.TokenBudget, c.Debaters = 3, 0, 0 }},
+	} {
+		f, err := New(tt.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := DefaultConfig()
+		tt.want(&want)
+		if diff := cmp.Diff(want, f.Config); diff != "" {
+			t.Errorf("%s: defaults (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 
@@ -421,6 +431,8 @@ func TestEvents(t *testing.T) {
 	want := map[engine.EventType]int{
 		engine.EventDebateStarted: 1, engine.EventSegmentStarted: 3, engine.EventSegmentEnded: 3, engine.EventDebateEnded: 1,
 		EventAnalysis: 1, EventAssignment: 1, EventJudgment: 2, EventCheckpoint: 1, EventSynthesis: 1, EventApproval: 1, EventFollowUp: 1,
+		// the approval, asked of nobody through the engine
+		engine.EventAsked: 1,
 		// assignment, 2 × (opening, 2 arguments, 2 rebuttals, judgment), guidance, synthesis
 		engine.EventUtterance: 1 + 2*6 + 1 + 1,
 	}

@@ -265,7 +265,17 @@ func parseSynthesis(reply string) (Synthesis, error) {
 // cannot add sections of its own. An approved or rejected synthesis
 // carries a Status line (a rejected one also a warning under its title;
 // an unreviewed one neither), and a clarified question its clarification.
-func (s Synthesis) Markdown() string {
+func (s Synthesis) Markdown() string { return s.markdown(false) }
+
+// DecisionMarkdown is [Synthesis.Markdown] with a Status line whatever the
+// review — "**Status:** Unreviewed" when nobody approved or rejected it —:
+// the decision document for docs/decisions/<date>-<slug>.md (see
+// [Outcome.Documents]).
+func (s Synthesis) DecisionMarkdown() string { return s.markdown(true) }
+
+// markdown renders the synthesis; status: with a Status line even when it
+// is unreviewed.
+func (s Synthesis) markdown(status bool) string {
 	var b strings.Builder
 	names := make([]string, len(s.Perspectives))
 	for i, p := range s.Perspectives {
@@ -280,11 +290,13 @@ func (s Synthesis) Markdown() string {
 	fmt.Fprintf(&b, "**Rounds:** %d\n", s.Rounds)
 	fmt.Fprintf(&b, "**Perspectives:** %s\n", strings.Join(names, ", "))
 	if a := s.Approval; a != nil && (a.Status == Approved || a.Status == Rejected) {
-		status := map[ApprovalStatus]string{Approved: "Approved", Rejected: "Rejected"}[a.Status]
+		line := map[ApprovalStatus]string{Approved: "Approved", Rejected: "Rejected"}[a.Status]
 		if a.Note != "" {
-			status += " — " + inline(a.Note)
+			line += " — " + inline(a.Note)
 		}
-		fmt.Fprintf(&b, "**Status:** %s\n", status)
+		fmt.Fprintf(&b, "**Status:** %s\n", line)
+	} else if status {
+		b.WriteString("**Status:** Unreviewed\n")
 	}
 	fmt.Fprintf(&b, "\n## Question\n\n%s\n\n", block(s.Question))
 	if c := s.Clarification; c != nil {

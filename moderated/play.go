@@ -577,35 +577,59 @@ func (g *game) judgmentText(j Judgment) string {
 	return text
 }
 
-// checkpoint stores the decision taken after round n. A stored pause is
-// skipped on resume, so the checkpoint is asked again; a fresh pause stops
-// the debate with ErrPaused.
+// checkpoint asks the people what to do after round n — through the
+// engine, or a deprecated Checkpointer — and stores their decision.
 func (g *game) checkpoint(ctx context.Context, s *engine.Session, n int) (Decision, error) {
-	for attempt := 1; ; attempt++ {
-		var rec CheckpointOutcome
-		replayed, err := s.Step(ctx, fmt.Sprintf("round%d:checkpoint:%d", n, attempt), RecordCheckpoint, SpeakerHuman, &rec,
-			func(ctx context.Context) (any, llm.Usage, error) {
-				rec, err := g.decide(ctx, s, n)
-				return rec, llm.Usage{}, err
-			}, announce(EventCheckpoint, SegmentRounds, SpeakerHuman, func() any { return rec }))
-		if err != nil {
-			return Decision{}, err
-		}
-		if !rec.Paused {
-			return rec.Decision, nil
-		}
-		if !replayed {
-			return Decision{}, fmt.Errorf("moderated: debate %s, round %d checkpoint: %w", s.DebateID(), n, ErrPaused)
+	var out CheckpointOutcome
+	done, err := askedTheOldWay(ctx, s, g.checkpointer != nil, fmt.Sprintf("round %d checkpoint", n),
+		func(attempt int) string { return fmt.Sprintf("round%d:checkpoint:%d", n, attempt) }, RecordCheckpoint, &out,
+		func() bool { return out.Paused },
+		func(ctx context.Context) (CheckpointOutcome, error) { return g.decide(ctx, s, n) },
+		announce(EventCheckpoint, SegmentRounds, SpeakerHuman, func() any { return out }))
+	if err != nil || done {
+		return out.Decision, err
+	}
+	q := engine.Question{Kind: engine.QuestionCheckpoint, Text: g.checkpointText(n), Choices: checkpointChoices}
+	a, err := g.ask(ctx, s, fmt.Sprintf("round%d:checkpoint", n), q)
+	if err != nil {
+		return Decision{}, err
+	}
+	dec := decision(Decision{Action: Action(a.Choice), Guidance: a.Text})
+	dec.Auto = s.Debate().Unattended || dec == Decision{Action: Continue}
+	_, err = s.Step(ctx, fmt.Sprintf("round%d:checkpoint:decision", n), RecordCheckpoint, SpeakerHuman, &out,
+		func(context.Context) (any, llm.Usage, error) {
+			return CheckpointOutcome{Round: n, Decision: dec}, llm.Usage{}, nil
+		}, announce(EventCheckpoint, SegmentRounds, SpeakerHuman, func() any { return out }))
+	return out.Decision, err
+}
+
+// decision is dec as a checkpoint takes it: its guidance trimmed and cut,
+// and kept only to guide; Guide without guidance is Continue.
+func decision(dec Decision) Decision {
+	dec.Guidance = cut(strings.TrimSpace(dec.Guidance), MaxGuidanceRunes)
+	switch dec.Action {
+	case Continue, End:
+		dec.Guidance = ""
+	case Guide:
+		if dec.Guidance == "" {
+			dec.Action = Continue
 		}
 	}
+	return dec
+}
+
+// checkpointText is the checkpoint question after round n: the round's
+// judgment, as the moderator said it, and the choices.
+func (g *game) checkpointText(n int) string {
+	return fmt.Sprintf("Round %d of at most %d is over. The moderator's judgment:\n%s\n\n"+
+		"What next? %s: play round %d; %s: play it with your guidance (your answer's text), given to the debaters and the moderator; "+
+		"%s: stop here and write the synthesis.",
+		n, g.cfg.MaxRounds, g.judgmentText(g.last().Judgment), Continue, n+1, Guide, End)
 }
 
 // decide consults the Checkpointer, within the checkpoint timeout.
 func (g *game) decide(ctx context.Context, s *engine.Session, n int) (CheckpointOutcome, error) {
 	cp := g.checkpointer
-	if cp == nil {
-		return CheckpointOutcome{Round: n, Decision: Decision{Action: Continue, Auto: true}}, nil
-	}
 	cctx, cancel := context.WithTimeoutCause(ctx, g.cfg.CheckpointTimeout, ErrPaused)
 	defer cancel()
 	dec, err := cp.Checkpoint(cctx, g.state(s, n))
@@ -615,18 +639,13 @@ func (g *game) decide(ctx context.Context, s *engine.Session, n int) (Checkpoint
 	case err != nil:
 		return CheckpointOutcome{}, fmt.Errorf("moderated: round %d checkpoint: %w", n, err)
 	}
-	dec.Auto = false
-	dec.Guidance = cut(strings.TrimSpace(dec.Guidance), MaxGuidanceRunes)
 	switch dec.Action {
-	case Continue, End:
-		dec.Guidance = ""
-	case Guide:
-		if dec.Guidance == "" {
-			dec.Action = Continue
-		}
+	case Continue, Guide, End:
 	default:
 		return CheckpointOutcome{}, fmt.Errorf("moderated: round %d checkpoint: unknown action %q", n, dec.Action)
 	}
+	dec = decision(dec)
+	dec.Auto = false
 	return CheckpointOutcome{Round: n, Decision: dec}, nil
 }
 
@@ -677,9 +696,14 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 	if err := g.approve(ctx, s); err != nil {
 		return err
 	}
-	_, err := s.Step(ctx, "followup", RecordFollowUp, SpeakerModerator, &g.followedUp,
+	rejected := g.synthesis.Approval != nil && g.synthesis.Approval.Status == Rejected
+	wanted, err := g.workflow(ctx, s, g.followUp != nil && !rejected)
+	if err != nil {
+		return err
+	}
+	_, err = s.Step(ctx, "followup", RecordFollowUp, SpeakerModerator, &g.followedUp,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			if g.followUp == nil || g.synthesis.Approval != nil && g.synthesis.Approval.Status == Rejected {
+			if g.followUp == nil || rejected || !wanted {
 				return false, llm.Usage{}, nil
 			}
 			switch err := g.followUp(ctx, g.synthesis); {
@@ -691,6 +715,26 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 			return true, llm.Usage{}, nil
 		}, announce(EventFollowUp, SegmentSynthesis, SpeakerModerator, func() any { return g.followedUp }))
 	return err
+}
+
+// workflow asks the people the seed's "Would you like me to create a
+// workflow from this decision?" when the debate has a follow-up to hand
+// the decision to (ask), and reports whether they want it: yes, unless
+// they said no. A resumed debate asks when its log holds the question
+// (whatever the Format's follow-up), and not when it goes straight to the
+// follow-up's record — as a log written before the question existed does.
+func (g *game) workflow(ctx context.Context, s *engine.Session, ask bool) (bool, error) {
+	if s.Resuming() {
+		ask = !s.Next("followup")
+	}
+	if !ask {
+		return true, nil
+	}
+	q := engine.Question{Kind: engine.QuestionWorkflow, Choices: workflowChoices,
+		Text: "Would you like me to create a workflow from this decision?\nThe recommendation: " + cut(oneLine(g.synthesis.Recommendation), 500) +
+			"\n\n" + ChoiceYes + " hands the decision on to the workflow; " + ChoiceNo + " keeps it a document."}
+	a, err := g.ask(ctx, s, "workflow", q)
+	return a.Choice != ChoiceNo, err
 }
 
 // complete fills in the synthesis's facts — date, ID, rounds, question, end
