@@ -109,11 +109,17 @@ func (s *Session) Ask(ctx context.Context, key string, q Question) (Answer, erro
 	if len(q.Choices) > 0 && slices.Contains(q.Choices, "") {
 		return Answer{}, fmt.Errorf("engine: question %s: an empty choice", key)
 	}
+	// A pause because ctx ran out with ErrPaused as its cause (a format's
+	// time limit for an answer) is stored all the same.
+	keep := context.WithoutCancel(ctx)
 	for attempt := 1; ; attempt++ {
 		var a Asked
-		replayed, err := s.mainStep(ctx, fmt.Sprintf("%s:asked:%d", key, attempt), RecordAsked, SpeakerHuman, &a,
-			func(ctx context.Context) (any, llm.Usage, error) {
+		replayed, err := s.mainStep(keep, fmt.Sprintf("%s:asked:%d", key, attempt), RecordAsked, SpeakerHuman, &a,
+			func(context.Context) (any, llm.Usage, error) {
 				a, err := s.ask(ctx, q)
+				if err == nil && !a.Paused && ctx.Err() != nil {
+					err = context.Cause(ctx)
+				}
 				return a, llm.Usage{}, err
 			}, func(int64) *Announcement {
 				return &Announcement{Type: EventAsked, Speaker: SpeakerHuman, Data: a}

@@ -116,7 +116,11 @@ func DecodeConfig(format string, config json.RawMessage, cfg any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(cfg); err != nil {
 		var te *json.UnmarshalTypeError
+		var own *ValidationError
 		switch {
+		case errors.As(err, &own): // the configuration's own UnmarshalJSON
+			own.Format = format
+			return own
 		case errors.As(err, &te) && te.Field != "":
 			ve.Add(te.Field, "%s is not a %s", te.Value, te.Type)
 		default:

@@ -342,3 +342,34 @@ func TestResumeStoredRefusesWhatItCannotOpen(t *testing.T) {
 		t.Error("ResumeStored without a store succeeded")
 	}
 }
+
+// A question whose time for an answer runs out (its context ends with
+// ErrPaused as the cause) pauses the debate, and the pause is stored.
+func TestAskTimeLimitPauses(t *testing.T) {
+	mem := store.NewMemory()
+	slow := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
+		<-ctx.Done()
+		return engine.Answer{}, ctx.Err()
+	})
+	f := &limited{}
+	_, err := engine.Run(t.Context(), llm.NewStub(1), f, engine.Debate{ID: "limited", Proposition: "x?"}, engine.WithStore(mem), engine.WithHuman(slow))
+	if !errors.Is(err, engine.ErrPaused) {
+		t.Fatalf("Run = %v, want ErrPaused", err)
+	}
+	recs, _ := mem.Records(t.Context(), "limited")
+	if q, ok := engine.Pending(recs); !ok || q.Text != "Now?" {
+		t.Errorf("Pending = %+v, %v; want the timed-out question", q, ok)
+	}
+}
+
+// limited asks one question with no time to answer it.
+type limited struct{}
+
+func (*limited) Name() string { return "limited" }
+
+func (*limited) Play(ctx context.Context, s *engine.Session) (int, error) {
+	qctx, cancel := context.WithTimeoutCause(ctx, 0, engine.ErrPaused)
+	defer cancel()
+	_, err := s.Ask(qctx, "q", engine.Question{Kind: engine.QuestionCheckpoint, Text: "Now?", Choices: []string{"continue"}})
+	return 0, err
+}
