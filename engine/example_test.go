@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -72,4 +73,34 @@ func ExampleRun() {
 	// blue: fake reply for answer
 	// winner: blue
 	// replayed winner: blue judge: judge-model calls: 3
+}
+
+// Open a registered format by name, play it, fork it after its first
+// speech with another model, and play the fork on. (The format here is the
+// package test's own; duelogic's five register themselves the same way.)
+func ExampleFork() {
+	ctx := context.Background()
+	st := store.NewMemory()
+	f, err := engine.Open("surface-asker", json.RawMessage(`{"rounds": 1}`))
+	if err != nil {
+		panic(err)
+	}
+	res, err := engine.Run(ctx, llm.NewStub(1), f, engine.Debate{ID: "ex", Proposition: "Are toys formats?"}, engine.WithStore(st))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Detail.Verdict().Summary, len(res.Transcript), "speeches")
+
+	id, err := engine.Fork(ctx, st, "ex", res.Transcript[0].Seq, json.RawMessage(`{"judge": "judge-2"}`))
+	if err != nil {
+		panic(err)
+	}
+	forked, err := engine.ResumeStored(ctx, llm.NewStub(1), id, engine.WithStore(st))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(forked.Debate.ForkOf, forked.Transcript[0].Model, forked.Transcript[1].Model)
+	// Output:
+	// draw 2 speeches
+	// ex judge-1 judge-2
 }
