@@ -183,12 +183,17 @@ type env struct {
 	opt    *options
 	client llm.Client
 	store  store.Store
-	sink   engine.EventSink
+	// sink is where the debate's events go: the renderer (and, in a test,
+	// a recorder beside it).
+	sink engine.EventSink
+	// render is the one writer of standard output while the debate runs:
+	// the events, the program's lines and the questions to the person at
+	// the terminal go through it, in order.
 	render *render.Renderer
-	shown  *shown
 	stdin  *lines
-	stdout io.Writer
 	stderr io.Writer
+	// now is the debate's clock (engine.WithClock); nil: the system's.
+	now func() time.Time
 }
 
 // StoreOpener opens the store a --store URL names (postgres://...); a
@@ -207,6 +212,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // postgres:// or postgresql:// URL; when it is nil such a value is a usage
 // error naming the build that has it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
+	return runAt(ctx, nil, args, stdin, stdout, stderr, getenv, openURL)
+}
+
+// runAt is Run with the debate on the clock now (nil: the system's), which
+// its records, its synthesis's date and its documents' names read.
+func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
+	// The store's warnings come from the engine's goroutine, the
+	// program's notes from the debate's.
+	stderr = &syncWriter{w: stderr}
 	opt, fs, err := parse(args, getenv)
 	// A usage error is its cause and where the flags are described, not
 	// the whole usage, which -h prints.
@@ -227,7 +241,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if opt.list {
 		if err := list(ctx, opt.storeDir, openURL, stdout, stderr); err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		return exitOK
@@ -245,32 +259,32 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case err != nil && unreachable(err):
 			// Before the store is opened: no empty debate is left
 			// behind.
-			fmt.Fprintf(stderr, "debate: cannot reach the model server at %s: %v\nis it running, and is --base-url (or DUELOGIC_BASE_URL) right?\n", redactedURL(opt.baseURL), err)
+			fmt.Fprintf(stderr, "debate: cannot reach the model server at %s: %s\nis it running, and is --base-url (or DUELOGIC_BASE_URL) right?\n", redactedURL(opt.baseURL), safeError(err))
 			return exitFail
 		case err != nil:
 			// It answered: a server without GET /models (some answer
 			// 404) still serves completions.
-			fmt.Fprintf(stderr, "debate: could not list the server's models (%v); seating the formats' default model IDs (set --model)\n", err)
+			fmt.Fprintf(stderr, "debate: could not list the server's models (%s); seating the formats' default model IDs (set --model)\n", safeError(err))
 		case len(ids) == 0:
 			fmt.Fprintln(stderr, "debate: the server lists no model; seating the formats' default model IDs (set --model)")
 		default:
 			opt.model = ids[0]
-			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", opt.model)
+			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", render.Sanitize(opt.model))
 		}
 	}
 
 	js, err := openStore(ctx, opt.storeDir, openURL, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "debate:", err)
+		fmt.Fprintln(stderr, "debate:", safeError(err))
 		return exitFail
 	}
 	defer closeStore(js)
 
 	term := isTerminal(stdout)
 	color := term && getenv("NO_COLOR") == ""
-	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term})
-	sh := newShown()
-	e := &env{opt: opt, client: client, store: js, sink: events.FanOut(r, sh), render: r, shown: sh, stdin: newLines(stdin), stdout: stdout, stderr: stderr}
+	// Output that is kept, not watched, is only what stands.
+	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term, Settled: !term})
+	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now}
 	if term {
 		stop := ticking(r)
 		defer stop()
@@ -300,7 +314,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
 		return exitOK
 	case err != nil:
-		fmt.Fprintln(stderr, "\ndebate:", err)
+		fmt.Fprintln(stderr, "\ndebate:", safeError(err))
 		stored := false
 		if _, serr := js.Records(context.WithoutCancel(ctx), id); serr == nil {
 			stored = true
@@ -323,7 +337,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if res.finish != nil {
 		files, err := res.finish()
 		if err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		for _, name := range files {
@@ -333,7 +347,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if opt.out != "" {
 		files, err := writeDocs(opt.out, id, res)
 		if err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		for _, name := range files {
@@ -427,53 +441,6 @@ func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
 		names += ", ..."
 	}
 	return "", usagef("--resume %s is ambiguous: %d debates start with it (%s); give more of the ID", id, len(match), names)
-}
-
-// shown counts the utterances shown, by kind, so that a checkpoint can wait
-// for the events of its round before it prompts: the engine announces events
-// from its own goroutine, after it stores them, while the debate goes on.
-type shown struct {
-	mu      sync.Mutex
-	n       map[engine.UtteranceKind]int
-	changed chan struct{} // closed at the next utterance
-}
-
-func newShown() *shown {
-	return &shown{n: map[engine.UtteranceKind]int{}, changed: make(chan struct{})}
-}
-
-// Emit implements engine.EventSink.
-func (s *shown) Emit(_ context.Context, e engine.Event) {
-	if e.Type != engine.EventUtterance || e.Utterance == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n[e.Utterance.Kind]++
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// wait returns once n utterances of kind have been shown, or ctx is done, or
-// after at most limit (a format that did not announce them).
-func (s *shown) wait(ctx context.Context, kind engine.UtteranceKind, n int, limit time.Duration) {
-	t := time.NewTimer(limit)
-	defer t.Stop()
-	for {
-		s.mu.Lock()
-		done, changed := s.n[kind] >= n, s.changed
-		s.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			return
-		}
-	}
 }
 
 // newClient returns the stub, or an OpenAI-compatible client when a base URL
@@ -620,6 +587,22 @@ func redactedURL(raw string) string {
 		return "(an unparsable URL)"
 	}
 	return u.Redacted()
+}
+
+// safeError is err's message as the terminal shows it: it may quote a
+// model's server or a stored text (render.Sanitize).
+func safeError(err error) string { return render.Sanitize(err.Error()) }
+
+// syncWriter serializes the writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // closeStore closes st if it has a Close method (JSONL's returns an error,

@@ -362,6 +362,11 @@ func TestListDamaged(t *testing.T) {
 	}
 }
 
+// prompts keeps what is prompted.
+type prompts struct{ strings.Builder }
+
+func (p *prompts) Prompt(text string) { p.WriteString(text) }
+
 func TestAskCheckpoint(t *testing.T) {
 	tests := []struct {
 		in       string
@@ -380,7 +385,7 @@ func TestAskCheckpoint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var w bytes.Buffer
+			var w prompts
 			act, g := askCheckpoint(t.Context(), newLines(strings.NewReader(tt.in)), &w, "Round 2 Complete", "Arguments diverge.")
 			if act != tt.act || g != tt.guidance {
 				t.Errorf("= %v, %q; want %v, %q", act, g, tt.act, tt.guidance)
@@ -397,7 +402,7 @@ func TestAskCheckpointHonoursContext(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if act, _ := askCheckpoint(ctx, newLines(pr), io.Discard, "Round 1 Complete", ""); act != actPause {
+	if act, _ := askCheckpoint(ctx, newLines(pr), new(prompts), "Round 1 Complete", ""); act != actPause {
 		t.Errorf("= %v; want actPause", act)
 	}
 }

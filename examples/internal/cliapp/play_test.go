@@ -65,11 +65,10 @@ func testEnv(t *testing.T, st store.Store, out io.Writer, args ...string) (*env,
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := render.New(out, duelogic.Config{}, render.Options{})
-	sh, rec := newShown(), &recorder{}
+	r, rec := render.New(out, duelogic.Config{}, render.Options{}), &recorder{}
 	client := &counting{Stub: llm.NewStub(1)}
-	return &env{opt: opt, client: client, store: st, sink: events.FanOut(r, sh, rec), render: r, shown: sh,
-		stdin: newLines(strings.NewReader("")), stdout: out, stderr: out}, client, rec
+	return &env{opt: opt, client: client, store: st, sink: events.FanOut(r, rec), render: r,
+		stdin: newLines(strings.NewReader("")), stderr: out}, client, rec
 }
 
 // TestPlayEveryFormat plays a debate of every registered format through
