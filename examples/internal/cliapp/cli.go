@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
@@ -161,7 +162,36 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 	case o.totalTimeout < 0:
 		return nil, fs, usagef("--total-timeout %v: must not be negative", o.totalTimeout)
 	}
+	// Text that reaches the prompts, the store and the terminal: a control
+	// character in it (an escape sequence pasted, or made up to rewrite
+	// the terminal of whoever shows the debate) is refused before anything
+	// is stored.
+	for _, t := range []struct{ name, text string }{
+		{"the question", strings.Join(words, " ")},
+		{"--topic-prompt", o.formalOpt.topicPrompt},
+		{"--context", o.context},
+		{"--perspective", o.perspective},
+	} {
+		if err := printable(t.name, t.text); err != nil {
+			return nil, fs, err
+		}
+	}
 	return o, fs, nil
+}
+
+// printable returns a usage error naming what (the question, or a flag)
+// when text holds a control character other than newline and tab, or is
+// not UTF-8.
+func printable(what, text string) error {
+	if !utf8.ValidString(text) {
+		return usagef("%s is not valid UTF-8 text", what)
+	}
+	for i, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f {
+			return usagef("%s has a control character (%U at byte %d); only newlines and tabs may be given", what, c, i)
+		}
+	}
+	return nil
 }
 
 // roundsFlags are the names of the rounds flag.
