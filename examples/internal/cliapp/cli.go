@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -350,6 +351,9 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 			stored = true
 		}
 		switch {
+		case errors.Is(err, engine.ErrCorruptLog), errors.Is(err, store.ErrCorrupt):
+			// Resuming would read the same log and fail the same way.
+			fmt.Fprintln(stderr, damaged(opt.storeDir, id, err))
 		case errors.Is(err, llm.ErrContextOverflow):
 			// Resuming as it is would send the same prompt again.
 			fmt.Fprintln(stderr, "the prompt does not fit the model's context window: start the server with a larger context (llama-server -c / --ctx-size, Ollama num_ctx, LM Studio's context length) or use a model with a longer one")
@@ -622,6 +626,28 @@ func redactedURL(raw string) string {
 // safeError is err's message as the terminal shows it: it may quote a
 // model's server or a stored text (render.Sanitize).
 func safeError(err error) string { return render.Sanitize(err.Error()) }
+
+// damaged is the hint after err, an error saying that the stored log of
+// debate id is damaged: store.ErrCorrupt, a line of the file that is not
+// the debate's next record (the error names the line), or
+// engine.ErrCorruptLog, records that do not make a debate this program can
+// continue (the error names the record, when it is one). The hint names the
+// file and what to do; not --resume, which would read the same log and
+// fail the same way.
+func damaged(storeDir, id string, err error) string {
+	where, what := "in "+storeName(storeDir), "is damaged at the line the error names"
+	if !errors.Is(err, store.ErrCorrupt) {
+		what = "does not make a debate this program can continue (the error says why)"
+	}
+	if !isURL(storeDir) {
+		where = filepath.Join(storeDir, id+".jsonl")
+		if !errors.Is(err, store.ErrCorrupt) {
+			what = "does not make a debate this program can continue (the error says why; record n is line n of the file)"
+		}
+	}
+	return fmt.Sprintf("the log of debate %s, %s, %s: resuming it would fail the same way.\n"+
+		"repair it by hand or restore it from a backup; debate --list shows the debates that can be read", id, where, what)
+}
 
 // syncWriter serializes the writes to w.
 type syncWriter struct {

@@ -242,3 +242,57 @@ func TestStoredControlCharactersNeutralised(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedLogHint: a debate whose stored log is damaged — a line that
+// is not a record (store.ErrCorrupt), a record that is not the step the
+// debate expects (engine.ErrCorruptLog) — is not answered with the
+// --resume that just failed, but with the file and what to do.
+func TestDamagedLogHint(t *testing.T) {
+	dir := t.TempDir()
+	r := runIn(t, dir, "", nil, "--max-rounds", "3", "Should cities ban cars?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := idRE.FindString(r.stdout)
+	file := filepath.Join(dir, "db", id+".jsonl")
+	log, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	tests := []struct {
+		name  string
+		line5 string
+		want  []string // in stderr
+	}{
+		{"a line that is not a record", "garbage\n", []string{
+			"debate: store: corrupt log: " + file + ":5: ",
+			"the log of debate " + id + ", " + file + ", is damaged at the line the error names: resuming it would fail the same way.\n",
+		}},
+		{"a record out of place", strings.Replace(lines[4], `"key":"`, `"key":"x`, 1), []string{
+			"debate: engine: corrupt debate log: record 5 has key ",
+			"the log of debate " + id + ", " + file + ", does not make a debate this program can continue (the error says why; record n is line n of the file)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			damaged := append([]string(nil), lines...)
+			damaged[4] = tt.line5
+			if err := os.WriteFile(file, []byte(strings.Join(damaged, "")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := runIn(t, dir, "", nil, "--resume", id)
+			if r.code != 1 {
+				t.Errorf("exit %d; want 1", r.code)
+			}
+			for _, want := range append(tt.want, "repair it by hand or restore it from a backup") {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, "--resume "+id) {
+				t.Errorf("stderr suggests resuming:\n%s", r.stderr)
+			}
+		})
+	}
+}
