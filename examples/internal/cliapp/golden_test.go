@@ -89,7 +89,7 @@ func TestGoldenTranscripts(t *testing.T) {
 	}{
 		{"moderated", "Redis or PostgreSQL, for user sessions\ng\nMind the on-call load\nc\na\ny\n",
 			[]string{"--format", "moderated", "--max-rounds", "2", "Which cache?"}},
-		{"formal", "", []string{"--format", "formal", "--max-rounds", "2", "Should cities ban cars?"}},
+		{"formal", "", []string{"--format", "formal", "--max-rounds", "1", "Should cities ban cars?"}},
 		{"duelogic", "", []string{"--max-rounds", "3", "Should we use GraphQL or REST?"}},
 	}
 	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)

@@ -288,10 +288,13 @@ func TestHelp(t *testing.T) {
 // TestNoCheckpointsEveryFormat runs every format with --no-checkpoints, as a
 // script running them all would: the formats without checkpoints ignore it.
 func TestNoCheckpointsEveryFormat(t *testing.T) {
+	// As few rounds as each format plays.
+	short := map[string][]string{"duelogic": {"--max-rounds", "3"}, "formal": {"--max-rounds", "1"},
+		"moderated": {"--max-rounds", "1"}, "persuasion": {"--max-rounds", "1"}}
 	for _, name := range formatNames() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			r := debate(t, dir, "", "--format", name, "--no-checkpoints", "--store", "db", "Should we use GraphQL or REST?")
+			r := debate(t, dir, "", append(short[name], "--format", name, "--no-checkpoints", "--store", "db", "Should we use GraphQL or REST?")...)
 			if r.code != 0 {
 				t.Fatalf("exit %d; want 0\nstderr:\n%s", r.code, r.stderr)
 			}
@@ -475,13 +478,13 @@ func TestOtherFormats(t *testing.T) {
 		want []string // in stdout
 		docs []string // suffixes written to --out
 	}{
-		{[]string{"--format", "moderated", "--no-checkpoints", "--perspectives", "3"},
+		{[]string{"--format", "moderated", "--no-checkpoints", "--perspectives", "3", "--max-rounds", "1"},
 			[]string{"══════ ANALYSIS ══════", "══════ ROUNDS ══════", "══════ SYNTHESIS ══════\nended: "},
 			[]string{".md", ".json", ".synthesis.md"}},
 		{[]string{"--format", "scored"},
 			[]string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
-		{[]string{"--format", "formal", "--max-rounds", "2"},
-			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 2 rounds "},
+		{[]string{"--format", "formal", "--max-rounds", "1"},
+			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 1 round "},
 			nil}, // the seed's layout: formal_out_test.go
 		{[]string{"--format", "persuasion", "--rounds", "1", "--perspective", "cost"},
 			[]string{"▶ PRO", "▶ OPP", "══════ VERDICT ══════", "additive semantics)"}, []string{".md", ".json", ".dot"}},

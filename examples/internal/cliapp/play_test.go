@@ -81,9 +81,9 @@ func TestPlayEveryFormat(t *testing.T) {
 		docs    []string // the format's own documents, by suffix
 	}{
 		"duelogic":   {[]string{"--max-rounds", "3"}, "══════ METRICS ══════\nresponses 6, evaluated 6", nil},
-		"formal":     {[]string{"--max-rounds", "2"}, " after 2 rounds (max_rounds)\n", []string{"summary.md", "assessor-report.md"}},
+		"formal":     {[]string{"--max-rounds", "1"}, " after 1 round (max_rounds)\n", []string{"summary.md", "assessor-report.md"}},
 		"scored":     {nil, "══════ SCORES ══════\nProblem Validity", nil},
-		"moderated":  {[]string{"--max-rounds", "3", "--no-checkpoints"}, "══════ SYNTHESIS ══════\nended: ", []string{"synthesis.md"}},
+		"moderated":  {[]string{"--max-rounds", "1", "--no-checkpoints"}, "══════ SYNTHESIS ══════\nended: ", []string{"synthesis.md"}},
 		"persuasion": {[]string{"--rounds", "1"}, "══════ VERDICT ══════", []string{"dot"}},
 	}
 	for _, f := range registry {
