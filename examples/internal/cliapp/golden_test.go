@@ -45,7 +45,7 @@ func spin(n int) int {
 // away.
 var spun atomic.Int64
 
-// hog keeps two goroutines a processor busy until the returned stop is
+// hog keeps a goroutine a processor busy until the returned stop is
 // called; stop returns once they have ended. They yield between short
 // bursts of work, as the goroutines of a busy process do, so that the
 // test's goroutines run between them, at other times than on an idle
@@ -53,7 +53,7 @@ var spun atomic.Int64
 func hog() (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for range 2 * runtime.GOMAXPROCS(0) {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for {
 				select {
@@ -61,7 +61,7 @@ func hog() (stop func()) {
 					return
 				default:
 				}
-				spun.Add(int64(spin(5000)))
+				spun.Add(int64(spin(2000)))
 				runtime.Gosched()
 			}
 		})
