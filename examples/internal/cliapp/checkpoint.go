@@ -25,12 +25,14 @@ const (
 
 // lines reads standard input a line at a time, on demand, so that a
 // checkpoint can wait for an answer and for its context at once. Its
-// goroutine starts at the first checkpoint and ends at the end of input (or
-// with the program: a read from a terminal cannot be interrupted).
+// goroutine starts at the first checkpoint and ends at the end of input, or
+// once stop is called and its read returns (a read from a terminal cannot
+// be interrupted: then it ends with the program).
 type lines struct {
 	r    io.Reader
 	once sync.Once
-	c    chan string // closed at the end of input
+	c    chan string   // closed at the end of input
+	done chan struct{} // closed by stop
 	// echo repeats the answers read, when the input is not a terminal
 	// (which echoes them itself), so that the output reads as a dialogue.
 	echo bool
@@ -38,8 +40,11 @@ type lines struct {
 
 func newLines(r io.Reader) *lines {
 	f, ok := r.(*os.File)
-	return &lines{r: r, c: make(chan string), echo: !ok || !isTerminal(f)}
+	return &lines{r: r, c: make(chan string), done: make(chan struct{}), echo: !ok || !isTerminal(f)}
 }
+
+// stop says that nothing more will be asked: the lines read are not kept.
+func (l *lines) stop() { close(l.done) }
 
 // next returns the next trimmed line; false at the end of input or when ctx
 // is done first.
@@ -49,7 +54,11 @@ func (l *lines) next(ctx context.Context) (string, bool) {
 			defer close(l.c)
 			sc := bufio.NewScanner(l.r)
 			for sc.Scan() {
-				l.c <- strings.TrimSpace(sc.Text())
+				select {
+				case l.c <- strings.TrimSpace(sc.Text()):
+				case <-l.done:
+					return
+				}
 			}
 		}()
 	})

@@ -316,6 +316,7 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	// Output that is kept, not watched, is only what stands.
 	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term, Settled: !term})
 	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now}
+	defer e.stdin.stop()
 	if term {
 		stop := ticking(r)
 		defer stop()
