@@ -10,10 +10,12 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
@@ -162,7 +164,36 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 	case o.totalTimeout < 0:
 		return nil, fs, usagef("--total-timeout %v: must not be negative", o.totalTimeout)
 	}
+	// Text that reaches the prompts, the store and the terminal: a control
+	// character in it (an escape sequence pasted, or made up to rewrite
+	// the terminal of whoever shows the debate) is refused before anything
+	// is stored.
+	for _, t := range []struct{ name, text string }{
+		{"the question", strings.Join(words, " ")},
+		{"--topic-prompt", o.formalOpt.topicPrompt},
+		{"--context", o.context},
+		{"--perspective", o.perspective},
+	} {
+		if err := printable(t.name, t.text); err != nil {
+			return nil, fs, err
+		}
+	}
 	return o, fs, nil
+}
+
+// printable returns a usage error naming what (the question, or a flag)
+// when text holds a control character other than newline and tab, or is
+// not UTF-8.
+func printable(what, text string) error {
+	if !utf8.ValidString(text) {
+		return usagef("%s is not valid UTF-8 text", what)
+	}
+	for i, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f {
+			return usagef("%s has a control character (%U at byte %d); only newlines and tabs may be given", what, c, i)
+		}
+	}
+	return nil
 }
 
 // roundsFlags are the names of the rounds flag.
@@ -184,12 +215,17 @@ type env struct {
 	opt    *options
 	client llm.Client
 	store  store.Store
-	sink   engine.EventSink
+	// sink is where the debate's events go: the renderer (and, in a test,
+	// a recorder beside it).
+	sink engine.EventSink
+	// render is the one writer of standard output while the debate runs:
+	// the events, the program's lines and the questions to the person at
+	// the terminal go through it, in order.
 	render *render.Renderer
-	shown  *shown
 	stdin  *lines
-	stdout io.Writer
 	stderr io.Writer
+	// now is the debate's clock (engine.WithClock); nil: the system's.
+	now func() time.Time
 }
 
 // StoreOpener opens the store a --store URL names (postgres://...); a
@@ -208,6 +244,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // postgres:// or postgresql:// URL; when it is nil such a value is a usage
 // error naming the build that has it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
+	return runAt(ctx, nil, args, stdin, stdout, stderr, getenv, openURL)
+}
+
+// runAt is Run with the debate on the clock now (nil: the system's), which
+// its records, its synthesis's date and its documents' names read.
+func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
+	// The store's warnings come from the engine's goroutine, the
+	// program's notes from the debate's.
+	stderr = &syncWriter{w: stderr}
 	opt, fs, err := parse(args, getenv)
 	// A usage error is its cause and where the flags are described, not
 	// the whole usage, which -h prints.
@@ -228,7 +273,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if opt.list {
 		if err := list(ctx, opt.storeDir, openURL, stdout, stderr); err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		return exitOK
@@ -246,32 +291,33 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case err != nil && unreachable(err):
 			// Before the store is opened: no empty debate is left
 			// behind.
-			fmt.Fprintf(stderr, "debate: cannot reach the model server at %s: %v\nis it running, and is --base-url (or DUELOGIC_BASE_URL) right?\n", redactedURL(opt.baseURL), err)
+			fmt.Fprintf(stderr, "debate: cannot reach the model server at %s: %s\nis it running, and is --base-url (or DUELOGIC_BASE_URL) right?\n", redactedURL(opt.baseURL), safeError(err))
 			return exitFail
 		case err != nil:
 			// It answered: a server without GET /models (some answer
 			// 404) still serves completions.
-			fmt.Fprintf(stderr, "debate: could not list the server's models (%v); seating the formats' default model IDs (set --model)\n", err)
+			fmt.Fprintf(stderr, "debate: could not list the server's models (%s); seating the formats' default model IDs (set --model)\n", safeError(err))
 		case len(ids) == 0:
 			fmt.Fprintln(stderr, "debate: the server lists no model; seating the formats' default model IDs (set --model)")
 		default:
 			opt.model = ids[0]
-			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", opt.model)
+			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", render.Sanitize(opt.model))
 		}
 	}
 
 	js, err := openStore(ctx, opt.storeDir, openURL, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "debate:", err)
+		fmt.Fprintln(stderr, "debate:", safeError(err))
 		return exitFail
 	}
 	defer closeStore(js)
 
 	term := isTerminal(stdout)
 	color := term && getenv("NO_COLOR") == ""
-	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term})
-	sh := newShown()
-	e := &env{opt: opt, client: client, store: js, sink: events.FanOut(r, sh), render: r, shown: sh, stdin: newLines(stdin), stdout: stdout, stderr: stderr}
+	// Output that is kept, not watched, is only what stands.
+	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term, Settled: !term})
+	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now}
+	defer e.stdin.stop()
 	if term {
 		stop := ticking(r)
 		defer stop()
@@ -301,12 +347,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
 		return exitOK
 	case err != nil:
-		fmt.Fprintln(stderr, "\ndebate:", err)
+		fmt.Fprintln(stderr, "\ndebate:", safeError(err))
 		stored := false
 		if _, serr := js.Records(context.WithoutCancel(ctx), id); serr == nil {
 			stored = true
 		}
 		switch {
+		case errors.Is(err, engine.ErrCorruptLog), errors.Is(err, store.ErrCorrupt):
+			// Resuming would read the same log and fail the same way.
+			fmt.Fprintln(stderr, damaged(opt.storeDir, id, err))
 		case errors.Is(err, llm.ErrContextOverflow):
 			// Resuming as it is would send the same prompt again.
 			fmt.Fprintln(stderr, "the prompt does not fit the model's context window: start the server with a larger context (llama-server -c / --ctx-size, Ollama num_ctx, LM Studio's context length) or use a model with a longer one")
@@ -324,7 +373,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if res.finish != nil {
 		files, err := res.finish()
 		if err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		for _, name := range files {
@@ -334,7 +383,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if opt.out != "" {
 		files, err := writeDocs(opt.out, id, res)
 		if err != nil {
-			fmt.Fprintln(stderr, "debate:", err)
+			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
 		}
 		for _, name := range files {
@@ -432,53 +481,6 @@ func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
 		names += ", ..."
 	}
 	return "", usagef("--resume %s is ambiguous: %d debates start with it (%s); give more of the ID", id, len(match), names)
-}
-
-// shown counts the utterances shown, by kind, so that a checkpoint can wait
-// for the events of its round before it prompts: the engine announces events
-// from its own goroutine, after it stores them, while the debate goes on.
-type shown struct {
-	mu      sync.Mutex
-	n       map[engine.UtteranceKind]int
-	changed chan struct{} // closed at the next utterance
-}
-
-func newShown() *shown {
-	return &shown{n: map[engine.UtteranceKind]int{}, changed: make(chan struct{})}
-}
-
-// Emit implements engine.EventSink.
-func (s *shown) Emit(_ context.Context, e engine.Event) {
-	if e.Type != engine.EventUtterance || e.Utterance == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n[e.Utterance.Kind]++
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// wait returns once n utterances of kind have been shown, or ctx is done, or
-// after at most limit (a format that did not announce them).
-func (s *shown) wait(ctx context.Context, kind engine.UtteranceKind, n int, limit time.Duration) {
-	t := time.NewTimer(limit)
-	defer t.Stop()
-	for {
-		s.mu.Lock()
-		done, changed := s.n[kind] >= n, s.changed
-		s.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			return
-		}
-	}
 }
 
 // newClient returns the stub, or an OpenAI-compatible client when a base URL
@@ -625,6 +627,44 @@ func redactedURL(raw string) string {
 		return "(an unparsable URL)"
 	}
 	return u.Redacted()
+}
+
+// safeError is err's message as the terminal shows it: it may quote a
+// model's server or a stored text (render.Sanitize).
+func safeError(err error) string { return render.Sanitize(err.Error()) }
+
+// damaged is the hint after err, an error saying that the stored log of
+// debate id is damaged: store.ErrCorrupt, a line of the file that is not
+// the debate's next record (the error names the line), or
+// engine.ErrCorruptLog, records that do not make a debate this program can
+// continue (the error names the record, when it is one). The hint names the
+// file and what to do; not --resume, which would read the same log and
+// fail the same way.
+func damaged(storeDir, id string, err error) string {
+	where, what := "in "+storeName(storeDir), "is damaged at the line the error names"
+	if !errors.Is(err, store.ErrCorrupt) {
+		what = "does not make a debate this program can continue (the error says why)"
+	}
+	if !isURL(storeDir) {
+		where = filepath.Join(storeDir, id+".jsonl")
+		if !errors.Is(err, store.ErrCorrupt) {
+			what = "does not make a debate this program can continue (the error says why; record n is line n of the file)"
+		}
+	}
+	return fmt.Sprintf("the log of debate %s, %s, %s: resuming it would fail the same way.\n"+
+		"repair it by hand or restore it from a backup; debate --list shows the debates that can be read", id, where, what)
+}
+
+// syncWriter serializes the writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // closeStore closes st if it has a Close method (JSONL's returns an error,

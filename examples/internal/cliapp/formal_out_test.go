@@ -3,6 +3,8 @@ package cliapp
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -136,6 +138,12 @@ func TestFormalOutputLayout(t *testing.T) {
 // "If `round >= min_rounds` AND (... OR time budget exceeded)": both
 // settable from the command line, stored with the debate.
 func TestFormalRoundsAndBudgetFlags(t *testing.T) {
+	// The configuration is stored before the first model call: a server
+	// that answers nothing stops each debate there.
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"this test server answers nothing"}}`, http.StatusBadRequest)
+	}))
+	defer s.Close()
 	for _, tc := range []struct {
 		args     []string
 		min, max int
@@ -148,9 +156,9 @@ func TestFormalRoundsAndBudgetFlags(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir := t.TempDir()
-			r := debate(t, dir, "", append([]string{"--format", "formal", "--store", "db", "q?"}, tc.args...)...)
-			if r.code != 0 {
-				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			r := debate(t, dir, "", append([]string{"--format", "formal", "--store", "db", "--base-url", s.URL + "/v1", "--model", "m", "q?"}, tc.args...)...)
+			if r.code != 1 || !strings.Contains(r.stderr, "the debate is stored") {
+				t.Fatalf("exit %d; want 1, the debate stored: %s", r.code, r.stderr)
 			}
 			id := debateIDRE.FindStringSubmatch(r.stdout)[1]
 			_, cfg := storedFormal(t, filepath.Join(dir, "db"), id)

@@ -102,21 +102,26 @@ func moderatedConfig(o *options) (moderated.Config, error) {
 	return cfg, nil
 }
 
-// checkpointer asks the person at the terminal after each round; the end
-// of input pauses the debate (moderated.ErrPaused).
+// checkpointer asks the person at the terminal after each round, once the
+// round is shown down to the moderator's judgment; the end of input pauses
+// the debate (moderated.ErrPaused).
 func checkpointer(e *env) moderated.Checkpointer {
 	return moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
-		// Show the round, down to the moderator's judgment, before asking.
-		e.shown.wait(ctx, moderated.KindJudgment, st.Round, 5*time.Second)
-		e.render.Clear()
 		summary := ""
 		if n := len(st.Rounds); n > 0 {
 			summary = strings.TrimSpace(st.Rounds[n-1].Judgment.Summary)
 		}
-		act, guidance := askCheckpoint(ctx, e.stdin, e.stdout, fmt.Sprintf("Round %d Complete", st.Round), summary)
-		switch act {
+		type answer struct {
+			act      checkpointAction
+			guidance string
+		}
+		a := ask(ctx, e, said(moderated.KindJudgment, st.Round), func(p prompter) answer {
+			act, guidance := askCheckpoint(ctx, e.stdin, p, fmt.Sprintf("Round %d Complete", st.Round), summary)
+			return answer{act, guidance}
+		})
+		switch a.act {
 		case actGuide:
-			return moderated.Decision{Action: moderated.Guide, Guidance: guidance}, nil
+			return moderated.Decision{Action: moderated.Guide, Guidance: a.guidance}, nil
 		case actEnd:
 			return moderated.Decision{Action: moderated.End}, nil
 		case actPause:
@@ -126,42 +131,51 @@ func checkpointer(e *env) moderated.Checkpointer {
 	})
 }
 
-// clarifier asks the person the moderator's clarifying question. An empty
-// answer, the end of input, or no answer within the checkpoint timeout lets
-// the moderator's assumption stand (the question does not pause the
-// debate): nothing has been debated yet, and the first checkpoint is where
-// a debate whose input ended pauses.
+// clarifier asks the person the moderator's clarifying question, once the
+// analysis segment has begun. An empty answer, the end of input, or no
+// answer within the checkpoint timeout lets the moderator's assumption
+// stand (the question does not pause the debate): nothing has been debated
+// yet, and the first checkpoint is where a debate whose input ended pauses.
 func clarifier(e *env) moderated.Clarifier {
 	return moderated.ClarifyFunc(func(ctx context.Context, c moderated.Clarification) (string, error) {
-		e.render.Clear()
-		return askClarification(ctx, e.stdin, e.stdout, c.Question, c.Assumption), nil
+		return ask(ctx, e, segmentStarted(moderated.SegmentAnalysis), func(p prompter) string {
+			return askClarification(ctx, e.stdin, p, c.Question, c.Assumption)
+		}), nil
 	})
 }
 
-// approver asks the person to approve or reject the synthesis, once it is
-// shown; an empty answer, the end of input or no answer within the
-// checkpoint timeout leaves it unreviewed (the debate still finishes).
+// approver asks the person to approve or reject the synthesis, once its
+// document is shown; an empty answer, the end of input or no answer within
+// the checkpoint timeout leaves it unreviewed (the debate still finishes).
 func approver(e *env) moderated.Approver {
 	return moderated.ApproveFunc(func(ctx context.Context, s moderated.Synthesis) (moderated.Approval, error) {
-		e.shown.wait(ctx, moderated.KindSynthesis, 1, 5*time.Second)
-		e.render.Clear()
-		act, note := askApproval(ctx, e.stdin, e.stdout)
-		switch act {
+		type answer struct {
+			act  approvalAction
+			note string
+		}
+		a := ask(ctx, e, said(moderated.KindSynthesis, 0), func(p prompter) answer {
+			act, note := askApproval(ctx, e.stdin, p)
+			return answer{act, note}
+		})
+		switch a.act {
 		case actApprove:
-			return moderated.Approval{Status: moderated.Approved, Note: note}, nil
+			return moderated.Approval{Status: moderated.Approved, Note: a.note}, nil
 		case actReject:
-			return moderated.Approval{Status: moderated.Rejected, Note: note}, nil
+			return moderated.Approval{Status: moderated.Rejected, Note: a.note}, nil
 		}
 		return moderated.Approval{Status: moderated.Unreviewed}, nil
 	})
 }
 
 // followUp asks the seed's "Would you like me to create a workflow from
-// this decision?"; yes writes the workflow's issue to
-// docs/workflows/<date>-<slug>.md beside the decision.
+// this decision?", once the approval is shown; yes writes the workflow's
+// issue to docs/workflows/<date>-<slug>.md beside the decision.
 func followUp(e *env) func(context.Context, moderated.Synthesis) error {
 	return func(ctx context.Context, s moderated.Synthesis) error {
-		if !askYes(ctx, e.stdin, e.stdout, "Would you like me to create a workflow from this decision?") {
+		yes := ask(ctx, e, approved, func(p prompter) bool {
+			return askYes(ctx, e.stdin, p, "Would you like me to create a workflow from this decision?")
+		})
+		if !yes {
 			return moderated.ErrDeclined
 		}
 		p, err := writeWorkflow(decisionsDir(e.opt), s)
@@ -171,6 +185,30 @@ func followUp(e *env) func(context.Context, moderated.Synthesis) error {
 		fmt.Fprintln(e.stderr, "wrote", p)
 		return nil
 	}
+}
+
+// said matches the utterance of kind that a question follows: of round
+// exchange, or of any when exchange is 0.
+func said(kind engine.UtteranceKind, exchange int) func(engine.Event) bool {
+	return func(ev engine.Event) bool {
+		u := ev.Utterance
+		return ev.Type == engine.EventUtterance && u != nil && u.Kind == kind && (exchange == 0 || u.Exchange == exchange)
+	}
+}
+
+// segmentStarted matches the start of seg.
+func segmentStarted(seg engine.Segment) func(engine.Event) bool {
+	return func(ev engine.Event) bool { return ev.Type == engine.EventSegmentStarted && ev.Segment == seg }
+}
+
+// approved matches the approval of the synthesis (reviewed or not); not a
+// pause, after which the approval is asked again.
+func approved(ev engine.Event) bool {
+	if ev.Type != moderated.EventApproval {
+		return false
+	}
+	a, err := engine.DataAs[moderated.ApprovalOutcome](ev)
+	return err == nil && !a.Paused
 }
 
 // decisionsDir is where docs/decisions/ and docs/workflows/ go: under

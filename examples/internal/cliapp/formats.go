@@ -124,9 +124,12 @@ func define[R any](a adapter[R]) *format {
 }
 
 // play runs debate d in format f, or resumes the stored debate resumeID,
-// on the env's client, store and sink.
+// on the env's client, store, sink and clock.
 func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debate, resumeID string) (*engine.Result[R], error) {
 	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
+	if e.now != nil {
+		opts = append(opts, engine.WithClock(e.now))
+	}
 	if resumeID != "" {
 		return engine.Resume(ctx, e.client, f, resumeID, opts...)
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -75,7 +76,7 @@ func list(ctx context.Context, dir string, openURL StoreOpener, w, errw io.Write
 				damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): it holds no complete record", what))
 			}
 		case err != nil:
-			damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): %v", what, err))
+			damaged = append(damaged, fmt.Sprintf("%s is damaged (not listed): %s", what, safeError(err)))
 		default:
 			sums = append(sums, s)
 		}
@@ -106,8 +107,8 @@ func table(w io.Writer, sums []events.Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFORMAT\tSTATUS\tUTTERANCES\tUPDATED\tQUESTION")
 	for _, s := range sums {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Format, s.Status, s.Utterances,
-			s.Updated.Local().Format(time.DateTime), clip(s.Debate.Proposition, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", render.Sanitize(s.ID), render.Sanitize(s.Format), s.Status, s.Utterances,
+			s.Updated.Local().Format(time.DateTime), render.Sanitize(clip(s.Debate.Proposition, 60)))
 	}
 	return tw.Flush()
 }

@@ -285,30 +285,6 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// TestNoCheckpointsEveryFormat runs every format with --no-checkpoints, as a
-// script running them all would: the formats without checkpoints ignore it.
-func TestNoCheckpointsEveryFormat(t *testing.T) {
-	for _, name := range formatNames() {
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			r := debate(t, dir, "", "--format", name, "--no-checkpoints", "--store", "db", "Should we use GraphQL or REST?")
-			if r.code != 0 {
-				t.Fatalf("exit %d; want 0\nstderr:\n%s", r.code, r.stderr)
-			}
-			if strings.Contains(r.stdout, "[C]ontinue") || strings.Contains(r.stderr, "paused") {
-				t.Errorf("stopped at a checkpoint:\n%s\n%s", r.stdout, r.stderr)
-			}
-			m := debateIDRE.FindStringSubmatch(r.stdout)
-			if m == nil {
-				t.Fatalf("no debate ID in the output:\n%s", r.stdout)
-			}
-			if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, m[1]+"  "+name) || !strings.Contains(l.stdout, " finished ") {
-				t.Errorf("--list:\n%s", l.stdout)
-			}
-		})
-	}
-}
-
 // TestListDamaged lists a store holding a finished debate and a damaged
 // file: the debate is listed, and the file is named on stderr.
 func TestListDamaged(t *testing.T) {
@@ -362,6 +338,11 @@ func TestListDamaged(t *testing.T) {
 	}
 }
 
+// prompts keeps what is prompted.
+type prompts struct{ strings.Builder }
+
+func (p *prompts) Prompt(text string) { p.WriteString(text) }
+
 func TestAskCheckpoint(t *testing.T) {
 	tests := []struct {
 		in       string
@@ -380,7 +361,7 @@ func TestAskCheckpoint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var w bytes.Buffer
+			var w prompts
 			act, g := askCheckpoint(t.Context(), newLines(strings.NewReader(tt.in)), &w, "Round 2 Complete", "Arguments diverge.")
 			if act != tt.act || g != tt.guidance {
 				t.Errorf("= %v, %q; want %v, %q", act, g, tt.act, tt.guidance)
@@ -397,7 +378,7 @@ func TestAskCheckpointHonoursContext(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if act, _ := askCheckpoint(ctx, newLines(pr), io.Discard, "Round 1 Complete", ""); act != actPause {
+	if act, _ := askCheckpoint(ctx, newLines(pr), new(prompts), "Round 1 Complete", ""); act != actPause {
 		t.Errorf("= %v; want actPause", act)
 	}
 }
@@ -464,45 +445,60 @@ func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	}
 }
 
-func TestOtherFormats(t *testing.T) {
-	tests := []struct {
+// TestEveryFormat runs every format from the command line with
+// --no-checkpoints, as a script running them all would (a format without
+// checkpoints accepts it and does nothing), each as few rounds as it
+// plays: it finishes without asking or pausing, prints its segments and
+// its summary, writes its documents and is listed as finished.
+func TestEveryFormat(t *testing.T) {
+	tests := map[string]struct {
 		args []string
 		want []string // in stdout
 		docs []string // suffixes written to --out
 	}{
-		{[]string{"--format", "moderated", "--no-checkpoints", "--perspectives", "3"},
+		"duelogic": {[]string{"--max-rounds", "3"},
+			[]string{"══════ OPENING ══════", "▶ ARBITER", "══════ METRICS ══════"}, []string{".md", ".json"}},
+		"moderated": {[]string{"--perspectives", "3", "--max-rounds", "1"},
 			[]string{"══════ ANALYSIS ══════", "══════ ROUNDS ══════", "══════ SYNTHESIS ══════\nended: "},
 			[]string{".md", ".json", ".synthesis.md"}},
-		{[]string{"--format", "scored"},
-			[]string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
-		{[]string{"--format", "formal", "--max-rounds", "2"},
-			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 2 rounds "},
+		"scored": {nil, []string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
+		"formal": {[]string{"--max-rounds", "1"},
+			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 1 round "},
 			nil}, // the seed's layout: formal_out_test.go
-		{[]string{"--format", "persuasion", "--rounds", "1", "--perspective", "cost"},
+		"persuasion": {[]string{"--rounds", "1", "--perspective", "cost"},
 			[]string{"▶ PRO", "▶ OPP", "══════ VERDICT ══════", "additive semantics)"}, []string{".md", ".json", ".dot"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.args[1], func(t *testing.T) {
+	for _, name := range formatNames() {
+		tt, ok := tests[name]
+		if !ok {
+			t.Errorf("format %s is not tested", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			r := debate(t, dir, "", append(tt.args, "--store", "db", "--out", "docs", "Should we use GraphQL or REST?")...)
+			r := debate(t, dir, "", append(tt.args, "--format", name, "--no-checkpoints", "--store", "db", "--out", "docs", "Should we use GraphQL or REST?")...)
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			if strings.Contains(r.stdout, "[C]ontinue") {
-				t.Error("a checkpoint prompt")
+			if strings.Contains(r.stdout, "[C]ontinue") || strings.Contains(r.stderr, "paused") {
+				t.Errorf("stopped at a checkpoint:\n%s\n%s", r.stdout, r.stderr)
 			}
 			for _, want := range tt.want {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("output lacks %q:\n%s", want, r.stdout)
 				}
 			}
-			id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+			m := debateIDRE.FindStringSubmatch(r.stdout)
+			if m == nil {
+				t.Fatalf("no debate ID in the output:\n%s", r.stdout)
+			}
+			id := m[1]
 			for _, suffix := range tt.docs {
 				if _, err := os.Stat(filepath.Join(dir, "docs", id+suffix)); err != nil {
 					t.Error(err)
 				}
 			}
-			if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  "+tt.args[1]) || !strings.Contains(l.stdout, " finished ") {
+			if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  "+name) || !strings.Contains(l.stdout, " finished ") {
 				t.Errorf("--list:\n%s", l.stdout)
 			}
 		})

@@ -65,11 +65,10 @@ func testEnv(t *testing.T, st store.Store, out io.Writer, args ...string) (*env,
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := render.New(out, duelogic.Config{}, render.Options{})
-	sh, rec := newShown(), &recorder{}
+	r, rec := render.New(out, duelogic.Config{}, render.Options{}), &recorder{}
 	client := &counting{Stub: llm.NewStub(1)}
-	return &env{opt: opt, client: client, store: st, sink: events.FanOut(r, sh, rec), render: r, shown: sh,
-		stdin: newLines(strings.NewReader("")), stdout: out, stderr: out}, client, rec
+	return &env{opt: opt, client: client, store: st, sink: events.FanOut(r, rec), render: r,
+		stdin: newLines(strings.NewReader("")), stderr: out}, client, rec
 }
 
 // TestPlayEveryFormat plays a debate of every registered format through
@@ -82,9 +81,9 @@ func TestPlayEveryFormat(t *testing.T) {
 		docs    []string // the format's own documents, by suffix
 	}{
 		"duelogic":   {[]string{"--max-rounds", "3"}, "══════ METRICS ══════\nresponses 6, evaluated 6", nil},
-		"formal":     {[]string{"--max-rounds", "2"}, " after 2 rounds (max_rounds)\n", []string{"summary.md", "assessor-report.md"}},
+		"formal":     {[]string{"--max-rounds", "1"}, " after 1 round (max_rounds)\n", []string{"summary.md", "assessor-report.md"}},
 		"scored":     {nil, "══════ SCORES ══════\nProblem Validity", nil},
-		"moderated":  {[]string{"--max-rounds", "3", "--no-checkpoints"}, "══════ SYNTHESIS ══════\nended: ", []string{"synthesis.md"}},
+		"moderated":  {[]string{"--max-rounds", "1", "--no-checkpoints"}, "══════ SYNTHESIS ══════\nended: ", []string{"synthesis.md"}},
 		"persuasion": {[]string{"--rounds", "1"}, "══════ VERDICT ══════", []string{"dot"}},
 	}
 	for _, f := range registry {

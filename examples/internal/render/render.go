@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,10 +30,22 @@ type Options struct {
 	Progress bool
 	// Now is the clock of the elapsed time; nil: time.Now.
 	Now func() time.Time
+	// Settled prints only what is not taken back: a speech that another
+	// speaker may cut off while it streams (a podcast chair's response in
+	// the exchange, with interruptions on) is printed whole with its
+	// utterance rather than live, so that what is printed does not depend
+	// on how fast the checks beside the stream decided. For output that
+	// is kept (a file, a pipe); a terminal shows such a speech live, and
+	// says so when a cut takes back what it showed.
+	Settled bool
 }
 
 // Renderer is a [duelogic.EventSink] that prints a debate's events. Its
-// methods are safe for concurrent use.
+// methods are safe for concurrent use. It is the one writer of its output:
+// a program writes its own lines ([Renderer.Println]) and its questions to
+// a person ([Renderer.Prompt]) through it, so that they come whole, in
+// order with the events. The text of models, people and stores is printed
+// through [Sanitize]: it cannot rewrite the terminal.
 type Renderer struct {
 	w   io.Writer
 	opt Options
@@ -60,6 +73,15 @@ type Renderer struct {
 	tokens     int
 	start      time.Time
 	statusShow bool
+
+	// A person is being asked (Prompt): the events that come wait in
+	// asked until Answered.
+	prompting bool
+	asked     []engine.Event
+	// printed are the events shown (not tokens), in order, for Await;
+	// progress is closed and replaced whenever one is.
+	printed  []engine.Event
+	progress chan struct{}
 }
 
 // maxQueue bounds the events that wait for the live speech to end; past it
@@ -75,7 +97,7 @@ func New(w io.Writer, cfg duelogic.Config, opt Options) *Renderer {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Renderer{w: w, cfg: cfg, opt: opt, start: opt.Now(), held: map[string]bool{}}
+	return &Renderer{w: w, cfg: cfg, opt: opt, start: opt.Now(), held: map[string]bool{}, progress: make(chan struct{})}
 }
 
 // SetLive says which speeches are printed live, token by token: live
@@ -154,7 +176,9 @@ func (r *Renderer) Label(speaker string) string {
 	return r.label(speaker)
 }
 
-func (r *Renderer) label(speaker string) string {
+func (r *Renderer) label(speaker string) string { return Sanitize(r.rawLabel(speaker)) }
+
+func (r *Renderer) rawLabel(speaker string) string {
 	for _, c := range r.cfg.Chairs {
 		if c.Position == speaker {
 			info, _ := duelogic.LookupFramework(c.Framework)
@@ -191,6 +215,15 @@ func (r *Renderer) endLine() {
 func (r *Renderer) Emit(_ context.Context, e duelogic.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.prompting {
+		r.hold(e)
+		return
+	}
+	r.emit(e)
+}
+
+// emit prints e, or queues it behind the live speech.
+func (r *Renderer) emit(e duelogic.Event) {
 	r.clearStatus()
 	defer r.showStatus()
 	if e.Type == duelogic.EventToken {
@@ -223,7 +256,7 @@ func (r *Renderer) token(e duelogic.Event) {
 	r.tokens++
 	switch {
 	case e.Speaker == r.speaker:
-	case r.speaker != "" || r.held[e.Speaker] || r.live != nil && !r.live(r.last):
+	case r.speaker != "" || r.held[e.Speaker] || r.live != nil && !r.live(r.last) || r.opt.Settled && r.cuttable(e):
 		// Printed whole with its utterance; the tokens themselves are
 		// not kept.
 		r.held[e.Speaker] = true
@@ -233,19 +266,50 @@ func (r *Renderer) token(e duelogic.Event) {
 		r.speaker, r.speech, r.shown = e.Speaker, r.speech[:0], 0
 		r.header(e.Speaker, "")
 	}
-	delta := e.Delta
+	r.say(e.Delta)
+	r.release(releasable(r.speech, r.shown))
+}
+
+// say adds delta to the live speech.
+func (r *Renderer) say(delta string) {
 	if len(r.speech) == 0 {
 		delta = strings.TrimLeftFunc(delta, unicode.IsSpace)
 	}
 	r.speech = append(r.speech, delta...)
-	r.release(releasable(r.speech, r.shown))
+}
+
+// hold keeps e, which came while a person is asked, for Answered to print.
+// A token is not kept: the live speech's is added to what is printed after
+// the prompt; another speaker's speech is printed whole with its
+// utterance.
+func (r *Renderer) hold(e duelogic.Event) {
+	if e.Type != duelogic.EventToken {
+		r.asked = append(r.asked, e)
+		return
+	}
+	r.tokens++
+	if e.Speaker == r.speaker {
+		r.say(e.Delta)
+		return
+	}
+	r.held[e.Speaker] = true
+}
+
+// cuttable reports whether the speech of token e may be cut off while it
+// streams: a podcast chair's in the exchange, with interruptions on.
+func (r *Renderer) cuttable(e duelogic.Event) bool {
+	i := r.cfg.Interruptions
+	if !i.Enabled || !i.AllowChairInterruptions && !i.AllowArbiterInterruptions || e.Segment != duelogic.SegmentExchange {
+		return false
+	}
+	return slices.ContainsFunc(r.cfg.Chairs, func(c duelogic.Chair) bool { return c.Position == e.Speaker })
 }
 
 // segmentHead prints the header of the segment when it is still to print.
 func (r *Renderer) segmentHead() {
 	if r.segHead {
 		r.endLine()
-		fmt.Fprintf(r.w, "\n%s\n", r.style("══════ "+strings.ToUpper(string(r.segment))+" ══════", bold))
+		fmt.Fprintf(r.w, "\n%s\n", r.style("══════ "+Sanitize(strings.ToUpper(string(r.segment)))+" ══════", bold))
 		r.segHead = false
 	}
 }
@@ -255,7 +319,7 @@ func (r *Renderer) header(speaker, note string) {
 	r.segmentHead()
 	head := "▶ " + r.label(speaker)
 	if note != "" {
-		head += " (" + note + ")"
+		head += " (" + Sanitize(note) + ")"
 	}
 	fmt.Fprintf(r.w, "\n%s\n", r.style(head, r.speakerColor(speaker)))
 }
@@ -270,7 +334,7 @@ func (r *Renderer) release(end int) {
 		r.header(r.speaker, "continued")
 		r.reheader = false
 	}
-	r.w.Write(r.speech[r.shown:end])
+	io.WriteString(r.w, Sanitize(string(r.speech[r.shown:end])))
 	r.shown, r.open = end, true
 }
 
@@ -358,10 +422,11 @@ func (r *Renderer) drain() {
 
 // show prints an event other than a token.
 func (r *Renderer) show(e duelogic.Event) {
+	defer r.recordShown(e)
 	switch e.Type {
 	case duelogic.EventDebateStarted:
 		r.debateID = e.DebateID
-		fmt.Fprintf(r.w, "debate %s\n", e.DebateID)
+		fmt.Fprintf(r.w, "debate %s\n", Sanitize(e.DebateID))
 	case duelogic.EventSegmentStarted:
 		// Its header goes above the segment's first line, so that a
 		// segment that shows nothing (a formal debate's report, kept for
@@ -380,7 +445,7 @@ func (r *Renderer) show(e duelogic.Event) {
 		} else {
 			r.endLine()
 			r.header(u.Speaker, "")
-			fmt.Fprint(r.w, strings.TrimSpace(u.Content))
+			fmt.Fprint(r.w, Sanitize(strings.TrimSpace(u.Content)))
 			r.open = true
 		}
 		delete(r.held, u.Speaker)
@@ -390,9 +455,9 @@ func (r *Renderer) show(e duelogic.Event) {
 		}
 		switch u.Kind {
 		case duelogic.KindInterjection:
-			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ⚑ interjection (%s) aimed at %s", u.Violation, r.label(u.Target)), red))
+			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ⚑ interjection (%s) aimed at %s", Sanitize(string(u.Violation)), r.label(u.Target)), red))
 		case duelogic.KindInterruption:
-			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ↯ interruption (%s)", u.Reason), yellow))
+			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ↯ interruption (%s)", Sanitize(u.Reason)), yellow))
 		}
 	case duelogic.EventEvaluation:
 		r.endLine()
@@ -402,8 +467,8 @@ func (r *Renderer) show(e duelogic.Event) {
 			if ev.RequiresInterjection {
 				flag = "  ⚠ " + ev.InterjectionReason
 			}
-			fmt.Fprintln(r.w, r.style(fmt.Sprintf("  ✓ evaluation: adherence %d · steel-man %s · self-critique %s · honesty %s%s",
-				ev.AdherenceScore, ev.SteelManning.Quality, ev.SelfCritique.Quality, ev.IntellectualHonesty.Score, flag), dim))
+			fmt.Fprintln(r.w, r.style(Sanitize(fmt.Sprintf("  ✓ evaluation: adherence %d · steel-man %s · self-critique %s · honesty %s%s",
+				ev.AdherenceScore, ev.SteelManning.Quality, ev.SelfCritique.Quality, ev.IntellectualHonesty.Score, flag)), dim))
 		} else {
 			fmt.Fprintln(r.w, r.style("  ✓ evaluation: unscored", dim))
 		}
@@ -416,11 +481,14 @@ func (r *Renderer) show(e duelogic.Event) {
 		}
 		fmt.Fprintf(r.w, "\n%s\n", r.style(fmt.Sprintf("  ↯ %s cuts in on %s — %s (urgency %.2f): %q",
 			r.label(c.InterruptingChair.Position), r.label(c.InterruptedChair.Position),
-			c.TriggerReason, c.Urgency, c.TriggerContent), yellow))
+			Sanitize(string(c.TriggerReason)), c.Urgency, c.TriggerContent), yellow))
 	case duelogic.EventDebateEnded:
 		r.endLine()
-	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry:
-		// A formal log entry is said as the utterance right behind it.
+	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry, formal.EventVerification:
+		// A formal log entry is said as the utterance right behind it. A
+		// formal finding on a source is made beside the debate, so where
+		// its event falls depends on how the goroutines ran: it is said
+		// where the chair reviews it, by the verifier's utterance.
 	default:
 		r.endLine()
 		// A format's own event: shown like an utterance when it carries a
@@ -428,11 +496,11 @@ func (r *Renderer) show(e duelogic.Event) {
 		// who it concerns (a verdict, a score card).
 		if u := e.Utterance; u != nil && u.Content != "" {
 			r.header(e.Speaker, strings.ReplaceAll(string(u.Kind), "_", " "))
-			fmt.Fprintf(r.w, "%s\n", u.Content)
+			fmt.Fprintf(r.w, "%s\n", Sanitize(u.Content))
 			break
 		}
 		r.segmentHead()
-		line := "  • " + strings.ReplaceAll(string(e.Type), "_", " ")
+		line := "  • " + Sanitize(strings.ReplaceAll(string(e.Type), "_", " "))
 		if e.Speaker != "" {
 			line += " · " + r.label(e.Speaker)
 		}
@@ -459,7 +527,7 @@ func (r *Renderer) finish(u *engine.Utterance) {
 				r.endLine()
 				r.header(u.Speaker, "continued")
 			}
-			fmt.Fprint(r.w, rest)
+			fmt.Fprint(r.w, Sanitize(rest))
 			r.open = true
 		}
 	case u.Cut:
@@ -468,11 +536,11 @@ func (r *Renderer) finish(u *engine.Utterance) {
 			tail = append([]rune("…"), tail[len(tail)-60:]...)
 		}
 		r.endLine()
-		fmt.Fprintln(r.w, r.style("  ✂ cut at: "+string(tail)+" (what was streamed past it was taken back)", yellow))
+		fmt.Fprintln(r.w, r.style("  ✂ cut at: "+Sanitize(string(tail))+" (what was streamed past it was taken back)", yellow))
 	default:
 		r.endLine()
 		fmt.Fprintln(r.w, r.style("  ≠ recorded as:", yellow))
-		fmt.Fprint(r.w, content)
+		fmt.Fprint(r.w, Sanitize(content))
 		r.open = true
 	}
 }
@@ -564,16 +632,96 @@ func (r *Renderer) Clear() {
 	r.clearStatus()
 }
 
-// Println writes a line of the program's own between the renderer's.
+// Println writes a line of the program's own between the renderer's,
+// through [Sanitize] (it may quote a model).
 func (r *Renderer) Println(a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearStatus()
+	r.interject()
+	io.WriteString(r.w, Sanitize(fmt.Sprintln(a...)))
+}
+
+// interject ends the line printed, before a line of the program's own.
+func (r *Renderer) interject() {
 	if r.speaker != "" {
 		r.reheader = true // the speech goes on under the program's line
 	}
 	r.endLine()
-	fmt.Fprintln(r.w, a...)
+}
+
+// Prompt writes text, through [Sanitize], to a person being asked
+// something: a question, the prompt after which they answer, the answer
+// echoed. From the first Prompt until [Renderer.Answered] nothing else is
+// printed: the events that come meanwhile wait, and Answered prints them,
+// so that the prompt is whole and the person's answer follows it. To
+// print the events that come before the question first, call
+// [Renderer.Await] before Prompt.
+func (r *Renderer) Prompt(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.prompting {
+		r.clearStatus()
+		r.interject()
+		r.segmentHead() // the question is asked in the segment
+		r.prompting = true
+	}
+	io.WriteString(r.w, Sanitize(text))
+}
+
+// Answered ends what Prompt began, once the person has answered (or not),
+// and prints the events that came meanwhile. Without a Prompt it does
+// nothing.
+func (r *Renderer) Answered() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.prompting {
+		return
+	}
+	r.prompting = false
+	asked := r.asked
+	r.asked = nil
+	for _, e := range asked {
+		r.emit(e)
+	}
+}
+
+// Await returns true once the renderer has printed an event that match
+// reports true of (one printed before the call counts), or false when ctx
+// is done or limit has passed first. The engine gives a sink its events on
+// a goroutine of its own, after it stores them, while the debate goes on:
+// a program that asks a person something after an event waits for that
+// event before its Prompt, so that the question follows it. match is
+// called with the renderer locked: it must not call the renderer.
+func (r *Renderer) Await(ctx context.Context, match func(engine.Event) bool, limit time.Duration) bool {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	seen := 0
+	for {
+		r.mu.Lock()
+		for ; seen < len(r.printed); seen++ {
+			if match(r.printed[seen]) {
+				r.mu.Unlock()
+				return true
+			}
+		}
+		progress := r.progress
+		r.mu.Unlock()
+		select {
+		case <-progress:
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return false
+		}
+	}
+}
+
+// recordShown notes that e has been printed, for Await.
+func (r *Renderer) recordShown(e duelogic.Event) {
+	r.printed = append(r.printed, e)
+	close(r.progress)
+	r.progress = make(chan struct{})
 }
 
 func (r *Renderer) clearStatus() {
@@ -585,7 +733,7 @@ func (r *Renderer) clearStatus() {
 
 // showStatus draws the status line when no text is streaming.
 func (r *Renderer) showStatus() {
-	if !r.opt.Progress || r.open || r.speaker != "" {
+	if !r.opt.Progress || r.open || r.speaker != "" || r.prompting {
 		return
 	}
 	parts := []string{}
