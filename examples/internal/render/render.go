@@ -484,8 +484,9 @@ func (r *Renderer) show(e duelogic.Event) {
 			Sanitize(string(c.TriggerReason)), c.Urgency, c.TriggerContent), yellow))
 	case duelogic.EventDebateEnded:
 		r.endLine()
-	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry, formal.EventVerification:
-		// A formal log entry is said as the utterance right behind it. A
+	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry, formal.EventVerification, engine.EventAsked:
+		// A question to the person and its answer are printed where they
+		// are asked (the CLI's prompts), not again as an event. A formal log entry is said as the utterance right behind it. A
 		// formal finding on a source is made beside the debate, so where
 		// its event falls depends on how the goroutines ran: it is said
 		// where the chair reviews it, by the verifier's utterance.
