@@ -118,7 +118,7 @@ func groundRules(cfg Config, show string) string {
 // question.
 func writeChairList(b *strings.Builder, cfg Config, cat *Catalog) {
 	for _, c := range cfg.Chairs {
-		info := cat.info(c.Framework)
+		info := cat.Info(c.Framework)
 		provider := c.ProviderName
 		if provider == "" {
 			provider = "an unnamed provider"
@@ -364,11 +364,11 @@ constructively but firmly.
 **DATA:** ` + dataNote
 	var u strings.Builder
 	ch, _ := cfg.chair(in.Target)
-	info := cat.info(ch.Framework)
+	info := cat.Info(ch.Framework)
 	fmt.Fprintf(&u, "Violation: %s\n", violationTitle(in.Type))
-	fmt.Fprintf(&u, "Chair: %s, holding the %s\n", ch.DisplayName(), info.roleName())
+	fmt.Fprintf(&u, "Chair: %s, holding the %s\n", ch.DisplayName(), info.RoleName())
 	if op, ok := cfg.chair(in.Opponent); ok {
-		fmt.Fprintf(&u, "Opponent: %s (%s)\n", op.DisplayName(), cat.info(op.Framework).Name)
+		fmt.Fprintf(&u, "Opponent: %s (%s)\n", op.DisplayName(), cat.Info(op.Framework).Name)
 	}
 	if in.Reason != "" {
 		u.WriteString("Why:\n" + fence("reason", in.Reason) + "\n")

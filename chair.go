@@ -25,7 +25,7 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 	if !ok {
 		return "", fmt.Errorf("duelogic: no chair at position %q", position)
 	}
-	info := cat.info(chair.Framework)
+	info := cat.Info(chair.Framework)
 	var opponents []Chair
 	for _, c := range cfg.Chairs {
 		if c.Position != position {
@@ -33,7 +33,7 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "You are holding the %s in this Duelogic debate.\n\n", info.roleName())
+	fmt.Fprintf(&b, "You are holding the %s in this Duelogic debate.\n\n", info.RoleName())
 	b.WriteString("**Your Assigned Framework:**\n" + info.Description + "\n\n")
 	fmt.Fprintf(&b, "Core Question: \"%s\"\n", info.CoreQuestion)
 	if len(info.Priorities) > 0 {
@@ -50,7 +50,7 @@ func ChairSystemPrompt(cfg Config, cat *Catalog, position string) (string, error
 	}
 	b.WriteString("\n**Your Opponents:**\n")
 	for _, o := range opponents {
-		oi := cat.info(o.Framework)
+		oi := cat.Info(o.Framework)
 		fmt.Fprintf(&b, "- %s (%s): %s\n", o.DisplayName(), oi.Name, oi.Description)
 	}
 	if strings.TrimSpace(chair.Persona) != "" {

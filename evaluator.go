@@ -57,7 +57,7 @@ func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string
 // decide what it counts toward in [Metrics].
 func EvaluationPrompt(cfg Config, cat *Catalog, position, answered, response string) Prompt {
 	ch, _ := cfg.chair(position)
-	info := cat.info(ch.Framework)
+	info := cat.Info(ch.Framework)
 	var sys strings.Builder
 	sys.WriteString(`You are the Arbiter of a Duelogic debate, evaluating one chair's response for adherence to the debate's principles.
 
@@ -103,9 +103,9 @@ Respond with one JSON object and nothing else:
   "interjectionReason": "..."
 }
 
-**DATA:** %s`, info.roleName(), info.Description, dataNote)
+**DATA:** %s`, info.RoleName(), info.Description, dataNote)
 	var u strings.Builder
-	fmt.Fprintf(&u, "Chair: %s, holding the %s.\n", ch.DisplayName(), info.roleName())
+	fmt.Fprintf(&u, "Chair: %s, holding the %s.\n", ch.DisplayName(), info.RoleName())
 	if len(info.BlindSpots) > 0 {
 		u.WriteString("Its framework's known blind spots: " + strings.Join(info.BlindSpots, "; ") + ".\n")
 	}

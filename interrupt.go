@@ -52,13 +52,13 @@ func InterruptCheckPrompt(cfg Config, cat *Catalog, d Debate, speaker, content s
 	var b strings.Builder
 	b.WriteString("You are evaluating whether any chair should interrupt the current speaker.\n\n")
 	b.WriteString("Topic:\n" + fence("proposition", d.Proposition) + "\n\n")
-	fmt.Fprintf(&b, "Current speaker: %s (%s)\n\n", cur.DisplayName(), cat.info(cur.Framework).Name)
+	fmt.Fprintf(&b, "Current speaker: %s (%s)\n\n", cur.DisplayName(), cat.Info(cur.Framework).Name)
 	b.WriteString("What they just said:\n" + fence("response", content) + "\n\n")
 	if cfg.Interruptions.AllowChairInterruptions {
 		b.WriteString("Other chairs who could interrupt:\n")
 		for _, c := range cfg.Chairs {
 			if c.Position != speaker {
-				fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.info(c.Framework).Name)
+				fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.Info(c.Framework).Name)
 			}
 		}
 	} else {

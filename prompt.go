@@ -17,7 +17,7 @@ func speakerLabel(cfg Config, cat *Catalog, speaker string) string {
 		return "Arbiter"
 	}
 	if ch, ok := cfg.chair(speaker); ok {
-		return fmt.Sprintf("%s (%s)", ch.DisplayName(), cat.info(ch.Framework).Name)
+		return fmt.Sprintf("%s (%s)", ch.DisplayName(), cat.Info(ch.Framework).Name)
 	}
 	return speaker
 }

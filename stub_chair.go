@@ -30,7 +30,7 @@ import (
 // a quarter of the checks.
 
 // stubVoices are the stub's voices for the built-in catalog's entries.
-var stubVoices = stubvoice.NewSet(stubVoiceEntries(builtin.entries))
+var stubVoices = stubvoice.NewSet(stubVoiceEntries(DefaultCatalog().All()))
 
 // stubVoiceEntries names catalog entries for [stubvoice.NewSet].
 func stubVoiceEntries(fs []FrameworkInfo) []stubvoice.Entry {

@@ -554,7 +554,7 @@ func TestStubVoicesCoverTheCatalog(t *testing.T) {
 		t.Errorf("%d voices for %d catalog entries", got, len(all))
 	}
 	for _, f := range all {
-		for _, name := range []string{f.Name, string(f.ID), "the " + f.roleName()} {
+		for _, name := range []string{f.Name, string(f.ID), "the " + f.RoleName()} {
 			v, ok := stubVoices.Lookup(name)
 			if !ok || v.Name != f.Name || (v.Frame == "perspective") != (f.Kind == KindPerspective) {
 				t.Errorf("voice for %q = %+v, %v; want %s", name, v, ok, f.Name)
@@ -580,7 +580,7 @@ func TestStubReadsThePrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	self := stubVoices.For(DefaultCatalog().info(cfg.Chairs[0].Framework).Name)
+	self := stubVoices.For(DefaultCatalog().Info(cfg.Chairs[0].Framework).Name)
 	var opponents []string
 	for _, ch := range stubChairs(system) {
 		opponents = append(opponents, ch.name)

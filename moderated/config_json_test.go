@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 )
 
@@ -138,7 +138,7 @@ func TestStoredConfigInSeconds(t *testing.T) {
 	}{
 		{"defaults", func(*Config) {}},
 		{"other perspectives and debaters", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{perf, simp}
+			c.Perspectives = []catalog.Framework{perf, simp}
 			c.Debaters = 2
 			c.MaxRounds = 9
 		}},

@@ -111,7 +111,7 @@
 // How many argue is Config.Debaters: the seed's default_perspectives, 2 by
 // default ([DefaultPerspectives]); Debaters 0 lets the moderator's count
 // decide.
-// The catalog is [duelogic.Perspectives] plus the host's
+// The catalog is [catalog.Perspectives] plus the host's
 // Config.CustomPerspectives. The seats are filled, in order, by the
 // perspectives the moderator named (unknown names are dropped), then by
 // those the question's keywords call for ("caching" → Performance Advocate,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -78,7 +78,7 @@ func TestTokenBudget(t *testing.T) {
 				}
 			}
 			// Usage is what the model spent, cut or not.
-			if got := res.UsageBySpeaker[string(duelogic.PerformanceAdvocate)].CompletionTokens; got != 400 {
+			if got := res.UsageBySpeaker[string(catalog.PerformanceAdvocate)].CompletionTokens; got != 400 {
 				t.Errorf("performance advocate charged %d completion tokens, want 400", got)
 			}
 		})
@@ -179,7 +179,7 @@ func TestOffTopicRedirectAndMute(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxRounds = 3
 	res := mustRun(t, f, cfg, cachingQuestion, nil)
-	if diff := cmp.Diff([]duelogic.Framework{sec, ux, perf}, idsOf(res.Perspectives)); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{sec, ux, perf}, idsOf(res.Perspectives)); diff != "" {
 		t.Fatalf("perspectives (-want +got):\n%s", diff)
 	}
 	r1, r2, r3 := res.Rounds[0], res.Rounds[1], res.Rounds[2]
@@ -198,7 +198,7 @@ func TestOffTopicRedirectAndMute(t *testing.T) {
 	if redirected != 1 {
 		t.Errorf("%d round-2 arguments redirected, want 1", redirected)
 	}
-	if len(r1.Muted) != 0 || !cmp.Equal(r2.Muted, []duelogic.Framework{sec}) {
+	if len(r1.Muted) != 0 || !cmp.Equal(r2.Muted, []catalog.Framework{sec}) {
 		t.Errorf("muted after round 1 %v, after round 2 %v", r1.Muted, r2.Muted)
 	}
 	if len(r3.Arguments) != 2 || len(r3.Rebuttals) != 2 || !strings.Contains(r3.Opening, "Security Advocate is muted") {

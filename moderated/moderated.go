@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 )
 
@@ -167,17 +167,17 @@ type Config struct {
 	// Perspectives, when set, are the perspectives that argue (2..4 IDs
 	// of the catalog, balanced), instead of the moderator's choice; how
 	// many they are overrides Debaters.
-	Perspectives []duelogic.Framework `json:"perspectives,omitempty"`
+	Perspectives []catalog.Framework `json:"perspectives,omitempty"`
 	// CustomPerspectives extend the built-in engineering perspectives
-	// (duelogic.Perspectives) as by duelogic.DefaultCatalog().With; give
+	// (catalog.Perspectives) as by catalog.DefaultCatalog().With; give
 	// each Priorities and TradeOffs.
-	CustomPerspectives []duelogic.FrameworkInfo `json:"customPerspectives,omitempty"`
+	CustomPerspectives []catalog.FrameworkInfo `json:"customPerspectives,omitempty"`
 	// Opposites are pairs of perspectives whose trade-offs pull against
 	// each other, in addition to the built-in pairs (Performance Advocate
 	// vs Simplicity Advocate and vs Operational Simplicity, Security
 	// Advocate vs User Experience, Future Flexibility vs Simplicity
 	// Advocate). Every debate seats at least one pair.
-	Opposites [][2]duelogic.Framework `json:"opposites,omitempty"`
+	Opposites [][2]catalog.Framework `json:"opposites,omitempty"`
 	// MaxRounds caps the rounds (1..20); default 5.
 	MaxRounds int `json:"maxRounds"`
 	// TokenBudget is each debater's budget of completion tokens per round
@@ -431,11 +431,11 @@ func (f *Format) Label(speaker string) string {
 	case SpeakerModerator:
 		return "Moderator"
 	}
-	cat, err := duelogic.DefaultCatalog().With(f.Config.CustomPerspectives...)
+	cat, err := catalog.DefaultCatalog().With(f.Config.CustomPerspectives...)
 	if err != nil {
-		cat = duelogic.DefaultCatalog()
+		cat = catalog.DefaultCatalog()
 	}
-	if info, ok := cat.Lookup(duelogic.Framework(speaker)); ok {
+	if info, ok := cat.Lookup(catalog.Framework(speaker)); ok {
 		return info.Name + " perspective"
 	}
 	return speaker
@@ -572,12 +572,12 @@ const (
 
 // Argument is a debater's argument or rebuttal in a round.
 type Argument struct {
-	Perspective duelogic.Framework   `json:"perspective"`
+	Perspective catalog.Framework    `json:"perspective"`
 	Kind        engine.UtteranceKind `json:"kind"` // KindArgument or KindRebuttal
 	Content     string               `json:"content"`
 	// RespondingTo are the perspectives a rebuttal answers.
-	RespondingTo []duelogic.Framework `json:"respondingTo,omitempty"`
-	Model        string               `json:"model"`
+	RespondingTo []catalog.Framework `json:"respondingTo,omitempty"`
+	Model        string              `json:"model"`
 	// Tokens are the completion tokens counted against the budget;
 	// OverBudget marks a reply cut to its budget.
 	Tokens     int  `json:"tokens"`
@@ -604,7 +604,7 @@ type Round struct {
 	Checkpoint *Decision `json:"checkpoint,omitempty"`
 	// Muted are the perspectives muted after this round for going off
 	// topic twice in a row.
-	Muted []duelogic.Framework `json:"muted,omitempty"`
+	Muted []catalog.Framework `json:"muted,omitempty"`
 }
 
 // Outcome is what a moderated debate came to: the Detail of its

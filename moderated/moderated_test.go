@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -92,8 +92,8 @@ func TestRunOnStub(t *testing.T) {
 	}
 }
 
-func idsOf(ps []Perspective) []duelogic.Framework {
-	out := make([]duelogic.Framework, len(ps))
+func idsOf(ps []Perspective) []catalog.Framework {
+	out := make([]catalog.Framework, len(ps))
 	for i, p := range ps {
 		out[i] = p.ID
 	}
@@ -205,7 +205,7 @@ func TestRebuttalsSeeEverything(t *testing.T) {
 			t.Errorf("rebuttal %d sees the first rebuttal: %v", i, seen)
 		}
 	}
-	if diff := cmp.Diff([]duelogic.Framework{duelogic.SimplicityAdvocate}, r.Rebuttals[0].RespondingTo); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{catalog.SimplicityAdvocate}, r.Rebuttals[0].RespondingTo); diff != "" {
 		t.Errorf("respondingTo (-want +got):\n%s", diff)
 	}
 	judge := lastUser(requests(f, PurposeJudgment)[0])
@@ -252,25 +252,25 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{"defaults", func(*Config) {}, nil},
 		{"forced balanced", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.SecurityAdvocate, duelogic.UserExperience}
+			c.Perspectives = []catalog.Framework{catalog.SecurityAdvocate, catalog.UserExperience}
 		}, nil},
 		{"forced unbalanced", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.UserExperience}
+			c.Perspectives = []catalog.Framework{catalog.PerformanceAdvocate, catalog.UserExperience}
 		}, []engine.Violation{{Field: "perspectives", Problem: "all on one side"}}},
 		{"forced unknown", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.Utilitarian}
+			c.Perspectives = []catalog.Framework{catalog.PerformanceAdvocate, catalog.Utilitarian}
 		}, []engine.Violation{{Field: "perspectives[1]", Problem: `"utilitarian" is not a perspective`}, {Field: "perspectives", Problem: "all on one side"}}},
 		{"forced repeated", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate, duelogic.SimplicityAdvocate}
+			c.Perspectives = []catalog.Framework{catalog.PerformanceAdvocate, catalog.SimplicityAdvocate, catalog.SimplicityAdvocate}
 		}, []engine.Violation{{Field: "perspectives[2]", Problem: "repeats"}}},
 		{"forced too many", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate, duelogic.SecurityAdvocate,
-				duelogic.UserExperience, duelogic.FutureFlexibility}
+			c.Perspectives = []catalog.Framework{catalog.PerformanceAdvocate, catalog.SimplicityAdvocate, catalog.SecurityAdvocate,
+				catalog.UserExperience, catalog.FutureFlexibility}
 		}, []engine.Violation{{Field: "perspectives", Problem: "5 given; want 2..4"}}},
 		// Forced perspectives decide how many argue, whatever Debaters says
 		// (DefaultConfig's is 2).
 		{"forced perspectives override debaters", func(c *Config) {
-			c.Perspectives = []duelogic.Framework{duelogic.SecurityAdvocate, duelogic.UserExperience, duelogic.PerformanceAdvocate}
+			c.Perspectives = []catalog.Framework{catalog.SecurityAdvocate, catalog.UserExperience, catalog.PerformanceAdvocate}
 		}, nil},
 		{"debaters", func(c *Config) { c.Debaters = 5 }, []engine.Violation{{Field: "debaters", Problem: "5: want 2..4"}}},
 		{"rounds", func(c *Config) { c.MaxRounds = 21 }, []engine.Violation{{Field: "maxRounds", Problem: "21: want 1..20"}}},
@@ -281,13 +281,13 @@ func TestConfigValidate(t *testing.T) {
 			{Field: "moderatorModel", Problem: "is empty"}, {Field: "debaterModels[1]", Problem: "is empty"}}},
 		{"no debater models", func(c *Config) { c.DebaterModels = nil }, []engine.Violation{{Field: "debaterModels", Problem: "is empty"}}},
 		{"custom perspective", func(c *Config) {
-			c.CustomPerspectives = []duelogic.FrameworkInfo{
+			c.CustomPerspectives = []catalog.FrameworkInfo{
 				{ID: "fine", Name: "Fine", Description: "y", Priorities: []string{"z"}},
 				{ID: "Bad ID", Name: "x", Description: "y"},
 			}
 		}, []engine.Violation{{Field: "customPerspectives[1]", Problem: "ID must be"}}},
 		{"opposite pair", func(c *Config) {
-			c.Opposites = [][2]duelogic.Framework{{duelogic.SecurityAdvocate, duelogic.UserExperience}, {duelogic.PerformanceAdvocate, "nope"}}
+			c.Opposites = [][2]catalog.Framework{{catalog.SecurityAdvocate, catalog.UserExperience}, {catalog.PerformanceAdvocate, "nope"}}
 		}, []engine.Violation{{Field: "opposites[1]", Problem: "performance_advocate/nope"}}},
 	}
 	// New gives these zero fields their defaults, and succeeds.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/internal/mdtext"
 )
 
@@ -88,18 +88,18 @@ type Judgment struct {
 	NewGround bool `json:"newGround"`
 	// ClearWinner is a perspective that dominated while the others
 	// conceded its key points.
-	ClearWinner duelogic.Framework `json:"clearWinner,omitempty"`
+	ClearWinner catalog.Framework `json:"clearWinner,omitempty"`
 	// OffTopic are perspectives whose argument left the question; the
 	// next round redirects them, and a perspective off topic in two rounds
 	// running is muted.
-	OffTopic []duelogic.Framework `json:"offTopic,omitempty"`
+	OffTopic []catalog.Framework `json:"offTopic,omitempty"`
 	// Summary is the moderator's summary, which opens the next round.
 	Summary string `json:"summary"`
 
 	// Repeating are the perspectives whose argument repeated more than
 	// RepetitionThreshold of what the previous round said, as measured by
 	// [Repetition] (not by the model).
-	Repeating []duelogic.Framework `json:"repeating,omitempty"`
+	Repeating []catalog.Framework `json:"repeating,omitempty"`
 	// End is why the debate ends after this round; "" when it goes on.
 	End EndReason `json:"end,omitempty"`
 	// Fallback marks a judgment made without the moderator, whose replies
@@ -110,7 +110,7 @@ type Judgment struct {
 // parseJudgment reads the moderator's round judgment; resolve maps the
 // names it gives to the perspectives of the round (unknown names are
 // dropped). A reply without a JSON object or a summary is an error.
-func parseJudgment(reply string, resolve func(string) (duelogic.Framework, bool)) (Judgment, error) {
+func parseJudgment(reply string, resolve func(string) (catalog.Framework, bool)) (Judgment, error) {
 	m, err := jsonObject(reply)
 	if err != nil {
 		return Judgment{}, err

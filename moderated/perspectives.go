@@ -5,56 +5,56 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 )
 
 // Perspective is a debater's assigned viewpoint: a perspective of the
 // catalog, with the model that argues it. Its ID is the debater's Speaker.
 type Perspective struct {
-	ID         duelogic.Framework `json:"id"`
-	Name       string             `json:"name"`
-	Priorities []string           `json:"priorities"`
-	TradeOffs  string             `json:"tradeOffs"`
-	Model      string             `json:"model"`
+	ID         catalog.Framework `json:"id"`
+	Name       string            `json:"name"`
+	Priorities []string          `json:"priorities"`
+	TradeOffs  string            `json:"tradeOffs"`
+	Model      string            `json:"model"`
 }
 
 // builtinOpposites are the pairs of built-in perspectives whose trade-offs
 // pull against each other: a debate seating one of a pair with the other is
 // balanced.
-var builtinOpposites = [][2]duelogic.Framework{
-	{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate},
-	{duelogic.PerformanceAdvocate, duelogic.OperationalSimplicity},
-	{duelogic.SecurityAdvocate, duelogic.UserExperience},
-	{duelogic.FutureFlexibility, duelogic.SimplicityAdvocate},
+var builtinOpposites = [][2]catalog.Framework{
+	{catalog.PerformanceAdvocate, catalog.SimplicityAdvocate},
+	{catalog.PerformanceAdvocate, catalog.OperationalSimplicity},
+	{catalog.SecurityAdvocate, catalog.UserExperience},
+	{catalog.FutureFlexibility, catalog.SimplicityAdvocate},
 }
 
 // builtinKeywords map words of a question to the built-in perspectives they
 // call for. A keyword ending in '*' matches words it begins; one of several
 // words matches those words in a row and weighs double.
-var builtinKeywords = map[duelogic.Framework][]string{
-	duelogic.PerformanceAdvocate: {"cach*", "latenc*", "throughput", "fast", "faster", "speed*", "perform*", "scal*",
+var builtinKeywords = map[catalog.Framework][]string{
+	catalog.PerformanceAdvocate: {"cach*", "latenc*", "throughput", "fast", "faster", "speed*", "perform*", "scal*",
 		"real time", "realtime", "memory", "cpu", "load", "benchmark*", "millisecond*", "redis", "hot path", "efficien*"},
-	duelogic.SimplicityAdvocate: {"simpl*", "maintain*", "readab*", "dependenc*", "familiar*", "ship fast", "ship quickly",
+	catalog.SimplicityAdvocate: {"simpl*", "maintain*", "readab*", "dependenc*", "familiar*", "ship fast", "ship quickly",
 		"quick*", "deadline*", "mvp", "small team", "prototype*", "boring", "complexity", "complicated"},
-	duelogic.SecurityAdvocate: {"auth*", "secur*", "encrypt*", "password*", "credential*", "token*", "complian*", "gdpr",
+	catalog.SecurityAdvocate: {"auth*", "secur*", "encrypt*", "password*", "credential*", "token*", "complian*", "gdpr",
 		"hipaa", "privacy", "vulnerab*", "secret*", "attack*", "permission*", "access control", "pii", "sso"},
-	duelogic.FutureFlexibility: {"extensib*", "plugin*", "schema*", "evolv*", "future", "migrat*", "flexib*", "decoupl*",
+	catalog.FutureFlexibility: {"extensib*", "plugin*", "schema*", "evolv*", "future", "migrat*", "flexib*", "decoupl*",
 		"microservice*", "modular*", "api", "apis", "graphql", "rest", "version*", "long term"},
-	duelogic.UserExperience: {"user*", "ux", "ui", "frontend", "front end", "usab*", "onboard*", "responsive*", "customer*",
+	catalog.UserExperience: {"user*", "ux", "ui", "frontend", "front end", "usab*", "onboard*", "responsive*", "customer*",
 		"mobile", "accessib*", "interface*", "design system"},
-	duelogic.OperationalSimplicity: {"deploy*", "operat*", "ops", "devops", "monitor*", "observab*", "debug*", "infrastructure",
+	catalog.OperationalSimplicity: {"deploy*", "operat*", "ops", "devops", "monitor*", "observab*", "debug*", "infrastructure",
 		"kubernetes", "on call", "oncall", "database*", "postgres*", "postgresql", "backup*", "upgrade*", "incident*", "logging"},
 }
 
 // perspectives is the catalog's perspectives with what the assignment needs
 // to know of them.
 type perspectives struct {
-	all       []duelogic.FrameworkInfo
-	byID      map[duelogic.Framework]duelogic.FrameworkInfo
-	opposites map[duelogic.Framework][]duelogic.Framework
-	pairs     [][2]duelogic.Framework
-	keywords  map[duelogic.Framework][]string
+	all       []catalog.FrameworkInfo
+	byID      map[catalog.Framework]catalog.FrameworkInfo
+	opposites map[catalog.Framework][]catalog.Framework
+	pairs     [][2]catalog.Framework
+	keywords  map[catalog.Framework][]string
 }
 
 // newPerspectives builds the catalog of cfg: the built-in perspectives and
@@ -70,7 +70,7 @@ func newPerspectives(cfg Config) (*perspectives, error) {
 // perspectives and opposite pairs that are invalid, each of which it adds
 // to v by its field path.
 func buildPerspectives(cfg Config, v *engine.ValidationError) *perspectives {
-	cat := duelogic.DefaultCatalog()
+	cat := catalog.DefaultCatalog()
 	for i, e := range cfg.CustomPerspectives {
 		next, err := cat.With(e)
 		if err != nil {
@@ -80,12 +80,12 @@ func buildPerspectives(cfg Config, v *engine.ValidationError) *perspectives {
 		cat = next
 	}
 	ps := &perspectives{
-		byID:      map[duelogic.Framework]duelogic.FrameworkInfo{},
-		opposites: map[duelogic.Framework][]duelogic.Framework{},
-		keywords:  map[duelogic.Framework][]string{},
+		byID:      map[catalog.Framework]catalog.FrameworkInfo{},
+		opposites: map[catalog.Framework][]catalog.Framework{},
+		keywords:  map[catalog.Framework][]string{},
 	}
 	for _, f := range cat.All() {
-		if f.Kind != duelogic.KindPerspective {
+		if f.Kind != catalog.KindPerspective {
 			continue
 		}
 		ps.all = append(ps.all, f)
@@ -125,7 +125,7 @@ func buildPerspectives(cfg Config, v *engine.ValidationError) *perspectives {
 
 // resolve finds a perspective by ID or name ("Performance Advocate",
 // "performance_advocate", "the Performance Advocate perspective").
-func (ps *perspectives) resolve(name string) (duelogic.Framework, bool) {
+func (ps *perspectives) resolve(name string) (catalog.Framework, bool) {
 	norm := func(s string) string {
 		s = strings.Join(wordsOf(s), " ")
 		s = strings.TrimPrefix(s, "the ")
@@ -143,13 +143,13 @@ func (ps *perspectives) resolve(name string) (duelogic.Framework, bool) {
 	return "", false
 }
 
-func (ps *perspectives) opposed(a, b duelogic.Framework) bool {
+func (ps *perspectives) opposed(a, b catalog.Framework) bool {
 	return slices.Contains(ps.opposites[a], b)
 }
 
 // balanced reports whether ids seat at least one pair of opposites, so the
 // debaters are not all on the same side of the trade-offs.
-func (ps *perspectives) balanced(ids []duelogic.Framework) bool {
+func (ps *perspectives) balanced(ids []catalog.Framework) bool {
 	for i, a := range ids {
 		for _, b := range ids[i+1:] {
 			if ps.opposed(a, b) {
@@ -162,10 +162,10 @@ func (ps *perspectives) balanced(ids []duelogic.Framework) bool {
 
 // rank returns the perspectives whose keywords occur in text, those with
 // more (and longer) matches first, ties in catalog order.
-func (ps *perspectives) rank(text string) []duelogic.Framework {
+func (ps *perspectives) rank(text string) []catalog.Framework {
 	words := wordsOf(text)
 	type scored struct {
-		id    duelogic.Framework
+		id    catalog.Framework
 		score int
 	}
 	var hits []scored
@@ -181,7 +181,7 @@ func (ps *perspectives) rank(text string) []duelogic.Framework {
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b scored) int { return b.score - a.score })
-	out := make([]duelogic.Framework, len(hits))
+	out := make([]catalog.Framework, len(hits))
 	for i, h := range hits {
 		out[i] = h.id
 	}
@@ -215,10 +215,10 @@ outer:
 // choose picks n perspectives: those the moderator suggested (when the
 // catalog has them), then those the question's keywords call for, then the
 // catalog's in order; and balances the choice.
-func (ps *perspectives) choose(text string, suggested []string, n int) []duelogic.Framework {
+func (ps *perspectives) choose(text string, suggested []string, n int) []catalog.Framework {
 	n = min(n, len(ps.all))
-	var ids []duelogic.Framework
-	add := func(id duelogic.Framework) {
+	var ids []catalog.Framework
+	add := func(id catalog.Framework) {
 		if len(ids) < n && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
@@ -241,7 +241,7 @@ func (ps *perspectives) choose(text string, suggested []string, n int) []duelogi
 // perspective that has an opposite gets it in the last seat (the one before,
 // when it holds the last seat itself); when none of them has a known
 // opposite, the last two seats go to the first pair of opposites.
-func (ps *perspectives) balance(ids []duelogic.Framework) []duelogic.Framework {
+func (ps *perspectives) balance(ids []catalog.Framework) []catalog.Framework {
 	if len(ids) < 2 || ps.balanced(ids) {
 		return ids
 	}
@@ -260,12 +260,12 @@ func (ps *perspectives) balance(ids []duelogic.Framework) []duelogic.Framework {
 		return out
 	}
 	pair := ps.pairs[0]
-	out = slices.DeleteFunc(out, func(id duelogic.Framework) bool { return id == pair[0] || id == pair[1] })
+	out = slices.DeleteFunc(out, func(id catalog.Framework) bool { return id == pair[0] || id == pair[1] })
 	out = append(out[:min(len(out), len(ids)-2)], pair[0], pair[1])
 	return out
 }
 
-func (ps *perspectives) perspective(id duelogic.Framework, model string) Perspective {
+func (ps *perspectives) perspective(id catalog.Framework, model string) Perspective {
 	f := ps.byID[id]
 	return Perspective{ID: f.ID, Name: f.Name, Priorities: slices.Clone(f.Priorities), TradeOffs: f.TradeOffs, Model: model}
 }

@@ -7,32 +7,32 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 )
 
 const (
-	perf  = duelogic.PerformanceAdvocate
-	simp  = duelogic.SimplicityAdvocate
-	sec   = duelogic.SecurityAdvocate
-	flex  = duelogic.FutureFlexibility
-	ux    = duelogic.UserExperience
-	ops   = duelogic.OperationalSimplicity
-	compl = duelogic.Framework("compliance_first")
-	speed = duelogic.Framework("ship_speed")
+	perf  = catalog.PerformanceAdvocate
+	simp  = catalog.SimplicityAdvocate
+	sec   = catalog.SecurityAdvocate
+	flex  = catalog.FutureFlexibility
+	ux    = catalog.UserExperience
+	ops   = catalog.OperationalSimplicity
+	compl = catalog.Framework("compliance_first")
+	speed = catalog.Framework("ship_speed")
 )
 
 // hostConfig adds two host perspectives, one of them declared opposite to
 // Security Advocate.
 func hostConfig() Config {
 	cfg := DefaultConfig()
-	cfg.CustomPerspectives = []duelogic.FrameworkInfo{
-		{ID: compl, Name: "Compliance First", Description: "Argues for audit trails", Kind: duelogic.KindPerspective,
+	cfg.CustomPerspectives = []catalog.FrameworkInfo{
+		{ID: compl, Name: "Compliance First", Description: "Argues for audit trails", Kind: catalog.KindPerspective,
 			Priorities: []string{"audit trails", "data residency", "SOC2 requirements"}, TradeOffs: "Will accept development slowdown for compliance"},
 		{ID: speed, Name: "Ship Speed", Description: "Argues for shipping now",
 			Priorities: []string{"time to market", "iteration speed"}, TradeOffs: "Will accept rough edges for speed"},
 	}
-	cfg.Opposites = [][2]duelogic.Framework{{compl, speed}}
+	cfg.Opposites = [][2]catalog.Framework{{compl, speed}}
 	return cfg
 }
 
@@ -42,20 +42,20 @@ func TestBalanced(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		ids  []duelogic.Framework
+		ids  []catalog.Framework
 		want bool
 	}{
-		{[]duelogic.Framework{perf, simp}, true},
-		{[]duelogic.Framework{perf, ops}, true},
-		{[]duelogic.Framework{sec, ux}, true},
-		{[]duelogic.Framework{flex, simp}, true},
-		{[]duelogic.Framework{simp, flex, ux}, true},
-		{[]duelogic.Framework{compl, speed}, true},
-		{[]duelogic.Framework{perf, ux}, false},
-		{[]duelogic.Framework{sec, flex, ops}, false},
-		{[]duelogic.Framework{simp, ops}, false},
-		{[]duelogic.Framework{compl, sec}, false},
-		{[]duelogic.Framework{perf}, false},
+		{[]catalog.Framework{perf, simp}, true},
+		{[]catalog.Framework{perf, ops}, true},
+		{[]catalog.Framework{sec, ux}, true},
+		{[]catalog.Framework{flex, simp}, true},
+		{[]catalog.Framework{simp, flex, ux}, true},
+		{[]catalog.Framework{compl, speed}, true},
+		{[]catalog.Framework{perf, ux}, false},
+		{[]catalog.Framework{sec, flex, ops}, false},
+		{[]catalog.Framework{simp, ops}, false},
+		{[]catalog.Framework{compl, sec}, false},
+		{[]catalog.Framework{perf}, false},
 	}
 	for _, tt := range tests {
 		if got := ps.balanced(tt.ids); got != tt.want {
@@ -68,14 +68,14 @@ func TestBalance(t *testing.T) {
 	ps, _ := newPerspectives(hostConfig())
 	tests := []struct {
 		name string
-		in   []duelogic.Framework
-		want []duelogic.Framework
+		in   []catalog.Framework
+		want []catalog.Framework
 	}{
-		{"balanced stays", []duelogic.Framework{perf, simp}, []duelogic.Framework{perf, simp}},
-		{"the last seat opposes the first", []duelogic.Framework{perf, ux}, []duelogic.Framework{perf, simp}},
-		{"three seats", []duelogic.Framework{sec, flex, ops}, []duelogic.Framework{sec, flex, ux}},
-		{"host pair", []duelogic.Framework{compl, sec}, []duelogic.Framework{compl, speed}},
-		{"opposite found for the first", []duelogic.Framework{ops, flex, ux}, []duelogic.Framework{ops, flex, perf}},
+		{"balanced stays", []catalog.Framework{perf, simp}, []catalog.Framework{perf, simp}},
+		{"the last seat opposes the first", []catalog.Framework{perf, ux}, []catalog.Framework{perf, simp}},
+		{"three seats", []catalog.Framework{sec, flex, ops}, []catalog.Framework{sec, flex, ux}},
+		{"host pair", []catalog.Framework{compl, sec}, []catalog.Framework{compl, speed}},
+		{"opposite found for the first", []catalog.Framework{ops, flex, ux}, []catalog.Framework{ops, flex, perf}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,15 +93,15 @@ func TestBalance(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.CustomPerspectives = hostConfig().CustomPerspectives
 	ps, _ = newPerspectives(cfg)
-	if diff := cmp.Diff([]duelogic.Framework{compl, perf, simp}, ps.balance([]duelogic.Framework{compl, speed, simp})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{compl, perf, simp}, ps.balance([]catalog.Framework{compl, speed, simp})); diff != "" {
 		t.Errorf("fallback (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]duelogic.Framework{perf, simp}, ps.balance([]duelogic.Framework{compl, speed})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{perf, simp}, ps.balance([]catalog.Framework{compl, speed})); diff != "" {
 		t.Errorf("fallback of two (-want +got):\n%s", diff)
 	}
 	// The only perspective with an opposite holds the last seat: the seat
 	// before it is given up.
-	if diff := cmp.Diff([]duelogic.Framework{sec, ux}, ps.balance([]duelogic.Framework{compl, ux})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{sec, ux}, ps.balance([]catalog.Framework{compl, ux})); diff != "" {
 		t.Errorf("last seat (-want +got):\n%s", diff)
 	}
 }
@@ -132,15 +132,15 @@ func TestKeywordHeuristic(t *testing.T) {
 	tests := []struct {
 		question string
 		n        int
-		want     []duelogic.Framework
+		want     []catalog.Framework
 	}{
-		{"Should we add a caching layer to cut p99 latency?", 2, []duelogic.Framework{perf, simp}},
-		{"How should authentication and password resets work?", 2, []duelogic.Framework{sec, ux}},
-		{"We need to ship fast: is a monolith simpler to maintain?", 2, []duelogic.Framework{simp, perf}},
-		{"Which schema design keeps the plugin API extensible?", 2, []duelogic.Framework{flex, simp}},
-		{"Where should the audit trails live for data residency?", 2, []duelogic.Framework{compl, speed}},
-		{"What should we do?", 3, []duelogic.Framework{perf, simp, sec}},
-		{"How do we deploy and monitor the new database on-call?", 2, []duelogic.Framework{ops, perf}},
+		{"Should we add a caching layer to cut p99 latency?", 2, []catalog.Framework{perf, simp}},
+		{"How should authentication and password resets work?", 2, []catalog.Framework{sec, ux}},
+		{"We need to ship fast: is a monolith simpler to maintain?", 2, []catalog.Framework{simp, perf}},
+		{"Which schema design keeps the plugin API extensible?", 2, []catalog.Framework{flex, simp}},
+		{"Where should the audit trails live for data residency?", 2, []catalog.Framework{compl, speed}},
+		{"What should we do?", 3, []catalog.Framework{perf, simp, sec}},
+		{"How do we deploy and monitor the new database on-call?", 2, []catalog.Framework{ops, perf}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
@@ -154,7 +154,7 @@ func TestKeywordHeuristic(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	ps, _ := newPerspectives(hostConfig())
-	for name, want := range map[string]duelogic.Framework{
+	for name, want := range map[string]catalog.Framework{
 		"Performance Advocate": perf, "performance_advocate": perf, "the User Experience perspective": ux,
 		"OPERATIONAL SIMPLICITY": ops, "Compliance First": compl, "Chaos Engineer": "", "": "", "Utilitarian": "",
 	} {
@@ -173,21 +173,21 @@ func TestAssignment(t *testing.T) {
 		cfg      func(*Config)
 		analysis []string
 		question string
-		want     []duelogic.Framework
+		want     []catalog.Framework
 		debaters int
 		fallback bool
 	}{
-		{"moderator's choice", nil, []string{analysisTwo}, cachingQuestion.Proposition, []duelogic.Framework{perf, simp}, 2, false},
+		{"moderator's choice", nil, []string{analysisTwo}, cachingQuestion.Proposition, []catalog.Framework{perf, simp}, 2, false},
 		{"too many debaters clamped", nil, []string{`{"debaters":9,"perspectives":["Security Advocate","User Experience","Performance Advocate","Simplicity Advocate","Future Flexibility"]}`},
-			"q", []duelogic.Framework{sec, ux, perf, simp}, 4, false},
-		{"too few clamped", nil, []string{`{"debaters":1,"perspectives":["Security Advocate"]}`}, "q", []duelogic.Framework{sec, ux}, 2, false},
-		{"aligned suggestion balanced", nil, []string{`{"debaters":2,"perspectives":["Performance Advocate","User Experience"]}`}, "q", []duelogic.Framework{perf, simp}, 2, false},
-		{"unknown names dropped", nil, []string{`{"debaters":2,"perspectives":["Chaos Engineer","Security Advocate"]}`}, "q", []duelogic.Framework{sec, ux}, 2, false},
-		{"missing count read from the question", nil, []string{`{"perspectives":["Future Flexibility"]}`}, "GraphQL or REST?", []duelogic.Framework{flex, simp}, 2, false},
-		{"config debaters win", func(c *Config) { c.Debaters = 3 }, []string{analysisTwo}, cachingQuestion.Proposition, []duelogic.Framework{perf, simp, ops}, 2, false},
-		{"forced perspectives", func(c *Config) { c.Perspectives = []duelogic.Framework{ux, sec} }, []string{analysisTwo}, "q", []duelogic.Framework{ux, sec}, 2, false},
-		{"prose then JSON", nil, []string{"Let me think.", analysisTwo}, "q", []duelogic.Framework{perf, simp}, 2, false},
-		{"no JSON: the keyword heuristic decides", nil, []string{"I cannot answer."}, "How should authentication work?", []duelogic.Framework{sec, perf, simp}, 3, true},
+			"q", []catalog.Framework{sec, ux, perf, simp}, 4, false},
+		{"too few clamped", nil, []string{`{"debaters":1,"perspectives":["Security Advocate"]}`}, "q", []catalog.Framework{sec, ux}, 2, false},
+		{"aligned suggestion balanced", nil, []string{`{"debaters":2,"perspectives":["Performance Advocate","User Experience"]}`}, "q", []catalog.Framework{perf, simp}, 2, false},
+		{"unknown names dropped", nil, []string{`{"debaters":2,"perspectives":["Chaos Engineer","Security Advocate"]}`}, "q", []catalog.Framework{sec, ux}, 2, false},
+		{"missing count read from the question", nil, []string{`{"perspectives":["Future Flexibility"]}`}, "GraphQL or REST?", []catalog.Framework{flex, simp}, 2, false},
+		{"config debaters win", func(c *Config) { c.Debaters = 3 }, []string{analysisTwo}, cachingQuestion.Proposition, []catalog.Framework{perf, simp, ops}, 2, false},
+		{"forced perspectives", func(c *Config) { c.Perspectives = []catalog.Framework{ux, sec} }, []string{analysisTwo}, "q", []catalog.Framework{ux, sec}, 2, false},
+		{"prose then JSON", nil, []string{"Let me think.", analysisTwo}, "q", []catalog.Framework{perf, simp}, 2, false},
+		{"no JSON: the keyword heuristic decides", nil, []string{"I cannot answer."}, "How should authentication work?", []catalog.Framework{sec, perf, simp}, 3, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

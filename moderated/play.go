@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
@@ -37,7 +37,7 @@ type game struct {
 	rounds     []Round
 	guidance   []string // all guidance given, in order
 	pending    string   // guidance for the next round
-	muted      map[duelogic.Framework]bool
+	muted      map[catalog.Framework]bool
 	end        EndReason
 	synthesis  Synthesis
 	followedUp bool
@@ -78,7 +78,7 @@ func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) 
 	}
 	g := &game{
 		cfg: f.Config, checkpointer: f.checkpointer, clarifier: f.clarifier, approver: f.approver, followUp: f.followUp,
-		ps: ps, muted: map[duelogic.Framework]bool{}, now: s.Now,
+		ps: ps, muted: map[catalog.Framework]bool{}, now: s.Now,
 	}
 	if err := g.play(ctx, s); err != nil {
 		return nil, err
@@ -227,7 +227,7 @@ func (g *game) assignmentText(d engine.Debate) string {
 }
 
 // name is a perspective's name.
-func (g *game) name(id duelogic.Framework) string {
+func (g *game) name(id catalog.Framework) string {
 	for _, p := range g.seats {
 		if p.ID == id {
 			return p.Name
@@ -440,8 +440,8 @@ func (g *game) say(ctx context.Context, s *engine.Session, n int, p Perspective,
 
 // respondingTo are the perspectives a rebuttal names, or all the others when
 // it names none.
-func respondingTo(content string, others []Perspective) []duelogic.Framework {
-	var named, all []duelogic.Framework
+func respondingTo(content string, others []Perspective) []catalog.Framework {
+	var named, all []catalog.Framework
 	text := " " + strings.Join(wordsOf(content), " ") + " "
 	for _, p := range others {
 		all = append(all, p.ID)
@@ -459,13 +459,13 @@ func respondingTo(content string, others []Perspective) []duelogic.Framework {
 // repetition and the decision to end.
 func (g *game) judge(ctx context.Context, s *engine.Session, n int, active []Perspective, r *Round) error {
 	d := s.Debate()
-	var repeating []duelogic.Framework
+	var repeating []catalog.Framework
 	for _, a := range r.Arguments {
 		if a.Repetition > RepetitionThreshold {
 			repeating = append(repeating, a.Perspective)
 		}
 	}
-	resolve := func(name string) (duelogic.Framework, bool) {
+	resolve := func(name string) (catalog.Framework, bool) {
 		id, ok := g.ps.resolve(name)
 		return id, ok && slices.ContainsFunc(active, func(p Perspective) bool { return p.ID == id })
 	}
@@ -510,7 +510,7 @@ func (g *game) mute(n int, active []Perspective) {
 }
 
 // notesFor are the moderator's notes to perspective id after round prev.
-func (g *game) notesFor(prev *Round, id duelogic.Framework) []string {
+func (g *game) notesFor(prev *Round, id catalog.Framework) []string {
 	var notes []string
 	if slices.Contains(prev.Judgment.OffTopic, id) {
 		notes = append(notes, "your last argument drifted from the question; bring it back to the decision at hand.")
@@ -783,7 +783,7 @@ func (g *game) complete(syn Synthesis, d engine.Debate, id string, now time.Time
 
 // keyArguments is the first sentence of the last argument of id, for a
 // perspective the moderator's synthesis left out.
-func (g *game) keyArguments(id duelogic.Framework) []string {
+func (g *game) keyArguments(id catalog.Framework) []string {
 	for i := len(g.rounds) - 1; i >= 0; i-- {
 		for _, a := range g.rounds[i].Arguments {
 			if a.Perspective == id {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
@@ -162,7 +162,7 @@ func debaterSystem(p Perspective, others []Perspective) string {
 }
 
 // entries lays out arguments for a transcript block.
-func entries(args []Argument, name func(duelogic.Framework) string) string {
+func entries(args []Argument, name func(catalog.Framework) string) string {
 	var b strings.Builder
 	for _, a := range args {
 		fmt.Fprintf(&b, "[%s — %s]\n%s\n\n", name(a.Perspective), a.Kind, strings.TrimSpace(a.Content))
@@ -274,7 +274,7 @@ func (g *game) synthesisRequest(d engine.Debate) llm.Request {
 	return request(g.cfg.ModeratorModel, PurposeSynthesis, synthesisSchema, MaxTokensSynthesis, system, b.String())
 }
 
-func slicesWithout(args []Argument, id duelogic.Framework) []Argument {
+func slicesWithout(args []Argument, id catalog.Framework) []Argument {
 	var out []Argument
 	for _, a := range args {
 		if a.Perspective != id {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/jsonsec"
 )
@@ -214,7 +214,7 @@ func addCustom(cfg *Config, raw json.RawMessage, path string, bad *engine.Valida
 		return
 	}
 	type opposes struct {
-		id    duelogic.Framework
+		id    catalog.Framework
 		names []string
 		path  string
 	}
@@ -277,7 +277,7 @@ func addCustom(cfg *Config, raw json.RawMessage, path string, bad *engine.Valida
 		if !ok {
 			continue
 		}
-		id := duelogic.Framework(c.ID)
+		id := catalog.Framework(c.ID)
 		if id == "" {
 			id = slugID(c.Name)
 		}
@@ -289,8 +289,8 @@ func addCustom(cfg *Config, raw json.RawMessage, path string, bad *engine.Valida
 			desc = "Prioritizes " + strings.Join(c.Priorities, ", ") + "."
 		}
 		paths[fmt.Sprintf("customPerspectives[%d]", len(cfg.CustomPerspectives))] = at
-		cfg.CustomPerspectives = append(cfg.CustomPerspectives, duelogic.FrameworkInfo{
-			ID: id, Kind: duelogic.KindPerspective, Name: c.Name, Description: desc,
+		cfg.CustomPerspectives = append(cfg.CustomPerspectives, catalog.FrameworkInfo{
+			ID: id, Kind: catalog.KindPerspective, Name: c.Name, Description: desc,
 			Priorities: c.Priorities, TradeOffs: strings.TrimSpace(c.TradeOffs),
 		})
 		if len(c.Opposes) > 0 {
@@ -303,8 +303,8 @@ func addCustom(cfg *Config, raw json.RawMessage, path string, bad *engine.Valida
 		for j, name := range o.names {
 			other, ok := ps.resolve(name)
 			if !ok {
-				if _, isID := ps.byID[duelogic.Framework(name)]; isID {
-					other, ok = duelogic.Framework(name), true
+				if _, isID := ps.byID[catalog.Framework(name)]; isID {
+					other, ok = catalog.Framework(name), true
 				}
 			}
 			at := fmt.Sprintf("%s[%d]", o.path, j)
@@ -313,14 +313,14 @@ func addCustom(cfg *Config, raw json.RawMessage, path string, bad *engine.Valida
 				continue
 			}
 			paths[fmt.Sprintf("opposites[%d]", len(cfg.Opposites))] = at
-			cfg.Opposites = append(cfg.Opposites, [2]duelogic.Framework{o.id, other})
+			cfg.Opposites = append(cfg.Opposites, [2]catalog.Framework{o.id, other})
 		}
 	}
 }
 
 // slugID makes a catalog ID of a name: "Compliance First" is
 // "compliance_first".
-func slugID(name string) duelogic.Framework {
+func slugID(name string) catalog.Framework {
 	var b strings.Builder
 	under := false
 	for _, r := range strings.ToLower(name) {
@@ -341,7 +341,7 @@ func slugID(name string) duelogic.Framework {
 	if b.Len() == 0 {
 		return "custom"
 	}
-	return duelogic.Framework(b.String())
+	return catalog.Framework(b.String())
 }
 
 // clip is a JSON value as an error quotes it: one line, at most 60 runes.

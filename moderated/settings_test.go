@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 )
 
@@ -45,13 +45,13 @@ func TestSettingsFile(t *testing.T) {
 	want := DefaultConfig()
 	want.MaxRounds, want.Debaters, want.TokenBudget = 4, 3, 0
 	want.RoundTimeout, want.CheckpointTimeout, want.TotalTimeout = 5*time.Minute, 45*time.Minute, time.Hour
-	want.CustomPerspectives = []duelogic.FrameworkInfo{
-		{ID: "compliance_first", Kind: duelogic.KindPerspective, Name: "Compliance First", Description: "Will accept development slowdown for compliance",
+	want.CustomPerspectives = []catalog.FrameworkInfo{
+		{ID: "compliance_first", Kind: catalog.KindPerspective, Name: "Compliance First", Description: "Will accept development slowdown for compliance",
 			Priorities: []string{"audit trails", "data residency", "SOC2 requirements"}, TradeOffs: "Will accept development slowdown for compliance"},
-		{ID: "ship_speed", Kind: duelogic.KindPerspective, Name: "Ship Speed", Description: "Will accept rough edges for speed",
+		{ID: "ship_speed", Kind: catalog.KindPerspective, Name: "Ship Speed", Description: "Will accept rough edges for speed",
 			Priorities: []string{"time to market"}, TradeOffs: "Will accept rough edges for speed"},
 	}
-	want.Opposites = [][2]duelogic.Framework{{"compliance_first", "ship_speed"}}
+	want.Opposites = [][2]catalog.Framework{{"compliance_first", "ship_speed"}}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Fatalf("config (-want +got):\n%s", diff)
 	}
@@ -60,7 +60,7 @@ func TestSettingsFile(t *testing.T) {
 	f := newFakeWith([]string{`{"debaters":2,"perspectives":["Compliance First"]}`}, texts("argument", 50), judgeAgree)
 	cfg.Debaters = 2
 	res := mustRun(t, f, cfg, engine.Debate{Proposition: "Should audit logs leave the EU region?"}, nil)
-	if diff := cmp.Diff([]duelogic.Framework{"compliance_first", "ship_speed"}, idsOf(res.Perspectives)); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{"compliance_first", "ship_speed"}, idsOf(res.Perspectives)); diff != "" {
 		t.Errorf("seats (-want +got):\n%s", diff)
 	}
 

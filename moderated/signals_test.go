@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 )
 
 func TestRepetition(t *testing.T) {
@@ -82,10 +82,10 @@ func TestEndOf(t *testing.T) {
 	}{
 		{"goes on", Judgment{NewGround: true}, 2, 2, ""},
 		{"agreement at once", Judgment{Converging: true}, 1, 3, EndAgreement},
-		{"clear winner", Judgment{ClearWinner: duelogic.SecurityAdvocate}, 2, 2, EndClearWinner},
+		{"clear winner", Judgment{ClearWinner: catalog.SecurityAdvocate}, 2, 2, EndClearWinner},
 		{"moderator sees stagnation", Judgment{Stagnating: true}, 2, 2, EndStagnation},
-		{"every debater repeats", Judgment{Repeating: []duelogic.Framework{"a", "b"}}, 2, 2, EndStagnation},
-		{"one of two repeats", Judgment{Repeating: []duelogic.Framework{"a"}}, 2, 2, ""},
+		{"every debater repeats", Judgment{Repeating: []catalog.Framework{"a", "b"}}, 2, 2, EndStagnation},
+		{"one of two repeats", Judgment{Repeating: []catalog.Framework{"a"}}, 2, 2, ""},
 		{"round cap", Judgment{NewGround: true}, 5, 2, EndMaxRounds},
 		{"agreement beats the cap", Judgment{Converging: true}, 5, 2, EndAgreement},
 	}
@@ -100,8 +100,8 @@ func TestEndOf(t *testing.T) {
 
 func TestParseJudgment(t *testing.T) {
 	ps, _ := newPerspectives(DefaultConfig())
-	active := []duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate}
-	resolve := func(name string) (duelogic.Framework, bool) {
+	active := []catalog.Framework{catalog.PerformanceAdvocate, catalog.SimplicityAdvocate}
+	resolve := func(name string) (catalog.Framework, bool) {
 		id, ok := ps.resolve(name)
 		return id, ok && slices.Contains(active, id)
 	}
@@ -112,9 +112,9 @@ func TestParseJudgment(t *testing.T) {
 		err   string
 	}{
 		{"full", `{"converging":false,"stagnating":true,"newGround":false,"clearWinner":"Simplicity Advocate","offTopic":["performance_advocate","Security Advocate","nobody"],"summary":"S."}`,
-			Judgment{Stagnating: true, ClearWinner: duelogic.SimplicityAdvocate, OffTopic: []duelogic.Framework{duelogic.PerformanceAdvocate}, Summary: "S."}, ""},
+			Judgment{Stagnating: true, ClearWinner: catalog.SimplicityAdvocate, OffTopic: []catalog.Framework{catalog.PerformanceAdvocate}, Summary: "S."}, ""},
 		{"loose types and keys", "```json\n{\"Converging\":\"yes\",\"new_ground\":1,\"clear_winner\":\"none\",\"off_topic\":\"the Performance Advocate perspective\",\"summary\":\" S. \"}\n```",
-			Judgment{Converging: true, NewGround: true, OffTopic: []duelogic.Framework{duelogic.PerformanceAdvocate}, Summary: "S."}, ""},
+			Judgment{Converging: true, NewGround: true, OffTopic: []catalog.Framework{catalog.PerformanceAdvocate}, Summary: "S."}, ""},
 		{"no summary", `{"converging":true}`, Judgment{}, "summary is empty"},
 		{"prose", "They are converging.", Judgment{}, "no JSON object"},
 	}
@@ -183,7 +183,7 @@ func TestConvergenceSignals(t *testing.T) {
 			}
 			if tt.argument != "" {
 				j := res.Rounds[1].Judgment
-				if diff := cmp.Diff([]duelogic.Framework{duelogic.PerformanceAdvocate, duelogic.SimplicityAdvocate}, j.Repeating); diff != "" {
+				if diff := cmp.Diff([]catalog.Framework{catalog.PerformanceAdvocate, catalog.SimplicityAdvocate}, j.Repeating); diff != "" {
 					t.Errorf("repeating (-want +got):\n%s", diff)
 				}
 				if res.Rounds[1].Arguments[0].Repetition != 1 {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/internal/stubtext"
 	"github.com/duelogic/duelogic/internal/stubvoice"
 	"github.com/duelogic/duelogic/llm"
@@ -27,8 +27,8 @@ func init() {
 // stubVoices are the stub's voices for the built-in catalog's entries.
 var stubVoices = func() *stubvoice.Set {
 	var es []stubvoice.Entry
-	for _, f := range duelogic.DefaultCatalog().All() {
-		es = append(es, stubvoice.Entry{ID: string(f.ID), Name: f.Name, Perspective: f.Kind == duelogic.KindPerspective})
+	for _, f := range catalog.DefaultCatalog().All() {
+		es = append(es, stubvoice.Entry{ID: string(f.ID), Name: f.Name, Perspective: f.Kind == catalog.KindPerspective})
 	}
 	return stubvoice.NewSet(es)
 }()

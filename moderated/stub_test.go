@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/engine/enginetest"
 	"github.com/duelogic/duelogic/llm"
@@ -23,8 +23,8 @@ func stubAnswer(t *testing.T, seed int64, req llm.Request) string {
 // TestStubReadsTheDebaterPrompt runs the stub on a debater's prompt, so that
 // a change to the prompt that the stub no longer reads fails here.
 func TestStubReadsTheDebaterPrompt(t *testing.T) {
-	me := Perspective{ID: duelogic.PerformanceAdvocate, Name: "Performance Advocate", Priorities: []string{"latency"}, TradeOffs: "complexity for speed"}
-	other := Perspective{ID: duelogic.SimplicityAdvocate, Name: "Simplicity Advocate", Priorities: []string{"readability"}, TradeOffs: "speed for clarity"}
+	me := Perspective{ID: catalog.PerformanceAdvocate, Name: "Performance Advocate", Priorities: []string{"latency"}, TradeOffs: "complexity for speed"}
+	other := Perspective{ID: catalog.SimplicityAdvocate, Name: "Simplicity Advocate", Priorities: []string{"readability"}, TradeOffs: "speed for clarity"}
 	d := engine.Debate{Proposition: "Should we cache sessions in Redis?"}
 	for _, round := range []int{1, 2} {
 		user := roundLine(round, 4) + "\n" + question(d, nil) + "\n\nGive your argument for this round."
