@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -278,9 +279,9 @@ func TestFailuresKeepTheirDebate(t *testing.T) {
 		}, nil, boom},
 		{"store error", func(func()) llm.Client { return llm.NewStub(1) }, func(s store.Store) store.Store { return storetest.FailAfter(s, 3, boom) }, boom},
 		{"cancel", func(cancel func()) llm.Client {
-			n := 0
+			var n atomic.Int64
 			return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-				if n++; n == 2 {
+				if n.Add(1) == 2 {
 					cancel()
 					return llm.Response{}, ctx.Err()
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,12 +24,13 @@ import (
 // failing fails the nth call it is sent, then answers like the stub.
 type failing struct {
 	llm.Client
-	n, at int
-	err   error
+	n   atomic.Int64
+	at  int64
+	err error
 }
 
 func (f *failing) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if f.n++; f.n == f.at {
+	if f.n.Add(1) == f.at {
 		return llm.Response{}, f.err
 	}
 	return f.Client.Complete(ctx, req)
@@ -74,9 +76,9 @@ func TestEveryFormatByName(t *testing.T) {
 				{"model error", func(func()) llm.Client { return &failing{Client: llm.NewStub(3), at: 3, err: boom} }, nil, boom},
 				{"store error", func(func()) llm.Client { return llm.NewStub(3) }, func(s store.Store) store.Store { return storetest.FailAfter(s, 5, boom) }, boom},
 				{"cancel", func(cancel func()) llm.Client {
-					n := 0
+					var n atomic.Int64
 					return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-						if n++; n == 3 {
+						if n.Add(1) == 3 {
 							cancel()
 							return llm.Response{}, ctx.Err()
 						}
