@@ -20,9 +20,9 @@
 //     resume cost at most Config.MaxExtraCalls model calls more than it.
 //     Once the first record is stored, the failed Run returns the result
 //     so far with the error.
-//     By default k takes a sample of positions: the first two and the
-//     last records, the first record of every type, and three evenly
-//     spaced ones. With Config.Exhaustive, or the
+//     By default k takes a sample of at most ten positions: the first
+//     two, the middle and the last records, and the first record of every
+//     type (of six types spread over them, when there are more). With Config.Exhaustive, or the
 //     environment variable DUELOGIC_EXHAUSTIVE=1 (CI sets it), k takes
 //     every position.
 //   - ReplayEqualsLive: [engine.Replay] of the stored records gives exactly
@@ -32,6 +32,7 @@
 //   - ResumeFinished: resuming a finished debate calls no model, stores
 //     nothing and gives the same transcript.
 //   - CancellationLeaksNothing: cancelling the context during a model call
+//     (the middle one by default; the first, middle and last exhaustively)
 //     stops the debate with the context's error and the result so far
 //     (every utterance stored) and leaves no goroutine behind (checked in
 //     a testing/synctest bubble); Resume finishes it.
@@ -44,6 +45,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -103,7 +105,7 @@ func (c Config) withDefaults() Config {
 func Run[R any](t *testing.T, newFormat func() engine.Format[R], c Config) {
 	t.Helper()
 	c = c.withDefaults()
-	s := suite[R]{newFormat: newFormat, c: c}
+	s := &suite[R]{newFormat: newFormat, c: c}
 	t.Run("StoreFailsAfterEveryRecord", s.storeFails)
 	t.Run("ReplayEqualsLive", s.replay)
 	t.Run("SameDebateAtTwoClocks", s.clocks)
@@ -115,6 +117,39 @@ func Run[R any](t *testing.T, newFormat func() engine.Format[R], c Config) {
 type suite[R any] struct {
 	newFormat func() engine.Format[R]
 	c         Config
+
+	once  sync.Once
+	clean cleanRun[R]
+}
+
+// cleanRun is one uninterrupted play at clockA, which several rules compare
+// with: its result, log, events and model calls.
+type cleanRun[R any] struct {
+	res    *engine.Result[R]
+	err    error
+	store  store.Store
+	recs   []string
+	events []engine.Event
+	calls  int64
+}
+
+// cleanRun plays the debate once, uninterrupted, for the rules to share.
+func (s *suite[R]) cleanRun(t *testing.T) cleanRun[R] {
+	t.Helper()
+	s.once.Do(func() {
+		mem := store.NewMemory()
+		cc := &counting{Client: s.c.Client()}
+		sink := &collect{}
+		res, err := s.run(context.Background(), env{cc, mem, sink, fixed(clockA)})
+		s.clean = cleanRun[R]{res: res, err: err, store: mem, events: sink.events, calls: cc.n.Load()}
+		if err == nil {
+			s.clean.recs = records(t, mem, s.c.Debate.ID)
+		}
+	})
+	if s.clean.err != nil {
+		t.Fatalf("an uninterrupted run: %v", s.clean.err)
+	}
+	return s.clean
 }
 
 // env is what one play gets.
@@ -125,7 +160,7 @@ type env struct {
 	now    func() time.Time
 }
 
-func (s suite[R]) opts(e env) []engine.Option {
+func (s *suite[R]) opts(e env) []engine.Option {
 	o := []engine.Option{engine.WithStore(e.store), engine.WithClock(e.now)}
 	if e.sink != nil {
 		o = append(o, engine.WithSink(e.sink))
@@ -133,11 +168,11 @@ func (s suite[R]) opts(e env) []engine.Option {
 	return append(o, s.c.Options...)
 }
 
-func (s suite[R]) run(ctx context.Context, e env) (*engine.Result[R], error) {
+func (s *suite[R]) run(ctx context.Context, e env) (*engine.Result[R], error) {
 	return engine.Run(ctx, e.client, s.newFormat(), s.c.Debate, s.opts(e)...)
 }
 
-func (s suite[R]) resume(ctx context.Context, e env) (*engine.Result[R], error) {
+func (s *suite[R]) resume(ctx context.Context, e env) (*engine.Result[R], error) {
 	return engine.Resume(ctx, e.client, s.newFormat(), s.c.Debate.ID, s.opts(e)...)
 }
 
@@ -145,14 +180,9 @@ var clockA = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 
 func fixed(t time.Time) func() time.Time { return func() time.Time { return t } }
 
-func (s suite[R]) storeFails(t *testing.T) {
-	clean := store.NewMemory()
-	cc := &counting{Client: s.c.Client()}
-	if _, err := s.run(context.Background(), env{cc, clean, nil, fixed(clockA)}); err != nil {
-		t.Fatal(err)
-	}
-	want := records(t, clean, s.c.Debate.ID)
-	base := cc.n.Load()
+func (s *suite[R]) storeFails(t *testing.T) {
+	clean := s.cleanRun(t)
+	want, base := clean.recs, clean.calls
 	worst := int64(0)
 	points := failurePoints(want, s.c.Exhaustive)
 	for _, k := range points {
@@ -190,13 +220,10 @@ func (s suite[R]) storeFails(t *testing.T) {
 	}
 }
 
-func (s suite[R]) replay(t *testing.T) {
-	mem := store.NewMemory()
-	sink := &collect{}
-	if _, err := s.run(context.Background(), env{s.c.Client(), mem, sink, fixed(clockA)}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := mem.Records(context.Background(), s.c.Debate.ID)
+func (s *suite[R]) replay(t *testing.T) {
+	clean := s.cleanRun(t)
+	sink := &collect{events: clean.events}
+	recs, err := clean.store.Records(context.Background(), s.c.Debate.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,6 +234,11 @@ func (s suite[R]) replay(t *testing.T) {
 	if len(sink.events) == 0 {
 		t.Fatal("the sink received no event")
 	}
+	// reflect.DeepEqual first: cmp.Diff is slow on a long debate, and only
+	// needed to tell what differs.
+	if reflect.DeepEqual(sink.events, got) {
+		return
+	}
 	if diff := cmp.Diff(sink.events, got); diff != "" {
 		t.Errorf("Replay differs from the events emitted live (-live +replay):\n%s", diff)
 	}
@@ -214,7 +246,7 @@ func (s suite[R]) replay(t *testing.T) {
 
 var dates = regexp.MustCompile(`\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?|\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}\b`)
 
-func (s suite[R]) clocks(t *testing.T) {
+func (s *suite[R]) clocks(t *testing.T) {
 	at := []time.Time{time.Date(2019, 3, 4, 5, 6, 7, 0, time.UTC), time.Date(2031, 8, 9, 22, 11, 12, 0, time.UTC)}
 	var got [2][]string
 	for i, now := range at {
@@ -246,12 +278,9 @@ func said(tr []engine.Utterance) []string {
 	return lines
 }
 
-func (s suite[R]) resumeFinished(t *testing.T) {
-	mem := store.NewMemory()
-	first, err := s.run(context.Background(), env{s.c.Client(), mem, nil, fixed(clockA)})
-	if err != nil {
-		t.Fatal(err)
-	}
+func (s *suite[R]) resumeFinished(t *testing.T) {
+	clean := s.cleanRun(t)
+	mem, first := clean.store, clean.res
 	before := records(t, mem, s.c.Debate.ID)
 	c := &counting{Client: s.c.Client()}
 	again, err := s.resume(context.Background(), env{c, mem, nil, fixed(clockA.Add(time.Hour))})
@@ -272,15 +301,14 @@ func (s suite[R]) resumeFinished(t *testing.T) {
 	}
 }
 
-func (s suite[R]) cancellation(t *testing.T) {
-	cc := &counting{Client: s.c.Client()}
-	clean := store.NewMemory()
-	if _, err := s.run(context.Background(), env{cc, clean, nil, fixed(clockA)}); err != nil {
-		t.Fatal(err)
+func (s *suite[R]) cancellation(t *testing.T) {
+	clean := s.cleanRun(t)
+	want, n := clean.recs, clean.calls
+	at := []int64{max(1, n/2)}
+	if s.c.Exhaustive {
+		at = slices.Compact([]int64{1, max(1, n/2), n})
 	}
-	want := records(t, clean, s.c.Debate.ID)
-	n := cc.n.Load()
-	for _, k := range slices.Compact([]int64{1, max(1, n/2), n}) {
+	for _, k := range at {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -313,7 +341,7 @@ func (s suite[R]) cancellation(t *testing.T) {
 	}
 }
 
-func (s suite[R]) panicInPlay(t *testing.T) {
+func (s *suite[R]) panicInPlay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &panicking[R]{Format: s.newFormat()}
 		var got any
@@ -433,9 +461,9 @@ func maskSeqs(s string) string {
 // failurePoints returns the k at which StoreFailsAfterEveryRecord fails a
 // store after k records of a debate whose records are recs (each line
 // starting with its record type, as the suite compares them): every k
-// when exhaustive, else a deterministic sample that still fails on every
-// kind of record: the first two and the last, the first record of every
-// type, and three evenly spaced positions.
+// when exhaustive, else a deterministic sample of at most ten: the first
+// two, the middle and the last record, and the first record of every type
+// (of six types spread over them, when there are more).
 func failurePoints(recs []string, exhaustive bool) []int {
 	n := len(recs)
 	var ks []int
@@ -445,18 +473,25 @@ func failurePoints(recs []string, exhaustive bool) []int {
 		}
 		return ks
 	}
-	ks = append(ks, 0, 1, n-1)
+	ks = append(ks, 0, 1, n/2, n-1)
 	seen := map[string]bool{}
+	var firsts []int
 	for k, r := range recs {
 		typ, _, _ := strings.Cut(r, " ")
 		if !seen[typ] {
 			seen[typ] = true
-			ks = append(ks, k)
+			firsts = append(firsts, k)
 		}
 	}
-	const spaced = 4
-	for i := 1; i < spaced; i++ {
-		ks = append(ks, i*n/spaced)
+	// The first record of every type, or of maxTypes types spread over
+	// them when there are more.
+	const maxTypes = 6
+	if len(firsts) <= maxTypes {
+		ks = append(ks, firsts...)
+	} else {
+		for i := range maxTypes {
+			ks = append(ks, firsts[i*(len(firsts)-1)/(maxTypes-1)])
+		}
 	}
 	slices.Sort(ks)
 	ks = slices.Compact(ks)

@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestFailurePointsCoverEveryType(t *testing.T) {
 	if len(got) > 10 {
 		t.Errorf("%d points, want a sample: %v", len(got), got)
 	}
-	for _, k := range []int{0, 1, 5, 57, 99, 25, 50, 75} {
+	for _, k := range []int{0, 1, 5, 50, 57, 99} {
 		if !slices.Contains(got, k) {
 			t.Errorf("the sample %v leaves out record %d", got, k)
 		}
@@ -54,5 +55,21 @@ func TestFailurePointsCoverEveryType(t *testing.T) {
 	}
 	if got := failurePoints(recs[:2], false); !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("two records: %v, want [0 1]", got)
+	}
+}
+
+func TestFailurePointsCapManyTypes(t *testing.T) {
+	var recs []string
+	for i := range 40 {
+		recs = append(recs, fmt.Sprintf("type%d {}", i/2))
+	}
+	got := failurePoints(recs, false)
+	if len(got) > 10 {
+		t.Errorf("%d points, want at most 10: %v", len(got), got)
+	}
+	for _, k := range []int{0, 1, 20, 39, 38} { // 38: the first of the last type
+		if !slices.Contains(got, k) {
+			t.Errorf("the sample %v leaves out record %d", got, k)
+		}
 	}
 }
