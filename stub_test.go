@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -117,9 +118,13 @@ func stubAllRoles() []string {
 
 func TestStubChairTexts(t *testing.T) {
 	long := strings.Repeat("Should frontier AI laboratories be required to pause training runs ", 8) + "?"
+	seeds := int64(8) // 30 with DUELOGIC_EXHAUSTIVE=1, as CI runs it
+	if os.Getenv("DUELOGIC_EXHAUSTIVE") == "1" {
+		seeds = 30
+	}
 	for _, purpose := range []string{"opening", "response", "interruption"} {
 		for _, role := range stubAllRoles() {
-			for seed := range int64(30) {
+			for seed := range seeds {
 				for _, prop := range []string{stubTestProposition, long} {
 					req := stubChairRequest(purpose, role, "<context>\n"+strings.Repeat("Background. ", 40)+"\n</context>")
 					req.Messages[1].Content = strings.Replace(req.Messages[1].Content, stubTestProposition, prop, 1)
