@@ -29,7 +29,7 @@ var duelogicFormat = define(adapter[*duelogic.Outcome]{
 		return duelogic.NewPodcast(cfg)
 	},
 	summary: func(r *render.Renderer, res *engine.Result[*duelogic.Outcome]) {
-		r.Metrics(duelogic.ResultOf(res))
+		r.Metrics(res.Detail.Metrics, res.Usage)
 	},
 	docs: func(res *engine.Result[*duelogic.Outcome]) (map[string]string, error) {
 		cfg := res.Detail.Config
