@@ -52,12 +52,13 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"═══ Clarifying question ═══\nModerator: What exactly is being decided in \"Which cache?\"",
-		"Your answer (Enter: go with that)\n> Redis or PostgreSQL, for user sessions\n",
+		"═══ Clarifying question ═══\nThe question is too vague to assign perspectives. Before assigning them, the moderator asks:\nWhat exactly is being decided in \"Which cache?\"",
+		"an empty answer keeps the assumption.\n> Redis or PostgreSQL, for user sessions\n",
 		"Before assigning perspectives I asked: ",
-		"[A]pprove  [R]eject  [S]kip this synthesis\n> a\n",
-		"Would you like me to create a workflow from this decision? [y/N]\n> y\n",
-		"ended: max_rounds after 1 round; synthesis approved",
+		"[S]kip  [A]pprove  [R]eject  (Enter: skip)\n> a\n",
+		"═══ Workflow ═══\nWould you like me to create a workflow from this decision?\n",
+		"[Y]es  [N]o  (Enter: yes)\n> y\n",
+		"══════ VERDICT ══════\nrecommendation (approved): ",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -90,7 +91,7 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 	// and writes the same decision again.
 	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
 	again := debate(t, dir, "", "--store", "db", "--resume", id)
-	if again.code != 0 || strings.Contains(again.stdout, "[A]pprove") || strings.Contains(again.stdout, "Your answer") {
+	if again.code != 0 || strings.Contains(again.stdout, "[A]pprove") || strings.Contains(again.stdout, "═══ Clarifying question") {
 		t.Fatalf("resume: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
 	}
 	if got := wrote(again.stderr, "docs/decisions/"); len(got) != 1 || got[0] != decisions[0] || read(t, dir, got[0]) != doc {
@@ -134,12 +135,16 @@ func TestModeratedWithoutAsking(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if strings.Contains(r.stdout, "═══ Clarifying question ═══") || strings.Contains(r.stdout, "[A]pprove") {
+	if strings.Contains(r.stdout, "═══ Clarifying question ═══") || strings.Contains(r.stdout, "[A]pprove") || strings.Contains(r.stdout, "═══ Workflow") {
 		t.Errorf("asked something:\n%s", r.stdout)
 	}
 	decisions := wrote(r.stderr, "docs/decisions/")
 	if len(decisions) != 1 {
 		t.Fatalf("decisions %v", decisions)
+	}
+	// Nobody said yes to a workflow.
+	if wf := wrote(r.stderr, "docs/workflows/"); len(wf) != 0 {
+		t.Errorf("wrote workflows %v", wf)
 	}
 	// Unreviewed is said, as Approved and Rejected are, with the other
 	// header lines.
@@ -224,18 +229,19 @@ func TestModeratedSettingsFile(t *testing.T) {
 func TestDecisionFileName(t *testing.T) {
 	dir := t.TempDir()
 	s := moderated.Synthesis{Title: "Caching: Redis or PostgreSQL?", DebateID: "dl-1", Date: time.Date(2025, 12, 5, 23, 0, 0, 0, time.UTC)}
-	p, err := writeDecision(dir, "dl-1", s)
+	doc := func(s moderated.Synthesis) string { return s.DecisionMarkdown() }
+	p, err := writeDecision(dir, "dl-1", s, doc(s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(dir, "docs", "decisions", "2025-12-05-caching-redis-or-postgresql.md"); p != want {
 		t.Errorf("wrote %s, want %s", p, want)
 	}
-	if again, _ := writeDecision(dir, "dl-1", s); again != p {
+	if again, _ := writeDecision(dir, "dl-1", s, doc(s)); again != p {
 		t.Errorf("the same debate again went to %s", again)
 	}
 	s.DebateID = "dl-2"
-	if other, _ := writeDecision(dir, "dl-2", s); other != strings.TrimSuffix(p, ".md")+"-dl-2.md" {
+	if other, _ := writeDecision(dir, "dl-2", s, doc(s)); other != strings.TrimSuffix(p, ".md")+"-dl-2.md" {
 		t.Errorf("another debate's decision went to %s", other)
 	}
 	for title, want := range map[string]string{"": "dl-2", "  !!": "dl-2", "Élan vital — or not": "lan-vital-or-not"} {
