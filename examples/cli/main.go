@@ -8,6 +8,7 @@
 //	debate --format moderated --no-checkpoints "Postgres or DynamoDB?"
 //	debate --list
 //	debate --resume dl-0123456789abcdef
+//	debate --fork dl-0123456789abcdef@12 --set arbiter.modelId=openai/gpt-4.1 --set flow.maxExchanges=4
 //
 // Install it with
 //
@@ -22,7 +23,10 @@
 // for --store postgres://...), so --list shows them and --resume finishes
 // one that stopped (a model error, Ctrl-C, or a paused question), whatever
 // its format; --list names a file of --store that is not a readable debate
-// on standard error, and lists the others. --out DIR
+// on standard error, and lists the others. --fork ID@SEQ makes a new debate
+// of the first SEQ records of a stored one, its configuration changed by
+// --set (a dotted JSON path and a value), and plays it on: a podcast
+// re-judged after its openings by another arbiter model, say. --out DIR
 // writes the finished debate's documents: DIR/<id>.md, the transcript,
 // DIR/<id>.json, the result, and the format's own documents as
 // DIR/<id>.<name> (formal writes the seed's directory instead).

@@ -39,6 +39,8 @@ type options struct {
 	rounds        int
 	noCheckpoints bool
 	resume        string
+	fork          string
+	sets          setFlags
 	list          bool
 	out           string
 	storeDir      string
@@ -75,6 +77,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 const usageHead = `usage: debate [flags] "question"
        debate --list
        debate --resume ID
+       debate --fork ID@SEQ [--set key=value ...]
 
 Runs a debate between language models and prints it live.
 
@@ -94,6 +97,8 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
 	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without asking anything: the debate is unattended (moderated: no clarifying question, the moderator's assumption stands; no checkpoints; no approval of the synthesis, which stays unreviewed; no workflow); formats that ask nothing accept it and do nothing")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID, or with a prefix of it that names one debate (dl-4b41, or 4b41)")
+	fs.StringVar(&o.fork, "fork", "", "fork the stored debate ID (or an ID prefix) after its record SEQ (1 is its first), as ID@SEQ, into a new debate, its configuration changed by --set, and play the fork on")
+	fs.Var(&o.sets, "set", "with --fork: set a field of the forked debate's configuration, as a dotted JSON path and a value read as JSON when it is JSON, else as text (--set arbiter.modelId=gpt-4o --set flow.maxExchanges=4); repeatable")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents to this directory: <id>.md (transcript), <id>.json (result) and the format's own as <id>.<name>; formal writes the seed's <timestamp>-<slug>/ (transcript.md, summary.md, blog-post.md, assessor-report.md, debate-log.jsonl)")
 	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
@@ -161,12 +166,16 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		return nil, fs, bad
 	}
 	o.question = strings.TrimSpace(strings.Join(words, " "))
-	stored := o.resume != ""
+	stored := o.resume != "" || o.fork != ""
 	switch {
 	case o.list && (o.question != "" || stored):
-		return nil, fs, usagef("--list takes no question and no --resume")
+		return nil, fs, usagef("--list takes no question, no --resume and no --fork")
+	case o.resume != "" && o.fork != "":
+		return nil, fs, usagef("--resume and --fork: give one")
 	case stored && o.question != "":
-		return nil, fs, usagef("--resume takes no question: the debate's is stored")
+		return nil, fs, usagef("%s takes no question: the debate's is stored", o.given("resume", "fork"))
+	case len(o.sets) > 0 && o.fork == "":
+		return nil, fs, usagef("--set changes the configuration of a fork: give --fork ID@SEQ")
 	case o.rounds < 0:
 		return nil, fs, usagef("%s %d: must not be negative", o.given(roundsFlags...), o.rounds)
 	case o.perspectives < 0:
@@ -174,9 +183,9 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 	case o.list:
 		return o, fs, nil
 	case stored:
-		// A stored debate keeps its configuration.
+		// A stored debate keeps its configuration: --fork --set changes it.
 		if bad := flagsOnly(o, formatFlags()...); len(bad) > 0 {
-			return nil, fs, usagef("%s: --resume keeps the stored configuration", strings.Join(bad, ", "))
+			return nil, fs, usagef("%s: %s keeps the stored configuration; fork it with --set to change it", strings.Join(bad, ", "), o.given("resume", "fork"))
 		}
 		return o, fs, nil
 	}
@@ -351,6 +360,8 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	switch {
 	case opt.resume != "":
 		id, res, err = resume(ctx, e, opt.resume)
+	case opt.fork != "":
+		id, res, err = fork(ctx, e, opt.fork, opt.sets)
 	default:
 		id = engine.NewDebateID()
 		e.unattended = opt.noCheckpoints

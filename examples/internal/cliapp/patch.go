@@ -8,8 +8,8 @@ import (
 
 // patch is a JSON object built from dotted keys: set("flow.maxExchanges", 4)
 // makes {"flow": {"maxExchanges": 4}}. It is a format's configuration as
-// [engine.Open] takes it: the fields it leaves out keep the format's
-// defaults.
+// [engine.Open] takes it (the fields it leaves out keep the format's
+// defaults) and, for --fork, an RFC 7396 merge patch of a stored one.
 type patch map[string]any
 
 // set sets the field at the dotted path key to v (anything encoding/json
@@ -42,6 +42,15 @@ func (p patch) set(key string, v any) error {
 		}
 	}
 	return nil
+}
+
+// setJSON sets the field at key to value read as JSON when it is JSON
+// ("4", "true", `"x"`, "[1,2]", "null"), else as a string ("gpt-4o").
+func (p patch) setJSON(key, value string) error {
+	if json.Valid([]byte(value)) {
+		return p.set(key, json.RawMessage(value))
+	}
+	return p.set(key, value)
 }
 
 // setAll sets every top-level field of v, a configuration that encodes as
