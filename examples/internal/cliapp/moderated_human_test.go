@@ -250,3 +250,73 @@ func TestDecisionFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestModeratedQuestionsFollow: each question of a moderated debate waits
+// for the event it follows; a checkpoint, for the judgment of the round
+// after the last one whose checkpoint is stored as answered (a pause is
+// not an answer), so that a debate resumed in its second round does not
+// ask before that round is shown.
+func TestModeratedQuestionsFollow(t *testing.T) {
+	judgment := func(round int) engine.Event {
+		return engine.Event{Type: engine.EventUtterance, Utterance: &engine.Utterance{Kind: moderated.KindJudgment, Exchange: round}}
+	}
+	checkpointed := func(round int, paused bool) engine.Event {
+		data, err := json.Marshal(moderated.CheckpointOutcome{Round: round, Paused: paused})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return engine.Event{Type: moderated.EventCheckpoint, Data: data}
+	}
+	cp := engine.Question{Kind: engine.QuestionCheckpoint}
+	for _, tt := range []struct {
+		name   string
+		stored []engine.Event
+		rounds []int // the rounds whose judgment the checkpoints asked in turn follow
+	}{
+		{"fresh", nil, []int{1, 2, 3}},
+		{"after round 1's checkpoint", []engine.Event{judgment(1), checkpointed(1, false)}, []int{2, 3}},
+		{"paused at round 1's checkpoint", []engine.Event{judgment(1), checkpointed(1, true)}, []int{1, 2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			follows := moderatedQuestions(tt.stored)
+			for _, round := range tt.rounds {
+				after := follows(cp)
+				for r := 1; r <= 3; r++ {
+					if got := after(judgment(r)); got != (r == round) {
+						t.Errorf("checkpoint of round %d follows the judgment of round %d: %t", round, r, got)
+					}
+				}
+			}
+		})
+	}
+	follows := moderatedQuestions(nil)
+	if !follows(engine.Question{Kind: engine.QuestionApproval})(engine.Event{Type: engine.EventUtterance, Utterance: &engine.Utterance{Kind: moderated.KindSynthesis}}) {
+		t.Error("the approval does not follow the synthesis")
+	}
+	if follows(engine.Question{Kind: "topic"}) != nil {
+		t.Error("a question moderated does not ask follows an event")
+	}
+}
+
+// TestModeratedResumesAtTheSecondCheckpoint: a debate paused at round 2's
+// checkpoint (round 1's answered) asks round 2's again on resume, after
+// the stored rounds are shown.
+func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	// Keep the assumption, continue after round 1; the input ends at
+	// round 2's checkpoint.
+	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "Which cache?")
+	if r.code != 0 || !strings.Contains(r.stderr, "paused at a checkpoint question") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := idRE.FindString(r.stdout)
+	r = runIn(t, dir, "e\n", nil, "--resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	resumed := strings.Index(r.stdout, "── resumed "+id)
+	asked := strings.Index(r.stdout, "═══ Checkpoint ═══\nRound 2 of at most 4 is over.")
+	if resumed < 0 || asked < resumed || strings.Count(r.stdout, "═══ Checkpoint ═══") != 1 || !strings.Contains(r.stdout, "**Rounds:** 2\n") {
+		t.Errorf("resumed output:\n%s", r.stdout)
+	}
+}
