@@ -8,6 +8,7 @@
 //	debate --format moderated --no-checkpoints "Postgres or DynamoDB?"
 //	debate --list
 //	debate --resume dl-0123456789abcdef
+//	debate --fork dl-0123456789abcdef@12 --set arbiter.modelId=openai/gpt-4.1 --set flow.maxExchanges=4
 //
 // Install it with
 //
@@ -15,14 +16,20 @@
 //
 // or run it in place with go run ./examples/cli.
 //
-// Debates are recorded as JSONL files in --store (./debates by default;
-// examples/pgcli is the same command with PostgreSQL linked in, for
-// --store postgres://...), so
-// --list shows them and --resume finishes one that stopped (a model error,
-// Ctrl-C, or a paused checkpoint); --list names a file of --store that is not
-// a readable debate on standard error, and lists the others. --out DIR
-// writes the finished debate's documents: DIR/<id>.md, the transcript, and
-// DIR/<id>.json, the result.
+// Every format linked in is played the same way (--format lists them): its
+// configuration is the one its flags make, and a finished debate ends with
+// its verdict. Debates are recorded as JSONL files in --store (./debates by
+// default; examples/pgcli is the same command with PostgreSQL linked in,
+// for --store postgres://...), so --list shows them and --resume finishes
+// one that stopped (a model error, Ctrl-C, or a paused question), whatever
+// its format; --list names a file of --store that is not a readable debate
+// on standard error, and lists the others. --fork ID@SEQ makes a new debate
+// of the first SEQ records of a stored one, its configuration changed by
+// --set (a dotted JSON path and a value), and plays it on: a podcast
+// re-judged after its openings by another arbiter model, say. --out DIR
+// writes the finished debate's documents: DIR/<id>.md, the transcript,
+// DIR/<id>.json, the result, and the format's own documents as
+// DIR/<id>.<name> (formal writes the seed's directory instead).
 //
 // The model is the offline stub (no key, no network) unless an
 // OpenAI-compatible endpoint is configured: --base-url or DUELOGIC_BASE_URL
@@ -39,14 +46,17 @@
 // stored.
 //
 // On a terminal the output has colours (unless NO_COLOR is set) and a status
-// line with the segment, exchange, tokens and elapsed time. The moderated
-// format stops after each round at a checkpoint read from standard input:
-// [C]ontinue, [G]uide (then a line of guidance), [E]nd; end of input pauses
-// the debate, which --resume continues. --no-checkpoints runs it through
-// without stopping; every format accepts it, and those without checkpoints
-// ignore it, so one script can pass it to all of them.
+// line with the segment, exchange, tokens and elapsed time. A format that
+// asks its people something (the moderated format: a clarifying question,
+// a checkpoint after each round, the approval of its synthesis, a
+// workflow) asks on standard input, showing the question and its choices:
+// [C]ontinue, [G]uide (then a line of guidance), [E]nd at a checkpoint;
+// Enter takes the first choice. The end of input at a checkpoint pauses
+// the debate, which --resume continues. --no-checkpoints runs it
+// unattended, asking nothing; every format accepts it, and those that ask
+// nothing ignore it, so one script can pass it to all of them.
 //
-// Exit status: 0 when the debate finished (or paused at a checkpoint), 1 when
+// Exit status: 0 when the debate finished (or paused at a question), 1 when
 // it failed or was interrupted, 2 for bad usage (flags, an unknown or
 // unavailable format, an invalid configuration). --list exits 0 when it could
 // read the store's directory, even if it found damaged files, and 1 when not.

@@ -2,12 +2,12 @@ package cliapp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,11 +19,9 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
-	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -37,13 +35,12 @@ const (
 // options are the parsed command line.
 type options struct {
 	format        string
-	preset        string
-	chairs        string
 	perspectives  int
 	rounds        int
-	perspective   string
 	noCheckpoints bool
 	resume        string
+	fork          string
+	sets          setFlags
 	list          bool
 	out           string
 	storeDir      string
@@ -51,18 +48,23 @@ type options struct {
 	model         string
 	seed          int64
 	stubDelay     time.Duration
-	roundTimeout  time.Duration
-	totalTimeout  time.Duration
 	context       string
 	question      string
 
-	// Each format's own flags, declared and registered in its file.
-	podcastOpt   podcastOptions
-	formalOpt    formalOptions
-	scoredOpt    scoredOptions
-	moderatedOpt moderatedOptions
+	// own are the values of each format's own flags, by format name (see
+	// formatCLI.declare).
+	own map[string]any
 
 	set map[string]bool // the flags given
+}
+
+// ownFlags returns the values of the own flags of the format name, as a
+// *T (see formatCLI.declare); zero values when it declared none.
+func ownFlags[T any](o *options, name string) *T {
+	if v, ok := o.own[name].(*T); ok {
+		return v
+	}
+	return new(T)
 }
 
 // usageError is a mistake on the command line: exit 2 with the usage.
@@ -75,6 +77,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 const usageHead = `usage: debate [flags] "question"
        debate --list
        debate --resume ID
+       debate --fork ID@SEQ [--set key=value ...]
 
 Runs a debate between language models and prints it live.
 
@@ -87,38 +90,37 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	// -h and on a bad flag.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.StringVar(&o.format, "format", "duelogic", "the debate format: "+strings.Join(formatNames(), ", "))
-	fs.StringVar(&o.preset, "preset", "", "duelogic: a preset matchup: "+presetIDs())
-	fs.StringVar(&o.chairs, "chairs", "", "duelogic: comma-separated frameworks or perspectives, one per chair")
+	fs.StringVar(&o.format, "format", duelogic.FormatName, "the debate format: "+strings.Join(engine.Formats(), ", "))
 	fs.IntVar(&o.perspectives, "perspectives", 0, "the number of debaters: duelogic seats that many engineering perspectives; moderated asks for that many")
 	fs.IntVar(&o.rounds, "max-rounds", 0, "rounds (exchanges) to debate; 0: the format's default")
 	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
-	fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
-	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without asking anything (moderated: no clarifying question, the moderator's assumption stands; no checkpoints; no approval of the synthesis, which stays unreviewed; no workflow); formats without checkpoints accept it and do nothing")
-	fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
-	fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
+	fs.BoolVar(&o.noCheckpoints, "no-checkpoints", false, "run to completion without asking anything: the debate is unattended (moderated: no clarifying question, the moderator's assumption stands; no checkpoints; no approval of the synthesis, which stays unreviewed; no workflow); formats that ask nothing accept it and do nothing")
 	fs.StringVar(&o.resume, "resume", "", "resume the stopped or paused debate with this ID, or with a prefix of it that names one debate (dl-4b41, or 4b41)")
+	fs.StringVar(&o.fork, "fork", "", "fork the stored debate ID (or an ID prefix) after its record SEQ (1 is its first), as ID@SEQ, into a new debate, its configuration changed by --set, and play the fork on")
+	fs.Var(&o.sets, "set", "with --fork: set a field of the forked debate's configuration, as a dotted JSON path and a value read as JSON when it is JSON, else as text (--set arbiter.modelId=gpt-4o --set flow.maxExchanges=4); repeatable")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
-	fs.StringVar(&o.out, "out", "", "write the finished debate's documents to this directory: <id>.md (transcript), <id>.json (result) and the format's own; formal writes the seed's <timestamp>-<slug>/ (transcript.md, summary.md, blog-post.md, assessor-report.md, debate-log.jsonl)")
+	fs.StringVar(&o.out, "out", "", "write the finished debate's documents to this directory: <id>.md (transcript), <id>.json (result) and the format's own as <id>.<name>; formal writes the seed's <timestamp>-<slug>/ (transcript.md, summary.md, blog-post.md, assessor-report.md, debate-log.jsonl)")
 	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
 	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub model); the key is read from $DUELOGIC_API_KEY")
 	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL)")
 	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
 	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the stub model's pause per word, to watch it stream (e.g. 20ms)")
 	fs.StringVar(&o.context, "context", "", "background for the question, given to every participant")
-	o.podcastOpt.register(fs)
-	o.formalOpt.register(fs)
-	o.scoredOpt.register(fs)
-	o.moderatedOpt.register(fs)
+	o.own = map[string]any{}
+	for _, name := range slices.Sorted(maps.Keys(formatCLIs)) {
+		if f := formatCLIs[name]; f.declare != nil {
+			o.own[name] = f.declare(fs)
+		}
+	}
 	return fs
 }
 
 // printUsage writes the usage of the flags of fs to w.
 func printUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprint(w, usageHead)
-	for _, f := range registry {
-		fmt.Fprintf(w, "  %-11s %s\n", f.name, f.about)
+	for _, name := range engine.Formats() {
+		fmt.Fprintf(w, "  %-11s %s\n", name, cliOf(name).about)
 	}
 	fmt.Fprint(w, "\nflags:\n")
 	fs.SetOutput(w)
@@ -146,37 +148,60 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		}
 		words, args = append(words, rest[0]), rest[1:]
 	}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	o.question = o.formalOpt.topic(strings.TrimSpace(strings.Join(words, " ")))
-	switch {
-	case o.list && (o.question != "" || o.resume != ""):
-		return nil, fs, usagef("--list takes no question and no --resume")
-	case o.resume != "" && o.question != "":
-		return nil, fs, usagef("--resume takes no question: the debate's is stored")
-	case !o.list && o.resume == "" && o.question == "":
-		return nil, fs, usagef("no question to debate")
-	case o.rounds < 0:
-		return nil, fs, usagef("%s %d: must not be negative", o.given(roundsFlags...), o.rounds)
-	case o.perspectives < 0:
-		return nil, fs, usagef("--perspectives %d: must not be negative", o.perspectives)
-	case o.roundTimeout < 0:
-		return nil, fs, usagef("--round-timeout %v: must not be negative", o.roundTimeout)
-	case o.totalTimeout < 0:
-		return nil, fs, usagef("--total-timeout %v: must not be negative", o.totalTimeout)
-	}
 	// Text that reaches the prompts, the store and the terminal: a control
 	// character in it (an escape sequence pasted, or made up to rewrite
 	// the terminal of whoever shows the debate) is refused before anything
 	// is stored.
-	for _, t := range []struct{ name, text string }{
-		{"the question", strings.Join(words, " ")},
-		{"--topic-prompt", o.formalOpt.topicPrompt},
-		{"--context", o.context},
-		{"--perspective", o.perspective},
-	} {
-		if err := printable(t.name, t.text); err != nil {
-			return nil, fs, err
+	if err := printable("the question", strings.Join(words, " ")); err != nil {
+		return nil, fs, err
+	}
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		o.set[f.Name] = true
+		if bad == nil {
+			bad = printable("--"+f.Name, f.Value.String())
 		}
+	})
+	if bad != nil {
+		return nil, fs, bad
+	}
+	o.question = strings.TrimSpace(strings.Join(words, " "))
+	stored := o.resume != "" || o.fork != ""
+	switch {
+	case o.list && (o.question != "" || stored):
+		return nil, fs, usagef("--list takes no question, no --resume and no --fork")
+	case o.resume != "" && o.fork != "":
+		return nil, fs, usagef("--resume and --fork: give one")
+	case stored && o.question != "":
+		return nil, fs, usagef("%s takes no question: the debate's is stored", o.given("resume", "fork"))
+	case len(o.sets) > 0 && o.fork == "":
+		return nil, fs, usagef("--set changes the configuration of a fork: give --fork ID@SEQ")
+	case o.rounds < 0:
+		return nil, fs, usagef("%s %d: must not be negative", o.given(roundsFlags...), o.rounds)
+	case o.perspectives < 0:
+		return nil, fs, usagef("--perspectives %d: must not be negative", o.perspectives)
+	case o.list:
+		return o, fs, nil
+	case stored:
+		// A stored debate keeps its configuration: --fork --set changes it.
+		if bad := flagsOnly(o, formatFlags()...); len(bad) > 0 {
+			return nil, fs, usagef("%s: %s keeps the stored configuration; fork it with --set to change it", strings.Join(bad, ", "), o.given("resume", "fork"))
+		}
+		return o, fs, nil
+	}
+	// The format and its own flags before the question: a flag of
+	// another format is what is wrong, whatever else is missing.
+	if err := known(o.format); err != nil {
+		return nil, fs, err
+	}
+	if err := check(o.format, o); err != nil {
+		return nil, fs, err
+	}
+	if q := cliOf(o.format).question; q != nil && o.question == "" {
+		o.question = q(o)
+	}
+	if o.question == "" {
+		return nil, fs, usagef("no question to debate")
 	}
 	return o, fs, nil
 }
@@ -226,7 +251,14 @@ type env struct {
 	stderr io.Writer
 	// now is the debate's clock (engine.WithClock); nil: the system's.
 	now func() time.Time
+	// unattended: the debate asks nobody (engine.Debate.Unattended, as
+	// given or as stored).
+	unattended bool
 }
+
+// asks reports whether the person at the terminal is asked the debate's
+// questions: unless the debate is unattended or --no-checkpoints is given.
+func (e *env) asks() bool { return !e.unattended && !e.opt.noCheckpoints }
 
 // StoreOpener opens the store a --store URL names (postgres://...); a
 // build of the command that links a SQL store passes one to [Run].
@@ -324,27 +356,24 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	}
 
 	var id string
-	var res *outcome
-	if opt.resume != "" {
+	var res *engine.Result[engine.Outcome]
+	switch {
+	case opt.resume != "":
 		id, res, err = resume(ctx, e, opt.resume)
-	} else {
-		var f *format
-		f, err = lookupFormat(opt.format)
-		if err == nil {
-			err = f.check(opt)
-		}
-		if err != nil {
-			return badUsage(err)
-		}
+	case opt.fork != "":
+		id, res, err = fork(ctx, e, opt.fork, opt.sets)
+	default:
 		id = engine.NewDebateID()
-		res, err = f.play(ctx, e, engine.Debate{ID: id, Proposition: opt.question, Context: opt.context}, "")
+		e.unattended = opt.noCheckpoints
+		d := engine.Debate{ID: id, Proposition: opt.question, Context: opt.context, Unattended: opt.noCheckpoints}
+		res, err = start(ctx, e, opt.format, d)
 	}
 	r.Clear()
 	switch {
 	case errors.As(err, new(usageError)):
 		return badUsage(err)
-	case errors.Is(err, moderated.ErrPaused):
-		fmt.Fprintf(stderr, "\npaused at a checkpoint; continue with: debate --store %s --resume %s\n", storeName(opt.storeDir), id)
+	case errors.Is(err, engine.ErrPaused):
+		fmt.Fprintf(stderr, "\npaused at %s; continue with: debate --store %s --resume %s\n", pausedAt(ctx, js, id), storeName(opt.storeDir), id)
 		return exitOK
 	case err != nil:
 		fmt.Fprintln(stderr, "\ndebate:", safeError(err))
@@ -367,11 +396,9 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		}
 		return exitFail
 	}
-	if res.summary != nil {
-		res.summary(r)
-	}
-	if res.finish != nil {
-		files, err := res.finish()
+	showOutcome(r, res)
+	if v := viewOf(res.Detail); v.finish != nil {
+		files, err := v.finish(e, res)
 		if err != nil {
 			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
@@ -381,7 +408,7 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		}
 	}
 	if opt.out != "" {
-		files, err := writeDocs(opt.out, id, res)
+		files, err := writeDocs(opt.out, res)
 		if err != nil {
 			fmt.Fprintln(stderr, "debate:", safeError(err))
 			return exitFail
@@ -393,50 +420,34 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	return exitOK
 }
 
+// pausedAt names the question the paused debate id waits for ("a
+// checkpoint question"), as its records say (engine.Pending); "a question"
+// when they do not.
+func pausedAt(ctx context.Context, st store.Store, id string) string {
+	recs, err := st.Records(context.WithoutCancel(ctx), id)
+	if err != nil {
+		return "a question"
+	}
+	q, ok := engine.Pending(recs)
+	if !ok || q.Kind == "" {
+		return "a question"
+	}
+	return "a " + render.Sanitize(q.Kind) + " question"
+}
+
 // resume shows what the stored debate id (or the one an ID prefix names)
 // said so far, then continues it with its format. It returns the debate's
 // full ID.
-func resume(ctx context.Context, e *env, id string) (string, *outcome, error) {
-	id, err := resolveID(ctx, e.store, id)
+func resume(ctx context.Context, e *env, id string) (string, *engine.Result[engine.Outcome], error) {
+	id, err := resolveID(ctx, e.store, id, "--resume")
 	if err != nil {
 		return id, nil, err
 	}
-	recs, err := e.store.Records(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return id, nil, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, storeName(e.opt.storeDir))
-	}
+	st, err := load(ctx, e, id)
 	if err != nil {
 		return id, nil, err
 	}
-	sum, err := events.Summarize(recs)
-	if err != nil {
-		return id, nil, err
-	}
-	f, err := lookupFormat(sum.Format)
-	if err != nil {
-		return id, nil, err
-	}
-	if sum.Format == duelogic.FormatName {
-		var p duelogic.Podcast
-		if err := json.Unmarshal(sum.Spec, &p); err != nil {
-			return id, nil, fmt.Errorf("%w: debate %s: the podcast's configuration: %v", engine.ErrCorruptLog, id, err)
-		}
-		e.render.SetConfig(p.Config)
-	}
-	// Show what was said before, then continue live. The end of a finished
-	// debate is left to the format's summary, which its result gives.
-	for _, rec := range recs {
-		if ev, ok := events.FromRecord(rec); ok && ev.Type != engine.EventDebateEnded {
-			e.sink.Emit(ctx, ev)
-		}
-	}
-	if sum.Status == events.StatusFinished {
-		// Nothing is run: the format gives the finished debate's result.
-		fmt.Fprintf(e.stderr, "debate: debate %s had already finished; showing it\n", id)
-	} else {
-		e.render.Println(fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, sum.Status, len(recs)))
-	}
-	res, err := f.play(ctx, e, engine.Debate{}, id)
+	res, err := playOn(ctx, e, st, fmt.Sprintf("\n── resumed %s (%s, %d records stored) ──", id, st.sum.Status, st.sum.Records))
 	return id, res, err
 }
 
@@ -445,7 +456,7 @@ func resume(ctx context.Context, e *env, id string) (string, *outcome, error) {
 // id (with or without the "dl-" of engine.NewDebateID). A prefix that names
 // several debates is a usage error listing them; one that names none is
 // returned as it is, for resume to report.
-func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
+func resolveID(ctx context.Context, st store.Store, id, what string) (string, error) {
 	if _, err := st.Records(ctx, id); !errors.Is(err, store.ErrNotFound) {
 		return id, nil
 	}
@@ -455,7 +466,7 @@ func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
 	}
 	ids, err := ls.Debates(ctx)
 	if err != nil {
-		return "", fmt.Errorf("resolve --resume %s: %w", id, err)
+		return "", fmt.Errorf("resolve %s %s: %w", what, id, err)
 	}
 	var match []string
 	for _, cand := range ids {
@@ -480,7 +491,7 @@ func resolveID(ctx context.Context, st store.Store, id string) (string, error) {
 	if len(match) > shown {
 		names += ", ..."
 	}
-	return "", usagef("--resume %s is ambiguous: %d debates start with it (%s); give more of the ID", id, len(match), names)
+	return "", usagef("%s %s is ambiguous: %d debates start with it (%s); give more of the ID", what, id, len(match), names)
 }
 
 // newClient returns the stub, or an OpenAI-compatible client when a base URL
@@ -528,14 +539,6 @@ func ticking(r *render.Renderer) (stop func()) {
 		close(done)
 		<-finished
 	}
-}
-
-func presetIDs() string {
-	var ids []string
-	for _, p := range duelogic.Presets() {
-		ids = append(ids, p.ID)
-	}
-	return strings.Join(ids, ", ")
 }
 
 // flagsOnly lists the set flags among names.

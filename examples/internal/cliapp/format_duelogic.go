@@ -2,7 +2,6 @@ package cliapp
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,47 +10,58 @@ import (
 	"github.com/duelogic/duelogic/examples/internal/render"
 )
 
-var duelogicFormat = define(adapter[*duelogic.Outcome]{
-	name:   "duelogic",
-	about:  "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
-	flags:  []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
-	fields: map[string]string{"flow.maxExchanges": "max-rounds"},
-	format: func(e *env) (engine.Format[*duelogic.Outcome], error) {
-		cfg, err := duelogicConfig(e.opt)
-		if err != nil {
-			return nil, err
-		}
-		if e.opt.resume == "" {
-			// A resumed debate's chairs are the stored ones: resume
-			// shows those.
-			e.render.SetConfig(cfg)
-		}
-		return duelogic.NewPodcast(cfg)
-	},
-	summary: func(r *render.Renderer, res *engine.Result[*duelogic.Outcome]) {
-		r.Metrics(duelogic.ResultOf(res))
-	},
-	docs: func(res *engine.Result[*duelogic.Outcome]) (map[string]string, error) {
-		cfg := res.Detail.Config
-		name := func(speaker string) string { return chairName(cfg, speaker) }
-		return map[string]string{"md": transcript(res, name, render.MetricsSection(res.Detail.Metrics))}, nil
-	},
-})
+func init() {
+	addFormat(duelogic.FormatName, &formatCLI{
+		about:  "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
+		flags:  []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
+		fields: map[string]string{"flow.maxExchanges": "max-rounds"},
+		declare: func(fs *flag.FlagSet) any {
+			o := new(podcastFlags)
+			fs.StringVar(&o.preset, "preset", "", "duelogic: a preset matchup: "+presetIDs())
+			fs.StringVar(&o.chairs, "chairs", "", "duelogic: comma-separated frameworks or perspectives, one per chair")
+			return o
+		},
+		config: podcastConfig,
+		// The chairs are named by their model and framework, as the
+		// configuration (the stored one, resuming) seats them.
+		prepare: func(e *env, f any) error {
+			if p, ok := f.(*duelogic.Podcast); ok {
+				e.render.SetConfig(p.Config)
+			}
+			return nil
+		},
+	})
+	// Seed 000's success metrics, against their targets, after the
+	// verdict.
+	addView(view[*duelogic.Outcome]{
+		show: func(r *render.Renderer, res *engine.Result[engine.Outcome], o *duelogic.Outcome) {
+			r.Metrics(o.Metrics, res.Usage)
+		},
+	})
+}
 
-// duelogicConfig is the default config changed by the flags.
-func duelogicConfig(o *options) (duelogic.Config, error) {
+// podcastFlags are the flags only the duelogic format reads.
+type podcastFlags struct {
+	preset, chairs string
+}
+
+// podcastConfig sets the podcast's fields the flags given change: the
+// chairs (--preset, --perspectives, --chairs, and --model, which seats
+// that model in every seat, the arbiter's too), and the exchanges.
+func podcastConfig(e *env, p patch) error {
+	o, own := e.opt, ownFlags[podcastFlags](e.opt, duelogic.FormatName)
 	cfg := duelogic.DefaultConfig()
-	if o.preset != "" {
-		p, ok := duelogic.LookupPreset(o.preset)
+	if own.preset != "" {
+		preset, ok := duelogic.LookupPreset(own.preset)
 		if !ok {
-			return cfg, usagef("unknown preset %q; have %s", o.preset, presetIDs())
+			return usagef("unknown preset %q; have %s", own.preset, presetIDs())
 		}
-		cfg = p.Apply(cfg)
+		cfg = preset.Apply(cfg)
 	}
 	if n := o.perspectives; n > 0 {
 		ps := duelogic.Perspectives()
 		if n > len(ps) {
-			return cfg, usagef("--perspectives %d: there are %d engineering perspectives", n, len(ps))
+			return usagef("--perspectives %d: there are %d engineering perspectives", n, len(ps))
 		}
 		var fws []duelogic.Framework
 		for _, p := range ps[:n] {
@@ -59,12 +69,12 @@ func duelogicConfig(o *options) (duelogic.Config, error) {
 		}
 		cfg = duelogic.Preset{Frameworks: fws}.Apply(cfg)
 	}
-	if o.chairs != "" {
+	if own.chairs != "" {
 		var fws []duelogic.Framework
-		for _, f := range strings.Split(o.chairs, ",") {
+		for _, f := range strings.Split(own.chairs, ",") {
 			fw := duelogic.Framework(strings.TrimSpace(f))
 			if _, ok := duelogic.LookupFramework(fw); !ok {
-				return cfg, usagef("--chairs: unknown framework or perspective %q; have %s", fw, frameworkIDs())
+				return usagef("--chairs: unknown framework or perspective %q; have %s", fw, frameworkIDs())
 			}
 			fws = append(fws, fw)
 		}
@@ -73,43 +83,41 @@ func duelogicConfig(o *options) (duelogic.Config, error) {
 			if n == 1 {
 				noun = "chair"
 			}
-			return cfg, usagef("--chairs: %d %s; a debate needs %d to %d", n, noun, duelogic.MinChairs, duelogic.MaxChairs)
+			return usagef("--chairs: %d %s; a debate needs %d to %d", n, noun, duelogic.MinChairs, duelogic.MaxChairs)
 		}
 		cfg = duelogic.Preset{Frameworks: fws}.Apply(cfg)
 	}
-	if o.rounds > 0 {
-		cfg.Flow.MaxExchanges = o.rounds
-	}
-	if o.model != "" {
+	if m := o.model; m != "" {
 		for i := range cfg.Chairs {
 			c := &cfg.Chairs[i]
-			c.ModelID, c.ModelDisplayName, c.ProviderName = o.model, o.model, ""
+			c.ModelID, c.ModelDisplayName, c.ProviderName = m, m, ""
 		}
-		cfg.Arbiter.ModelID, cfg.Arbiter.ModelDisplayName = o.model, o.model
-	}
-	return cfg, nil
-}
-
-// chairName is "Arbiter", a chair's "Model (Framework)", or the speaker.
-func chairName(cfg duelogic.Config, speaker string) string {
-	if speaker == duelogic.SpeakerArbiter {
-		return "Arbiter"
-	}
-	for _, c := range cfg.Chairs {
-		if c.Position == speaker {
-			info, _ := duelogic.LookupFramework(c.Framework)
-			return fmt.Sprintf("%s (%s)", c.DisplayName(), info.ShortName())
+		if err := p.set("arbiter.modelId", m); err != nil {
+			return err
+		}
+		if err := p.set("arbiter.modelDisplayName", m); err != nil {
+			return err
 		}
 	}
-	return title(speaker)
+	if own.preset != "" || own.chairs != "" || o.perspectives > 0 || o.model != "" {
+		if err := p.set("chairs", cfg.Chairs); err != nil {
+			return err
+		}
+	}
+	if n := o.rounds; n > 0 {
+		return p.set("flow.maxExchanges", n)
+	}
+	return nil
 }
 
-// podcastOptions are the flags only the duelogic format reads (list them in its adapter's
-// flags too, so that other formats reject them).
-type podcastOptions struct{}
-
-// register declares o's flags on fs.
-func (o *podcastOptions) register(fs *flag.FlagSet) {}
+// presetIDs lists the presets.
+func presetIDs() string {
+	var ids []string
+	for _, p := range duelogic.Presets() {
+		ids = append(ids, p.ID)
+	}
+	return strings.Join(ids, ", ")
+}
 
 // frameworkIDs lists the frameworks and perspectives a chair may take.
 func frameworkIDs() string {

@@ -11,173 +11,159 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/moderated"
 )
 
-var moderatedFormat = define(adapter[*moderated.Outcome]{
-	name: "moderated",
-	about: "a moderated debate: the moderator asks you to clarify a vague question, engineering perspectives argue rounds, " +
-		"you steer at checkpoints, the moderator synthesizes, you approve or reject it; the decision goes to docs/decisions/",
-	flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout", "settings"},
-	fields: map[string]string{"maxRounds": "max-rounds", "debaters": "perspectives", "roundTimeout": "round-timeout",
-		"totalTimeout": "total-timeout"},
-	// After the moderator opens a round the debaters write their arguments
-	// at once: those are printed whole, in seat order, with their
-	// utterances; the rebuttals, one after another, are printed live.
-	live: func(after *engine.Utterance) bool { return after == nil || after.Kind != moderated.KindOpening },
-	format: func(e *env) (engine.Format[*moderated.Outcome], error) {
-		cfg, err := moderatedConfig(e.opt)
-		if err != nil {
-			return nil, err
-		}
-		var opts []moderated.Option
-		if !e.opt.noCheckpoints {
-			opts = append(opts,
-				moderated.WithCheckpointer(checkpointer(e)),
-				moderated.WithClarifier(clarifier(e)),
-				moderated.WithApprover(approver(e)),
-				moderated.WithFollowUp(followUp(e)))
-		}
-		return moderated.New(cfg, opts...)
-	},
-	summary: func(r *render.Renderer, res *engine.Result[*moderated.Outcome]) {
-		o := res.Detail
-		line := fmt.Sprintf("\n══════ SYNTHESIS ══════\nended: %s after %s", o.EndReason, rounds(len(o.Rounds)))
-		if a := o.Synthesis.Approval; a != nil && a.Status != moderated.Unreviewed {
-			line += "; synthesis " + string(a.Status)
-		}
-		r.Println(line)
-	},
-	docs: func(res *engine.Result[*moderated.Outcome]) (map[string]string, error) {
-		return map[string]string{"synthesis.md": decisionMarkdown(res.Detail.Synthesis)}, nil
-	},
-	finish: func(e *env, res *engine.Result[*moderated.Outcome]) ([]string, error) {
-		p, err := writeDecision(decisionsDir(e.opt), res.DebateID, res.Detail.Synthesis)
-		if err != nil {
-			return nil, err
-		}
-		return []string{p}, nil
-	},
-})
+func init() {
+	addFormat(moderated.FormatName, &formatCLI{
+		about: "a moderated debate: the moderator asks you to clarify a vague question, engineering perspectives argue rounds, " +
+			"you steer at checkpoints, the moderator synthesizes, you approve or reject it; the decision goes to docs/decisions/",
+		flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout", "settings"},
+		fields: map[string]string{"maxRounds": "max-rounds", "debaters": "perspectives", "roundTimeout": "round-timeout",
+			"totalTimeout": "total-timeout"},
+		declare: func(fs *flag.FlagSet) any {
+			o := new(moderatedFlags)
+			fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
+			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
+			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file, JSON with the seed's debate settings "+
+				`({"debate": {"max_rounds", "default_perspectives" (2; "auto": the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
+				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}); `+
+				"flags given win over it; a resumed debate keeps its stored settings")
+			return o
+		},
+		config: moderatedConfig,
+		// After the moderator opens a round the debaters write their
+		// arguments at once: those are printed whole, in seat order, with
+		// their utterances; the rebuttals, one after another, are printed
+		// live.
+		live: func(after *engine.Utterance) bool { return after == nil || after.Kind != moderated.KindOpening },
+		// When a person is asked, a yes to the workflow question writes
+		// the workflow's issue beside the decision.
+		prepare: func(e *env, f any) error {
+			if m, ok := f.(*moderated.Format); ok && e.asks() {
+				moderated.WithFollowUp(followUp(e))(m)
+			}
+			return nil
+		},
+		follows: moderatedQuestions,
+	})
+	// Seed 004's "structured markdown document committed to
+	// docs/decisions/": the outcome's decision document, written whether
+	// or not --out is set.
+	addView(view[*moderated.Outcome]{
+		finish: func(e *env, res *engine.Result[engine.Outcome], o *moderated.Outcome) ([]string, error) {
+			for _, d := range o.Documents() {
+				if d.Name == "decision.md" {
+					p, err := writeDecision(decisionsDir(e.opt), res.DebateID, o.Synthesis, d.Markdown)
+					if err != nil {
+						return nil, err
+					}
+					return []string{p}, nil
+				}
+			}
+			return nil, nil
+		},
+	})
+}
 
-// moderatedConfig is the default configuration, changed by the settings
-// file and then by the flags given (a flag wins over the file). A resumed
-// debate keeps its stored configuration, so the file is not read then.
-func moderatedConfig(o *options) (moderated.Config, error) {
-	cfg := moderated.DefaultConfig()
-	if path := o.moderatedOpt.settings; path != "" && o.resume == "" {
+// moderatedFlags are the flags only the moderated format reads.
+type moderatedFlags struct {
+	roundTimeout, totalTimeout time.Duration
+	settings                   string
+}
+
+// moderatedConfig sets the moderated debate's fields that the settings
+// file (--settings) and the flags given change; a flag wins over the file.
+func moderatedConfig(e *env, p patch) error {
+	o, own := e.opt, ownFlags[moderatedFlags](e.opt, moderated.FormatName)
+	switch {
+	case own.roundTimeout < 0:
+		return usagef("--round-timeout %v: must not be negative", own.roundTimeout)
+	case own.totalTimeout < 0:
+		return usagef("--total-timeout %v: must not be negative", own.totalTimeout)
+	}
+	if path := own.settings; path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return cfg, usagef("--settings: %v", err)
+			return usagef("--settings: %v", err)
 		}
-		if cfg, err = moderated.ParseSettings(data, cfg); err != nil {
+		cfg, err := moderated.ParseSettings(data, moderated.DefaultConfig())
+		if err != nil {
 			var ve *engine.ValidationError
 			if !errors.As(err, &ve) {
-				return cfg, usagef("--settings %s: %v", path, err)
+				return usagef("--settings %s: %v", path, err)
 			}
 			var b strings.Builder
 			fmt.Fprintf(&b, "--settings %s:", path)
 			for _, v := range ve.Violations {
 				fmt.Fprintf(&b, "\n  %s: %s", v.Field, v.Problem)
 			}
-			return cfg, usageError{b.String()}
+			return usageError{b.String()}
+		}
+		if err := p.setAll(cfg); err != nil {
+			return err
 		}
 	}
+	set := map[string]any{}
 	if o.set["perspectives"] {
-		cfg.Debaters = o.perspectives // 0: the moderator's choice
+		set["debaters"] = o.perspectives // 0: the moderator's choice
 	}
-	if o.rounds > 0 {
-		cfg.MaxRounds = o.rounds
+	if n := o.rounds; n > 0 {
+		set["maxRounds"] = n
 	}
-	if t := o.roundTimeout; t > 0 {
-		cfg.RoundTimeout = t
+	if t := own.roundTimeout; t > 0 {
+		set["roundTimeout"] = t.String()
 	}
-	if t := o.totalTimeout; t > 0 {
-		cfg.TotalTimeout = t
+	if t := own.totalTimeout; t > 0 {
+		set["totalTimeout"] = t.String()
 	}
 	if m := o.model; m != "" {
-		cfg.ModeratorModel, cfg.DebaterModels = m, []string{m}
+		set["moderatorModel"], set["debaterModels"] = m, []string{m}
 	}
-	return cfg, nil
+	for k, v := range set {
+		if err := p.set(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// checkpointer asks the person at the terminal after each round, once the
-// round is shown down to the moderator's judgment; the end of input pauses
-// the debate (moderated.ErrPaused).
-func checkpointer(e *env) moderated.Checkpointer {
-	return moderated.CheckpointFunc(func(ctx context.Context, st moderated.State) (moderated.Decision, error) {
-		summary := ""
-		if n := len(st.Rounds); n > 0 {
-			summary = strings.TrimSpace(st.Rounds[n-1].Judgment.Summary)
+// moderatedQuestions says which event each question of a moderated debate
+// comes after, stored holding the events of the debate so far: the
+// clarifying question, the start of the analysis; a checkpoint, the
+// moderator's judgment of the round it follows (the rounds whose
+// checkpoint was answered are stored); the approval, the synthesis
+// document; the workflow question, the approval.
+func moderatedQuestions(stored []engine.Event) func(engine.Question) func(engine.Event) bool {
+	round := 0 // the last round whose checkpoint was answered
+	for _, ev := range stored {
+		if c, err := engine.DataAs[moderated.CheckpointOutcome](ev); ev.Type == moderated.EventCheckpoint && err == nil && !c.Paused {
+			round = max(round, c.Round)
 		}
-		type answer struct {
-			act      checkpointAction
-			guidance string
+	}
+	return func(q engine.Question) func(engine.Event) bool {
+		switch q.Kind {
+		case engine.QuestionClarification:
+			return func(ev engine.Event) bool {
+				return ev.Type == engine.EventSegmentStarted && ev.Segment == moderated.SegmentAnalysis
+			}
+		case engine.QuestionCheckpoint:
+			round++
+			return said(moderated.KindJudgment, round)
+		case engine.QuestionApproval:
+			return said(moderated.KindSynthesis, 0)
+		case engine.QuestionWorkflow:
+			return approved
 		}
-		a := ask(ctx, e, said(moderated.KindJudgment, st.Round), func(p prompter) answer {
-			act, guidance := askCheckpoint(ctx, e.stdin, p, fmt.Sprintf("Round %d Complete", st.Round), summary)
-			return answer{act, guidance}
-		})
-		switch a.act {
-		case actGuide:
-			return moderated.Decision{Action: moderated.Guide, Guidance: a.guidance}, nil
-		case actEnd:
-			return moderated.Decision{Action: moderated.End}, nil
-		case actPause:
-			return moderated.Decision{}, fmt.Errorf("%w: no answer at the checkpoint", moderated.ErrPaused)
-		}
-		return moderated.Decision{Action: moderated.Continue}, nil
-	})
+		return nil
+	}
 }
 
-// clarifier asks the person the moderator's clarifying question, once the
-// analysis segment has begun. An empty answer, the end of input, or no
-// answer within the checkpoint timeout lets the moderator's assumption
-// stand (the question does not pause the debate): nothing has been debated
-// yet, and the first checkpoint is where a debate whose input ended pauses.
-func clarifier(e *env) moderated.Clarifier {
-	return moderated.ClarifyFunc(func(ctx context.Context, c moderated.Clarification) (string, error) {
-		return ask(ctx, e, segmentStarted(moderated.SegmentAnalysis), func(p prompter) string {
-			return askClarification(ctx, e.stdin, p, c.Question, c.Assumption)
-		}), nil
-	})
-}
-
-// approver asks the person to approve or reject the synthesis, once its
-// document is shown; an empty answer, the end of input or no answer within
-// the checkpoint timeout leaves it unreviewed (the debate still finishes).
-func approver(e *env) moderated.Approver {
-	return moderated.ApproveFunc(func(ctx context.Context, s moderated.Synthesis) (moderated.Approval, error) {
-		type answer struct {
-			act  approvalAction
-			note string
-		}
-		a := ask(ctx, e, said(moderated.KindSynthesis, 0), func(p prompter) answer {
-			act, note := askApproval(ctx, e.stdin, p)
-			return answer{act, note}
-		})
-		switch a.act {
-		case actApprove:
-			return moderated.Approval{Status: moderated.Approved, Note: a.note}, nil
-		case actReject:
-			return moderated.Approval{Status: moderated.Rejected, Note: a.note}, nil
-		}
-		return moderated.Approval{Status: moderated.Unreviewed}, nil
-	})
-}
-
-// followUp asks the seed's "Would you like me to create a workflow from
-// this decision?", once the approval is shown; yes writes the workflow's
-// issue to docs/workflows/<date>-<slug>.md beside the decision.
+// followUp is the moderated debate's follow-up when the person says yes to
+// the workflow question: it writes the workflow's issue to
+// docs/workflows/<date>-<slug>.md beside the decision.
 func followUp(e *env) func(context.Context, moderated.Synthesis) error {
 	return func(ctx context.Context, s moderated.Synthesis) error {
-		yes := ask(ctx, e, approved, func(p prompter) bool {
-			return askYes(ctx, e.stdin, p, "Would you like me to create a workflow from this decision?")
-		})
-		if !yes {
-			return moderated.ErrDeclined
-		}
 		p, err := writeWorkflow(decisionsDir(e.opt), s)
 		if err != nil {
 			return err
@@ -194,11 +180,6 @@ func said(kind engine.UtteranceKind, exchange int) func(engine.Event) bool {
 		u := ev.Utterance
 		return ev.Type == engine.EventUtterance && u != nil && u.Kind == kind && (exchange == 0 || u.Exchange == exchange)
 	}
-}
-
-// segmentStarted matches the start of seg.
-func segmentStarted(seg engine.Segment) func(engine.Event) bool {
-	return func(ev engine.Event) bool { return ev.Type == engine.EventSegmentStarted && ev.Segment == seg }
 }
 
 // approved matches the approval of the synthesis (reviewed or not); not a
@@ -253,33 +234,12 @@ func slug(title, fallback string) string {
 	return b.String()
 }
 
-// writeDecision writes the synthesis document of debate id to
-// <dir>/docs/decisions/<date>-<slug>.md, or, when that file holds another
-// debate's decision, to <date>-<slug>-<id>.md. Writing it again (a resumed
-// finished debate) gives the same file.
-func writeDecision(dir, id string, s moderated.Synthesis) (string, error) {
-	return writeUnder(filepath.Join(dir, "docs", "decisions"), decisionName(s), id, decisionMarkdown(s))
-}
-
-// decisionMarkdown is the synthesis's document with a Status line whatever
-// its review: Synthesis.Markdown writes one for an approved or rejected
-// synthesis, and this adds "**Status:** Unreviewed" after the header lines
-// of one nobody reviewed (--no-checkpoints, the end of input, no answer).
-func decisionMarkdown(s moderated.Synthesis) string {
-	md := s.Markdown()
-	if a := s.Approval; a != nil && (a.Status == moderated.Approved || a.Status == moderated.Rejected) {
-		return md
-	}
-	const last = "\n**Perspectives:** " // the last header line before Status
-	i := strings.Index(md, last)
-	if i < 0 {
-		return md
-	}
-	end := i + len(last) + strings.IndexByte(md[i+len(last):], '\n') + 1
-	if end <= i+len(last) {
-		return md
-	}
-	return md[:end] + "**Status:** Unreviewed\n" + md[end:]
+// writeDecision writes the decision document of debate id, whose
+// synthesis is s, to <dir>/docs/decisions/<date>-<slug>.md, or, when that
+// file holds another debate's decision, to <date>-<slug>-<id>.md. Writing
+// it again (a resumed finished debate) gives the same file.
+func writeDecision(dir, id string, s moderated.Synthesis, doc string) (string, error) {
+	return writeUnder(filepath.Join(dir, "docs", "decisions"), decisionName(s), id, doc)
 }
 
 // writeWorkflow writes the issue that hands the decision to a workflow.
@@ -320,18 +280,4 @@ func writeUnder(dir, name, id, text string) (string, error) {
 		return "", fmt.Errorf("write decision: %w", err)
 	}
 	return p, nil
-}
-
-// moderatedOptions are the flags only the moderated format reads (list them in its adapter's
-// flags too, so that other formats reject them).
-type moderatedOptions struct {
-	settings string
-}
-
-// register declares o's flags on fs.
-func (o *moderatedOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.settings, "settings", "", "moderated: a settings file, JSON with the seed's debate settings "+
-		`({"debate": {"max_rounds", "default_perspectives" (2; "auto": the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
-		`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}); `+
-		"flags given win over it; a resumed debate keeps its stored settings")
 }

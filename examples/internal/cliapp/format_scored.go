@@ -15,60 +15,81 @@ import (
 	"github.com/duelogic/duelogic/scored"
 )
 
-var scoredFormat = define(adapter[*scored.Outcome]{
-	name:  "scored",
-	about: "a scored debate: advocate and challenger argue each category, the arbiter's verdicts move its score",
-	flags: []string{"evidence"},
-	// Both sides argue at once, and rebut at once: each speech is printed
-	// whole with its utterance, in the transcript's order.
-	live: func(*engine.Utterance) bool { return false },
-	// Without --evidence the CLI knows nothing of the idea: every category
-	// starts at the middle of the scale, marked neutral, and the CLI says
-	// so before the debate and beside the scores.
-	format: func(e *env) (engine.Format[*scored.Outcome], error) {
-		cfg := scored.DefaultConfig()
-		if m := e.opt.model; m != "" {
-			cfg.AdvocateModel, cfg.ChallengerModel, cfg.ArbiterModel = m, m, m
-		}
-		path := e.opt.scoredOpt.evidence
-		switch {
-		case path != "" && e.opt.resume != "":
-			return nil, usagef("--evidence: a resumed debate keeps the evidence it started with")
-		case path != "":
-			ev, err := readEvidence(path)
-			if err != nil {
-				return nil, err
+func init() {
+	addFormat(scored.FormatName, &formatCLI{
+		about: "a scored debate: advocate and challenger argue each category, the arbiter's verdicts move its score",
+		flags: []string{"evidence"},
+		declare: func(fs *flag.FlagSet) any {
+			o := new(scoredFlags)
+			fs.StringVar(&o.evidence, "evidence", "", `scored: a JSON file of what is known of the idea: {"evaluations": {"problem": {"score": 7, "evidence": ["..."]}, ...}, "challenges": [{"category": "market", "text": "...", "severity": "high"}]}; categories problem, solution, market on a 1-10 scale; without it every score starts at the neutral 5.5`)
+			return o
+		},
+		config: scoredConfig,
+		// Both sides argue at once, and rebut at once: each speech is
+		// printed whole with its utterance, in the transcript's order.
+		live: func(*engine.Utterance) bool { return false },
+	})
+	// The score of each category, and whether it started from a neutral
+	// default: without --evidence the command knows nothing of the idea,
+	// and says so beside the scores.
+	addView(view[*scored.Outcome]{
+		show: func(r *render.Renderer, _ *engine.Result[engine.Outcome], o *scored.Outcome) {
+			var b strings.Builder
+			b.WriteString("\n══════ SCORES ══════")
+			for _, rd := range o.Rounds {
+				fmt.Fprintf(&b, "\n%-20s %s → %s (%s)", rd.Category.Name, score(rd.PreScore), score(rd.PostScore), signed(rd.Delta))
+				if o.Config.Evaluations[rd.Category.ID].Neutral {
+					b.WriteString("  from a neutral default")
+				}
 			}
-			if cfg, err = ev.Apply(cfg); err != nil {
-				return nil, evidenceError(path, err)
+			fmt.Fprintf(&b, "\ntotal adjustment %s", signed(o.Scores.Total))
+			if n := neutralNote(o.Config); n != "" {
+				b.WriteString("\n" + n)
+			}
+			r.Println(b.String())
+		},
+	})
+}
+
+// scoredFlags are the flags only the scored format reads.
+type scoredFlags struct {
+	evidence string
+}
+
+// scoredConfig sets the scored debate's fields the flags given change: the
+// evaluations and challenges of the evidence file (--evidence) and the
+// model (--model seats it everywhere). Without evidence every category
+// starts at the middle of the scale, marked neutral, and the command says
+// so before the debate.
+func scoredConfig(e *env, p patch) error {
+	cfg := scored.DefaultConfig()
+	if path := ownFlags[scoredFlags](e.opt, scored.FormatName).evidence; path != "" {
+		ev, err := readEvidence(path)
+		if err != nil {
+			return err
+		}
+		if cfg, err = ev.Apply(cfg); err != nil {
+			return evidenceError(path, err)
+		}
+		if err := p.set("evaluations", cfg.Evaluations); err != nil {
+			return err
+		}
+		if err := p.set("challenges", cfg.Challenges); err != nil {
+			return err
+		}
+	}
+	if m := e.opt.model; m != "" {
+		for _, f := range []string{"advocateModel", "challengerModel", "arbiterModel"} {
+			if err := p.set(f, m); err != nil {
+				return err
 			}
 		}
-		if e.opt.resume == "" {
-			if n := neutralNote(cfg); n != "" {
-				fmt.Fprintln(e.stderr, "debate: "+n)
-			}
-		}
-		return scored.New(cfg)
-	},
-	summary: func(r *render.Renderer, res *engine.Result[*scored.Outcome]) {
-		var b strings.Builder
-		b.WriteString("\n══════ SCORES ══════")
-		for _, rd := range res.Detail.Rounds {
-			fmt.Fprintf(&b, "\n%-20s %s → %s (%s)", rd.Category.Name, score(rd.PreScore), score(rd.PostScore), signed(rd.Delta))
-			if res.Detail.Config.Evaluations[rd.Category.ID].Neutral {
-				b.WriteString("  from a neutral default")
-			}
-		}
-		fmt.Fprintf(&b, "\ntotal adjustment %s", signed(res.Detail.Scores.Total))
-		if n := neutralNote(res.Detail.Config); n != "" {
-			b.WriteString("\n" + n)
-		}
-		r.Println(b.String())
-	},
-	docs: func(res *engine.Result[*scored.Outcome]) (map[string]string, error) {
-		return map[string]string{"md": res.Detail.Markdown(res.Debate)}, nil
-	},
-})
+	}
+	if n := neutralNote(cfg); n != "" {
+		fmt.Fprintln(e.stderr, "debate: "+n)
+	}
+	return nil
+}
 
 // score is a score as the verdict card and the Markdown show it: rounded
 // to two decimals, without trailing zeros ("5.5", "6.16").
@@ -148,15 +169,4 @@ func evidenceError(path string, err error) error {
 		b.WriteString(v.Problem)
 	}
 	return usageError{b.String()}
-}
-
-// scoredOptions are the flags only the scored format reads (list them in its adapter's
-// flags too, so that other formats reject them).
-type scoredOptions struct {
-	evidence string
-}
-
-// register declares o's flags on fs.
-func (o *scoredOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.evidence, "evidence", "", `scored: a JSON file of what is known of the idea: {"evaluations": {"problem": {"score": 7, "evidence": ["..."]}, ...}, "challenges": [{"category": "market", "text": "...", "severity": "high"}]}; categories problem, solution, market on a 1-10 scale; without it every score starts at the neutral 5.5`)
 }

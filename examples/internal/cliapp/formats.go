@@ -3,194 +3,248 @@ package cliapp
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/examples/internal/render"
+	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/store"
 )
 
-// format is an entry of the format registry. Make one with define, from
-// what differs between formats; the rest is common to every format.
-type format struct {
-	name  string
-	about string
-	// flags are the format-specific flags (of formatFlags) it reads.
-	flags []string
-	// play runs debate d or, when resumeID is set, continues the stored
-	// debate resumeID.
-	play func(ctx context.Context, e *env, d engine.Debate, resumeID string) (*outcome, error)
-}
+// The command plays every format the engine has registered
+// ([engine.Formats]) the same way: [engine.Open] with the configuration
+// the flags make, then [engine.Run]; a stored debate, whatever its format,
+// with [engine.ResumeStored]; the outcome is shown by its verdict and
+// written as its documents ([engine.Outcome]). What the command adds to a
+// format — its own flags, how they make its configuration, how its
+// speeches and questions are shown — is a formatCLI, which the format's
+// file adds from its init function; a format linked in without one plays
+// with its defaults.
 
-// adapter is what the CLI knows of a format whose outcome is R: its flags,
-// how they become the format, its summary and its documents. Adding a
-// format is one adapter (in its own file) and a line in registry.
-type adapter[R any] struct {
-	name  string
+// formatCLI is what the command adds to a registered format.
+type formatCLI struct {
+	// about says what the format is, for the usage.
 	about string
+	// flags are the format-specific flags (formatFlags) it reads.
 	flags []string
 	// fields names the flags that set the format's configuration fields,
 	// by the fields' JSON paths as its validation errors name them
 	// ("maxRounds": "max-rounds"; a flag with aliases by any of its
 	// names), so that an invalid value is reported by the flag given.
 	fields map[string]string
-	// format returns the format the flags configure, with its hooks. To
-	// resume a debate the stored configuration replaces the flags'.
-	format func(e *env) (engine.Format[R], error)
+	// declare, when set, declares on fs the flags only this format reads
+	// (listed in flags too) and returns where their values go, a pointer
+	// that config and prepare read back with ownFlags.
+	declare func(fs *flag.FlagSet) any
+	// question, when set, is the question debated when none is given
+	// (formal's topic prompt); "" for none.
+	question func(o *options) string
+	// config, when set, sets in p the configuration fields the flags
+	// given set (a fresh debate's; a stored one keeps its own).
+	config func(e *env, p patch) error
 	// live, when set, says which speeches are printed token by token (see
 	// render.Renderer.SetLive): a format that generates several at once
 	// refuses theirs, so that the output does not depend on which streamed
 	// first.
 	live func(after *engine.Utterance) bool
-	// summary, when set, prints the outcome at the end, in a few lines.
-	summary func(r *render.Renderer, res *engine.Result[R])
-	// docs, when set, returns the format's own documents by file name
-	// suffix ("summary.md" is written as <id>.summary.md); an "md" one
-	// replaces the transcript.
-	docs func(res *engine.Result[R]) (map[string]string, error)
-	// finish, when set, writes what the format writes beside --out's
-	// documents (the moderated decision record) and returns the paths.
-	finish func(e *env, res *engine.Result[R]) ([]string, error)
-	// write, when set, writes the documents to the --out directory dir in
-	// the format's own layout, instead of the documents by suffix, and
-	// returns the files written.
-	write func(res *engine.Result[R], dir string) ([]string, error)
+	// prepare, when set, is given the format (the value behind the
+	// engine.Format, as configured, or as stored for a debate that
+	// resumes) before its debate plays: to add the command's hooks to it
+	// and to tell the renderer how to name its speakers.
+	prepare func(e *env, f any) error
+	// follows, when set, says which event each question the format asks
+	// comes after (see human.go): given the events stored so far (none for
+	// a fresh debate), it returns, for each question asked in turn, a
+	// match of that event; nil when the question follows none.
+	follows func(stored []engine.Event) func(q engine.Question) func(engine.Event) bool
 }
 
-// outcome is a finished debate as the CLI shows and writes it.
-type outcome struct {
-	summary func(r *render.Renderer)
-	// docs returns the documents by file name suffix: "json" the engine's
-	// result, "md" the transcript, and the format's own.
-	docs func() (map[string]string, error)
-	// finish, when set, writes the format's own files (see adapter.finish).
-	finish func() ([]string, error)
-	// write, when set, writes the documents to a directory in the format's
-	// own layout (see adapter.write).
-	write func(dir string) ([]string, error)
-}
+// formatCLIs are the formatCLIs by format name, filled from init.
+var formatCLIs = map[string]*formatCLI{}
 
-// define makes the registry entry of a.
-func define[R any](a adapter[R]) *format {
-	return &format{name: a.name, about: a.about, flags: a.flags,
-		play: func(ctx context.Context, e *env, d engine.Debate, resumeID string) (*outcome, error) {
-			f, err := a.format(e)
-			if err != nil {
-				return nil, configError(err, e.opt, a.fields)
-			}
-			if c, ok := any(f).(engine.Cast); ok && a.name != duelogic.FormatName {
-				e.render.SetLabels(c.Label)
-			}
-			if a.live != nil {
-				e.render.SetLive(a.live)
-			}
-			res, err := play(ctx, e, f, d, resumeID)
-			if err != nil && resumeID == "" {
-				// A configuration or debate the format rejects is a
-				// usage error; a resumed debate's are stored.
-				err = configError(err, e.opt, a.fields)
-			}
-			if err != nil {
-				return nil, err
-			}
-			o := &outcome{docs: func() (map[string]string, error) {
-				docs := map[string]string{"md": transcript(res, title, "")}
-				if a.docs != nil {
-					own, err := a.docs(res)
-					if err != nil {
-						return nil, err
-					}
-					for suffix, text := range own {
-						docs[suffix] = text
-					}
-				}
-				js, err := marshal(res)
-				docs["json"] = js
-				return docs, err
-			}}
-			if a.summary != nil {
-				o.summary = func(r *render.Renderer) { a.summary(r, res) }
-			}
-			if a.finish != nil {
-				o.finish = func() ([]string, error) { return a.finish(e, res) }
-			}
-			if a.write != nil {
-				o.write = func(dir string) ([]string, error) { return a.write(res, dir) }
-			}
-			return o, nil
-		}}
-}
-
-// play runs debate d in format f, or resumes the stored debate resumeID,
-// on the env's client, store, sink and clock.
-func play[R any](ctx context.Context, e *env, f engine.Format[R], d engine.Debate, resumeID string) (*engine.Result[R], error) {
-	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
-	if e.now != nil {
-		opts = append(opts, engine.WithClock(e.now))
+// addFormat adds what the command knows of the format registered as name;
+// called from init.
+func addFormat(name string, f *formatCLI) {
+	if _, dup := formatCLIs[name]; dup {
+		panic("cliapp: addFormat called twice for " + name)
 	}
-	if resumeID != "" {
-		return engine.Resume(ctx, e.client, f, resumeID, opts...)
+	formatCLIs[name] = f
+}
+
+// cliOf is the formatCLI of the format name; an empty one when the command
+// knows nothing of it but its name.
+func cliOf(name string) *formatCLI {
+	if f, ok := formatCLIs[name]; ok {
+		return f
 	}
-	return engine.Run(ctx, e.client, f, d, opts...)
+	return &formatCLI{}
 }
 
 // formatFlags are the flags that only some formats read (those some
-// format lists); giving one to another format is a usage error.
+// format lists), sorted; giving one to another format is a usage error.
 // --no-checkpoints is not among them: a format without checkpoints already
 // runs without pausing, so every format accepts it, and a script can pass
 // it whatever the format.
 func formatFlags() []string {
 	var names []string
-	for _, f := range registry {
+	for _, f := range formatCLIs {
 		for _, n := range f.flags {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
 	}
+	slices.Sort(names)
 	return names
 }
 
-// registry holds the formats, in the order usage lists them.
-var registry = []*format{duelogicFormat, formalFormat, scoredFormat, moderatedFormat, persuasionFormat}
-
-func formatNames() []string {
-	var names []string
-	for _, f := range registry {
-		names = append(names, f.name)
+// known reports a format the engine has not registered as a usage error
+// naming those it has.
+func known(name string) error {
+	if !slices.Contains(engine.Formats(), name) {
+		return usagef("unknown format %q; have %s", name, strings.Join(engine.Formats(), ", "))
 	}
-	return names
+	return nil
 }
 
-func lookupFormat(name string) (*format, error) {
-	for _, f := range registry {
-		if f.name == name {
-			return f, nil
-		}
-	}
-	return nil, usagef("unknown format %q", name)
-}
-
-// check rejects format-specific flags the format does not read.
-func (f *format) check(o *options) error {
+// check rejects the format-specific flags that the format name does not
+// read.
+func check(name string, o *options) error {
+	reads := cliOf(name).flags
 	var foreign []string
 	for _, n := range formatFlags() {
-		if !slices.Contains(f.flags, n) {
+		if !slices.Contains(reads, n) {
 			foreign = append(foreign, n)
 		}
 	}
 	if bad := flagsOnly(o, foreign...); len(bad) > 0 {
-		return usagef("%s: not used by the %s format", strings.Join(bad, ", "), f.name)
+		return usagef("%s: not used by the %s format", strings.Join(bad, ", "), name)
 	}
 	return nil
+}
+
+// options are the engine's options for a debate of format name: the env's
+// store, sink and clock, the person at the terminal (unless
+// --no-checkpoints), and the format's preparation; then, before a stored
+// debate plays on, before.
+func (e *env) options(name string, stored []engine.Event, before func()) []engine.Option {
+	fc := cliOf(name)
+	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
+	if e.now != nil {
+		opts = append(opts, engine.WithClock(e.now))
+	}
+	if e.asks() {
+		var follows func(engine.Question) func(engine.Event) bool
+		if fc.follows != nil {
+			follows = fc.follows(stored)
+		}
+		opts = append(opts, engine.WithHuman(e.human(follows)))
+	}
+	opts = append(opts, engine.ForFormat(func(f any) error {
+		// The speakers as the format names them; the podcast's chairs
+		// by the renderer's config (its prepare).
+		if c, ok := f.(engine.Cast); ok {
+			e.render.SetLabels(c.Label)
+		}
+		e.render.SetLive(fc.live)
+		if fc.prepare != nil {
+			return fc.prepare(e, f)
+		}
+		return nil
+	}))
+	if before != nil {
+		opts = append(opts, engine.ForFormat(func(any) error { before(); return nil }))
+	}
+	return opts
+}
+
+// start runs debate d in the format name, configured by the flags.
+func start(ctx context.Context, e *env, name string, d engine.Debate) (*engine.Result[engine.Outcome], error) {
+	if err := known(name); err != nil {
+		return nil, err
+	}
+	if err := check(name, e.opt); err != nil {
+		return nil, err
+	}
+	fc := cliOf(name)
+	p := patch{}
+	if fc.config != nil {
+		if err := fc.config(e, p); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := p.raw()
+	if err != nil {
+		return nil, err
+	}
+	f, err := engine.Open(name, cfg)
+	if err != nil {
+		return nil, configError(err, e.opt, fc.fields)
+	}
+	res, err := engine.Run(ctx, e.client, f, d, e.options(name, nil, nil)...)
+	if err != nil && res == nil {
+		// Before the debate exists: a configuration or debate the
+		// format rejects is a usage error.
+		err = configError(err, e.opt, fc.fields)
+	}
+	return res, err
+}
+
+// stored is a debate read from the store: its summary and its events.
+type stored struct {
+	sum    events.Summary
+	events []engine.Event
+}
+
+// load reads the stored debate id.
+func load(ctx context.Context, e *env, id string) (stored, error) {
+	recs, err := e.store.Records(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return stored{}, fmt.Errorf("no debate %s in %s (debate --list shows them)", id, storeName(e.opt.storeDir))
+	}
+	if err != nil {
+		return stored{}, err
+	}
+	sum, err := events.Summarize(recs)
+	if err != nil {
+		return stored{}, err
+	}
+	evs, err := engine.Replay(recs)
+	if err != nil {
+		return stored{}, err
+	}
+	return stored{sum, evs}, nil
+}
+
+// playOn continues the stored debate st (stopped, paused, forked or
+// finished) with engine.ResumeStored: it shows what was said so far, once
+// the format is known, then plays on live; a finished debate gives its
+// result without a model call. heading is the line shown between the two.
+func playOn(ctx context.Context, e *env, st stored, heading string) (*engine.Result[engine.Outcome], error) {
+	e.unattended = st.sum.Debate.Unattended
+	show := func() {
+		// The end of a finished debate is left to its outcome, which the
+		// result gives.
+		for _, ev := range st.events {
+			if ev.Type != engine.EventDebateEnded {
+				e.sink.Emit(ctx, ev)
+			}
+		}
+		if st.sum.Status == events.StatusFinished {
+			fmt.Fprintf(e.stderr, "debate: debate %s had already finished; showing it\n", st.sum.ID)
+		} else {
+			e.render.Println(heading)
+		}
+	}
+	return engine.ResumeStored(ctx, e.client, st.sum.ID, e.options(st.sum.Format, st.events, show)...)
 }
 
 // configError turns a format's invalid configuration or debate into a usage
 // error naming every problem; it returns other errors as they are. A field
 // that a flag given on the command line set is named by that flag (see
-// adapter.fields), in the problem too.
+// formatCLI.fields), in the problem too.
 func configError(err error, o *options, fields map[string]string) error {
 	var ve *engine.ValidationError
 	switch {
@@ -264,12 +318,4 @@ func replaceWord(s, old, new string) string {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// rounds is "1 round" or "n rounds".
-func rounds(n int) string {
-	if n == 1 {
-		return "1 round"
-	}
-	return fmt.Sprintf("%d rounds", n)
 }

@@ -338,51 +338,6 @@ func TestListDamaged(t *testing.T) {
 	}
 }
 
-// prompts keeps what is prompted.
-type prompts struct{ strings.Builder }
-
-func (p *prompts) Prompt(text string) { p.WriteString(text) }
-
-func TestAskCheckpoint(t *testing.T) {
-	tests := []struct {
-		in       string
-		act      checkpointAction
-		guidance string
-	}{
-		{"c\n", actContinue, ""},
-		{"\n", actContinue, ""},
-		{"E\n", actEnd, ""},
-		{"g\nFocus on our team's PostgreSQL experience\n", actGuide, "Focus on our team's PostgreSQL experience"},
-		{"guide\n\n", actContinue, ""},
-		{"x\nmaybe\ne\n", actEnd, ""},
-		{"", actPause, ""},
-		{"g\n", actPause, ""},
-		{"continue", actContinue, ""}, // a last line without newline counts
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			var w prompts
-			act, g := askCheckpoint(t.Context(), newLines(strings.NewReader(tt.in)), &w, "Round 2 Complete", "Arguments diverge.")
-			if act != tt.act || g != tt.guidance {
-				t.Errorf("= %v, %q; want %v, %q", act, g, tt.act, tt.guidance)
-			}
-			if !strings.HasPrefix(w.String(), "\n═══ Round 2 Complete ═══\nModerator: Arguments diverge.\n\n[C]ontinue  [G]uide  [E]nd early\n> ") {
-				t.Errorf("prompt:\n%s", w.String())
-			}
-		})
-	}
-}
-
-func TestAskCheckpointHonoursContext(t *testing.T) {
-	pr, pw := io.Pipe() // input that never comes
-	defer pw.Close()
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if act, _ := askCheckpoint(ctx, newLines(pr), new(prompts), "Round 1 Complete", ""); act != actPause {
-		t.Errorf("= %v; want actPause", act)
-	}
-}
-
 func TestModeratedCheckpointsFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	r := debate(t, dir, "x\ng\nFocus on our team's PostgreSQL experience\nc\nc\nc\n",
@@ -391,8 +346,8 @@ func TestModeratedCheckpointsFromStdin(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"═══ Round 1 Complete ═══\nModerator: ",
-		"[C]ontinue  [G]uide  [E]nd early\n> x\n\"x\": answer c, g or e\n",
+		"═══ Checkpoint ═══\nRound 1 of at most 3 is over. The moderator's judgment:\n",
+		"[C]ontinue  [G]uide  [E]nd  (Enter: continue)\n> x\n\"x\": answer c, g or e\n",
 		"> g\nYour guidance: Focus on our team's PostgreSQL experience\n",
 		"▶ HUMAN\nFocus on our team's PostgreSQL experience\n",
 		"══════ SYNTHESIS ══════",
@@ -403,7 +358,7 @@ func TestModeratedCheckpointsFromStdin(t *testing.T) {
 	}
 	// The round is shown, down to the moderator's judgment, before the
 	// checkpoint asks about it, quoting that judgment.
-	head, rest, _ := strings.Cut(r.stdout, "═══ Round 1 Complete ═══\nModerator: ")
+	head, rest, _ := strings.Cut(r.stdout, "═══ Checkpoint ═══\nRound 1 of at most 3 is over. The moderator's judgment:\n")
 	judgment, _, _ := strings.Cut(rest, "\n")
 	if judgment == "" || !strings.Contains(head, judgment) {
 		t.Errorf("the checkpoint came before the round's judgment %q", judgment)
@@ -423,7 +378,7 @@ func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
-	if want := "paused at a checkpoint; continue with: debate --store db --resume " + id; !strings.Contains(r.stderr, want) {
+	if want := "paused at a checkpoint question; continue with: debate --store db --resume " + id; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 	}
 	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  stopped") {
@@ -434,11 +389,11 @@ func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "═══ Round 1 Complete ═══") || !strings.Contains(r.stdout, "> e\n") {
+	if !strings.Contains(r.stdout, "═══ Checkpoint ═══\nRound 1 of at most 3 is over.") || !strings.Contains(r.stdout, "> e\n") {
 		t.Errorf("resumed output lacks the checkpoint:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "ended: human after 1 round") {
-		t.Errorf("resumed output lacks the end:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, "**Rounds:** 1\n") || !strings.Contains(r.stdout, "══════ VERDICT ══════\nrecommendation: ") {
+		t.Errorf("resumed output lacks the end after round 1:\n%s", r.stdout)
 	}
 	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  finished") {
 		t.Errorf("--list after resuming:\n%s", l.stdout)
@@ -457,18 +412,18 @@ func TestEveryFormat(t *testing.T) {
 		docs []string // suffixes written to --out
 	}{
 		"duelogic": {[]string{"--max-rounds", "3"},
-			[]string{"══════ OPENING ══════", "▶ ARBITER", "══════ METRICS ══════"}, []string{".md", ".json"}},
+			[]string{"══════ OPENING ══════", "▶ ARBITER", "══════ VERDICT ══════\n2 chairs, 3 exchanges; ", "══════ METRICS ══════"}, []string{".md", ".json"}},
 		"moderated": {[]string{"--perspectives", "3", "--max-rounds", "1"},
-			[]string{"══════ ANALYSIS ══════", "══════ ROUNDS ══════", "══════ SYNTHESIS ══════\nended: "},
-			[]string{".md", ".json", ".synthesis.md"}},
-		"scored": {nil, []string{"══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json"}},
+			[]string{"══════ ANALYSIS ══════", "══════ ROUNDS ══════", "══════ SYNTHESIS ══════", "══════ VERDICT ══════\nrecommendation: "},
+			[]string{".md", ".json", ".decision.md", ".synthesis.md"}},
+		"scored": {nil, []string{"══════ VERDICT ══════\n", "══════ SCORES ══════", "Problem Validity", "total adjustment"}, []string{".md", ".json", ".debate.md"}},
 		"formal": {[]string{"--max-rounds", "1"},
-			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ OUTCOME ══════", " after 1 round "},
+			[]string{"══════ SETUP ══════", "▶ PROMOTER", "▶ DETRACTOR", "══════ VERDICT ══════\n"},
 			nil}, // the seed's layout: formal_out_test.go
 		"persuasion": {[]string{"--rounds", "1", "--perspective", "cost"},
-			[]string{"▶ PRO", "▶ OPP", "══════ VERDICT ══════", "additive semantics)"}, []string{".md", ".json", ".dot"}},
+			[]string{"▶ PRO", "▶ OPP", "══════ VERDICT ══════", "additive semantics)"}, []string{".md", ".json", ".dialogue.md", ".dot"}},
 	}
-	for _, name := range formatNames() {
+	for _, name := range engine.Formats() {
 		tt, ok := tests[name]
 		if !ok {
 			t.Errorf("format %s is not tested", name)

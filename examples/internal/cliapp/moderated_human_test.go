@@ -52,12 +52,13 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"═══ Clarifying question ═══\nModerator: What exactly is being decided in \"Which cache?\"",
-		"Your answer (Enter: go with that)\n> Redis or PostgreSQL, for user sessions\n",
+		"═══ Clarifying question ═══\nThe question is too vague to assign perspectives. Before assigning them, the moderator asks:\nWhat exactly is being decided in \"Which cache?\"",
+		"an empty answer keeps the assumption.\n> Redis or PostgreSQL, for user sessions\n",
 		"Before assigning perspectives I asked: ",
-		"[A]pprove  [R]eject  [S]kip this synthesis\n> a\n",
-		"Would you like me to create a workflow from this decision? [y/N]\n> y\n",
-		"ended: max_rounds after 1 round; synthesis approved",
+		"[S]kip  [A]pprove  [R]eject  (Enter: skip)\n> a\n",
+		"═══ Workflow ═══\nWould you like me to create a workflow from this decision?\n",
+		"[Y]es  [N]o  (Enter: yes)\n> y\n",
+		"══════ VERDICT ══════\nrecommendation (approved): ",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -90,7 +91,7 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 	// and writes the same decision again.
 	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
 	again := debate(t, dir, "", "--store", "db", "--resume", id)
-	if again.code != 0 || strings.Contains(again.stdout, "[A]pprove") || strings.Contains(again.stdout, "Your answer") {
+	if again.code != 0 || strings.Contains(again.stdout, "[A]pprove") || strings.Contains(again.stdout, "═══ Clarifying question") {
 		t.Fatalf("resume: exit %d\n%s\n%s", again.code, again.stdout, again.stderr)
 	}
 	if got := wrote(again.stderr, "docs/decisions/"); len(got) != 1 || got[0] != decisions[0] || read(t, dir, got[0]) != doc {
@@ -134,12 +135,16 @@ func TestModeratedWithoutAsking(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if strings.Contains(r.stdout, "═══ Clarifying question ═══") || strings.Contains(r.stdout, "[A]pprove") {
+	if strings.Contains(r.stdout, "═══ Clarifying question ═══") || strings.Contains(r.stdout, "[A]pprove") || strings.Contains(r.stdout, "═══ Workflow") {
 		t.Errorf("asked something:\n%s", r.stdout)
 	}
 	decisions := wrote(r.stderr, "docs/decisions/")
 	if len(decisions) != 1 {
 		t.Fatalf("decisions %v", decisions)
+	}
+	// Nobody said yes to a workflow.
+	if wf := wrote(r.stderr, "docs/workflows/"); len(wf) != 0 {
+		t.Errorf("wrote workflows %v", wf)
 	}
 	// Unreviewed is said, as Approved and Rejected are, with the other
 	// header lines.
@@ -224,23 +229,94 @@ func TestModeratedSettingsFile(t *testing.T) {
 func TestDecisionFileName(t *testing.T) {
 	dir := t.TempDir()
 	s := moderated.Synthesis{Title: "Caching: Redis or PostgreSQL?", DebateID: "dl-1", Date: time.Date(2025, 12, 5, 23, 0, 0, 0, time.UTC)}
-	p, err := writeDecision(dir, "dl-1", s)
+	doc := func(s moderated.Synthesis) string { return s.DecisionMarkdown() }
+	p, err := writeDecision(dir, "dl-1", s, doc(s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(dir, "docs", "decisions", "2025-12-05-caching-redis-or-postgresql.md"); p != want {
 		t.Errorf("wrote %s, want %s", p, want)
 	}
-	if again, _ := writeDecision(dir, "dl-1", s); again != p {
+	if again, _ := writeDecision(dir, "dl-1", s, doc(s)); again != p {
 		t.Errorf("the same debate again went to %s", again)
 	}
 	s.DebateID = "dl-2"
-	if other, _ := writeDecision(dir, "dl-2", s); other != strings.TrimSuffix(p, ".md")+"-dl-2.md" {
+	if other, _ := writeDecision(dir, "dl-2", s, doc(s)); other != strings.TrimSuffix(p, ".md")+"-dl-2.md" {
 		t.Errorf("another debate's decision went to %s", other)
 	}
 	for title, want := range map[string]string{"": "dl-2", "  !!": "dl-2", "Élan vital — or not": "lan-vital-or-not"} {
 		if got := slug(title, "dl-2"); got != want {
 			t.Errorf("slug(%q) = %q, want %q", title, got, want)
 		}
+	}
+}
+
+// TestModeratedQuestionsFollow: each question of a moderated debate waits
+// for the event it follows; a checkpoint, for the judgment of the round
+// after the last one whose checkpoint is stored as answered (a pause is
+// not an answer), so that a debate resumed in its second round does not
+// ask before that round is shown.
+func TestModeratedQuestionsFollow(t *testing.T) {
+	judgment := func(round int) engine.Event {
+		return engine.Event{Type: engine.EventUtterance, Utterance: &engine.Utterance{Kind: moderated.KindJudgment, Exchange: round}}
+	}
+	checkpointed := func(round int, paused bool) engine.Event {
+		data, err := json.Marshal(moderated.CheckpointOutcome{Round: round, Paused: paused})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return engine.Event{Type: moderated.EventCheckpoint, Data: data}
+	}
+	cp := engine.Question{Kind: engine.QuestionCheckpoint}
+	for _, tt := range []struct {
+		name   string
+		stored []engine.Event
+		rounds []int // the rounds whose judgment the checkpoints asked in turn follow
+	}{
+		{"fresh", nil, []int{1, 2, 3}},
+		{"after round 1's checkpoint", []engine.Event{judgment(1), checkpointed(1, false)}, []int{2, 3}},
+		{"paused at round 1's checkpoint", []engine.Event{judgment(1), checkpointed(1, true)}, []int{1, 2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			follows := moderatedQuestions(tt.stored)
+			for _, round := range tt.rounds {
+				after := follows(cp)
+				for r := 1; r <= 3; r++ {
+					if got := after(judgment(r)); got != (r == round) {
+						t.Errorf("checkpoint of round %d follows the judgment of round %d: %t", round, r, got)
+					}
+				}
+			}
+		})
+	}
+	follows := moderatedQuestions(nil)
+	if !follows(engine.Question{Kind: engine.QuestionApproval})(engine.Event{Type: engine.EventUtterance, Utterance: &engine.Utterance{Kind: moderated.KindSynthesis}}) {
+		t.Error("the approval does not follow the synthesis")
+	}
+	if follows(engine.Question{Kind: "topic"}) != nil {
+		t.Error("a question moderated does not ask follows an event")
+	}
+}
+
+// TestModeratedResumesAtTheSecondCheckpoint: a debate paused at round 2's
+// checkpoint (round 1's answered) asks round 2's again on resume, after
+// the stored rounds are shown.
+func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	// Keep the assumption, continue after round 1; the input ends at
+	// round 2's checkpoint.
+	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "Which cache?")
+	if r.code != 0 || !strings.Contains(r.stderr, "paused at a checkpoint question") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id := idRE.FindString(r.stdout)
+	r = runIn(t, dir, "e\n", nil, "--resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	resumed := strings.Index(r.stdout, "── resumed "+id)
+	asked := strings.Index(r.stdout, "═══ Checkpoint ═══\nRound 2 of at most 4 is over.")
+	if resumed < 0 || asked < resumed || strings.Count(r.stdout, "═══ Checkpoint ═══") != 1 || !strings.Contains(r.stdout, "**Rounds:** 2\n") {
+		t.Errorf("resumed output:\n%s", r.stdout)
 	}
 }

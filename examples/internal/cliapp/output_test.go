@@ -150,7 +150,7 @@ func TestScoredOnePrecision(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "out", idRE.FindString(r.stdout)+".md"))
+	md, err := os.ReadFile(filepath.Join(dir, "out", idRE.FindString(r.stdout)+".debate.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,9 +71,10 @@ func testEnv(t *testing.T, st store.Store, out io.Writer, args ...string) (*env,
 		stdin: newLines(strings.NewReader("")), stderr: out}, client, rec
 }
 
-// TestPlayEveryFormat plays a debate of every registered format through
-// its registry entry, then resumes the finished debate: the resume asks no
-// model and gives the same documents.
+// TestPlayEveryFormat plays a debate of every registered format as the
+// command does (engine.Open with its flags' configuration, engine.Run),
+// then resumes the finished debate (engine.ResumeStored): the resume asks
+// no model and gives the same documents.
 func TestPlayEveryFormat(t *testing.T) {
 	tests := map[string]struct {
 		args    []string
@@ -81,43 +82,43 @@ func TestPlayEveryFormat(t *testing.T) {
 		docs    []string // the format's own documents, by suffix
 	}{
 		"duelogic":   {[]string{"--max-rounds", "3"}, "══════ METRICS ══════\nresponses 6, evaluated 6", nil},
-		"formal":     {[]string{"--max-rounds", "1"}, " after 1 round (max_rounds)\n", []string{"summary.md", "assessor-report.md"}},
-		"scored":     {nil, "══════ SCORES ══════\nProblem Validity", nil},
-		"moderated":  {[]string{"--max-rounds", "1", "--no-checkpoints"}, "══════ SYNTHESIS ══════\nended: ", []string{"synthesis.md"}},
-		"persuasion": {[]string{"--rounds", "1"}, "══════ VERDICT ══════", []string{"dot"}},
+		"formal":     {[]string{"--max-rounds", "1"}, "══════ VERDICT ══════\n", []string{"summary.md", "assessor-report.md"}},
+		"scored":     {nil, "══════ SCORES ══════\nProblem Validity", []string{"debate.md"}},
+		"moderated":  {[]string{"--max-rounds", "1", "--no-checkpoints"}, "══════ VERDICT ══════\nrecommendation", []string{"decision.md", "synthesis.md"}},
+		"persuasion": {[]string{"--rounds", "1"}, "══════ VERDICT ══════", []string{"dialogue.md", "dot"}},
 	}
-	for _, f := range registry {
-		tt, ok := tests[f.name]
+	for _, name := range engine.Formats() {
+		tt, ok := tests[name]
 		if !ok {
-			t.Errorf("format %s is not tested", f.name)
+			t.Errorf("format %s is not tested", name)
 			continue
 		}
-		t.Run(f.name, func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			const question = "Should cities ban cars?"
 			st := store.NewMemory()
 			var out bytes.Buffer
-			e, client, rec := testEnv(t, st, &out, append(tt.args, "--format", f.name, question)...)
-			if err := f.check(e.opt); err != nil {
-				t.Fatal(err)
-			}
+			e, client, rec := testEnv(t, st, &out, append(tt.args, "--format", name, question)...)
 			id := engine.NewDebateID()
-			o, err := f.play(t.Context(), e, engine.Debate{ID: id, Proposition: question}, "")
+			res, err := start(t.Context(), e, name, engine.Debate{ID: id, Proposition: question, Unattended: e.opt.noCheckpoints})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if client.calls.Load() == 0 {
 				t.Error("no model was asked")
 			}
-			o.summary(e.render)
+			showOutcome(e.render, res)
 			if !strings.Contains(out.String(), tt.summary) {
 				t.Errorf("output lacks %q:\n%s", tt.summary, out.String())
 			}
+			if v := res.Detail.Verdict(); !strings.Contains(out.String(), "══════ VERDICT ══════\n"+v.Summary+"\n") {
+				t.Errorf("output lacks the verdict %q:\n%s", v.Summary, out.String())
+			}
 			ended := rec.last()
 			end, err := engine.DataAs[engine.Ended](ended)
-			if ended.Type != engine.EventDebateEnded || err != nil || end.Format != f.name || end.Usage.CompletionTokens == 0 || len(end.Detail) == 0 {
-				t.Errorf("last event %s, Data %s (%v); want debate_ended of format %s with its usage and detail", ended.Type, ended.Data, err, f.name)
+			if ended.Type != engine.EventDebateEnded || err != nil || end.Format != name || end.Usage.CompletionTokens == 0 || len(end.Detail) == 0 {
+				t.Errorf("last event %s, Data %s (%v); want debate_ended of format %s with its usage and detail", ended.Type, ended.Data, err, name)
 			}
-			docs, err := o.docs()
+			docs, err := documents(res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +136,7 @@ func TestPlayEveryFormat(t *testing.T) {
 			// Resuming the finished debate replays it.
 			out.Reset()
 			e, client, _ = testEnv(t, st, &out, "--resume", id)
-			_, o, err = resume(t.Context(), e, id)
+			_, again, err := resume(t.Context(), e, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,11 +147,11 @@ func TestPlayEveryFormat(t *testing.T) {
 			if want := fmt.Sprintf("debate: debate %s had already finished; showing it\n", id); !strings.Contains(out.String(), want) || strings.Contains(out.String(), "── resumed") {
 				t.Errorf("output lacks %q:\n%s", want, out.String())
 			}
-			again, err := o.docs()
+			againDocs, err := documents(again)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(docs, again); diff != "" {
+			if diff := cmp.Diff(docs, againDocs); diff != "" {
 				t.Errorf("documents of the resumed debate (-played +resumed):\n%s", diff)
 			}
 		})

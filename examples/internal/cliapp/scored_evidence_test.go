@@ -54,7 +54,7 @@ func TestScoredEvidence(t *testing.T) {
 		t.Errorf("%d scores marked as from a neutral default, want 1 (Solution Fit):\n%s", n, r.stdout)
 	}
 	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
-	md, err := os.ReadFile(filepath.Join(dir, "docs", id+".md"))
+	md, err := os.ReadFile(filepath.Join(dir, "docs", id+".debate.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestScoredEvidence(t *testing.T) {
 		t.Errorf("the resumed debate lost its evidence:\n%s", again.stdout)
 	}
 	if r := debate(t, dir, "", "--resume", id, "--store", "db", "--evidence", file); r.code != 2 ||
-		!strings.Contains(r.stderr, "--evidence: a resumed debate keeps the evidence it started with") {
+		!strings.Contains(r.stderr, "--evidence: --resume keeps the stored configuration") {
 		t.Errorf("--evidence on resume: exit %d: %s", r.code, r.stderr)
 	}
 }

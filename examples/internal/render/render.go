@@ -19,6 +19,7 @@ import (
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
+	"github.com/duelogic/duelogic/llm"
 )
 
 // Options says how to render.
@@ -546,15 +547,16 @@ func (r *Renderer) finish(u *engine.Utterance) {
 	}
 }
 
-// Metrics prints the result's metrics and token counts: the seed's success
-// metrics against their targets (a rate with nothing to count is "not
-// measured", not 0%), and the spoken length against the target duration.
-func (r *Renderer) Metrics(res *duelogic.Result) {
+// Metrics prints a podcast's metrics, m, and the tokens it used, u: the
+// seed's success metrics against their targets (a rate with nothing to
+// count is "not measured", not 0%), and the spoken length against the
+// target duration.
+func (r *Renderer) Metrics(m duelogic.Metrics, u llm.Usage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clearStatus()
 	fmt.Fprintf(r.w, "\n%s\n", r.style("══════ METRICS ══════", bold))
-	for _, line := range MetricsLines(res.Metrics) {
+	for _, line := range MetricsLines(m) {
 		if line.Met != nil {
 			verdict := r.style("missed", red)
 			if *line.Met {
@@ -564,7 +566,7 @@ func (r *Renderer) Metrics(res *duelogic.Result) {
 		}
 		fmt.Fprintln(r.w, line.Text)
 	}
-	fmt.Fprintf(r.w, "tokens: %d prompt + %d completion\n", res.Usage.PromptTokens, res.Usage.CompletionTokens)
+	fmt.Fprintf(r.w, "tokens: %d prompt + %d completion\n", u.PromptTokens, u.CompletionTokens)
 }
 
 // MetricsLine is a line of a podcast's metrics as the examples show them.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/llm"
 )
 
 func script() []duelogic.Event {
@@ -136,7 +137,7 @@ func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			New(&b, duelogic.DefaultConfig(), Options{}).Metrics(&duelogic.Result{Metrics: tt.m})
+			New(&b, duelogic.DefaultConfig(), Options{}).Metrics(tt.m, llm.Usage{})
 			for _, w := range tt.want {
 				if !strings.Contains(b.String(), w) {
 					t.Errorf("metrics lack %q:\n%s", w, b.String())
@@ -150,8 +151,8 @@ func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 		})
 	}
 	var b strings.Builder
-	New(&b, duelogic.DefaultConfig(), Options{Color: true}).Metrics(&duelogic.Result{Metrics: duelogic.Metrics{
-		Responses: 1, Evaluated: 1, CritiqueResponses: 1, SubstantiveResponses: 1, SteelManningRate: 1, MeetsSteelManning: true}})
+	New(&b, duelogic.DefaultConfig(), Options{Color: true}).Metrics(duelogic.Metrics{
+		Responses: 1, Evaluated: 1, CritiqueResponses: 1, SubstantiveResponses: 1, SteelManningRate: 1, MeetsSteelManning: true}, llm.Usage{})
 	if !strings.Contains(b.String(), "(target >80%: \x1b[32mmet\x1b[0m)") || !strings.Contains(b.String(), "(target >70%: \x1b[31mmissed\x1b[0m)") {
 		t.Errorf("verdicts not coloured:\n%q", b.String())
 	}
