@@ -98,6 +98,8 @@ func WithHuman(h Human) Option {
 }
 
 // Ask asks the debate's person q and stores the answer under key: a
+// Human is asked only once every event stored before the question has
+// reached the sink. A
 // replayed debate reads it back without asking. Without a [Human] (or in
 // an unattended debate) nobody is asked and q takes its default answer.
 // A Human's answer must be one of q.Choices (when it has any); one that is
@@ -145,6 +147,15 @@ func (s *Session) ask(ctx context.Context, q Question) (Asked, error) {
 			a.Answer.Choice = q.Choices[0]
 		}
 		return a, nil
+	}
+	// Every event stored before the question reaches the sink before the
+	// person is asked, so a front end shows the question after them.
+	if err := s.rec.flush(ctx); err != nil {
+		if errors.Is(context.Cause(ctx), ErrPaused) {
+			a.Paused = true
+			return a, nil
+		}
+		return Asked{}, err
 	}
 	ans, err := s.o.human.Ask(ctx, q)
 	switch {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -373,4 +374,37 @@ func (*limited) Play(ctx context.Context, s *engine.Session) (int, error) {
 	defer cancel()
 	_, err := s.Ask(qctx, "q", engine.Question{Kind: engine.QuestionCheckpoint, Text: "Now?", Choices: []string{"continue"}})
 	return 0, err
+}
+
+// A Human is asked after every event stored before the question has
+// reached the sink.
+func TestHumanIsAskedAfterTheEventsBeforeIt(t *testing.T) {
+	var mu sync.Mutex
+	var utterances int
+	sink := engine.SinkFunc(func(_ context.Context, e engine.Event) {
+		if e.Type == engine.EventUtterance {
+			mu.Lock()
+			utterances++
+			mu.Unlock()
+		}
+	})
+	var seen []int
+	h := engine.HumanFunc(func(context.Context, engine.Question) (engine.Answer, error) {
+		mu.Lock()
+		seen = append(seen, utterances)
+		mu.Unlock()
+		return engine.Answer{Choice: "continue"}, nil
+	})
+	f, _ := engine.Open(askerName, json.RawMessage(`{"rounds": 3}`))
+	for range 20 {
+		mu.Lock()
+		utterances, seen = 0, nil
+		mu.Unlock()
+		if _, err := engine.Run(t.Context(), llm.NewStub(1), f, engine.Debate{Proposition: "x?"}, engine.WithSink(sink), engine.WithHuman(h)); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(seen, []int{2, 4, 6}) {
+			t.Fatalf("the person was asked having seen %v utterances, want [2 4 6]", seen)
+		}
+	}
 }
