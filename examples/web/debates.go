@@ -178,9 +178,8 @@ func (s *server) view(ctx context.Context, id string) (*debateView, map[string]s
 	case errors.Is(err, store.ErrNotFound) && run != nil:
 		// Started; its first record is on its way.
 		d := run.debate
-		v := &debateView{ID: id, Format: run.format.Name(), Status: statusRunning, Proposition: d.Proposition,
-			Context: d.Context, Unattended: d.Unattended, Transcript: []engine.Utterance{}, Documents: []string{}}
-		v.Config, v.Labels = describe(run.format, nil)
+		v := &debateView{ID: id, Format: run.format, Status: statusRunning, Proposition: d.Proposition, Context: d.Context,
+			Unattended: d.Unattended, Config: run.config, Labels: run.labels, Transcript: []engine.Utterance{}, Documents: []string{}}
 		return v, map[string]string{}, http.StatusOK, ""
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidID):
 		return nil, nil, http.StatusNotFound, "no debate " + id

@@ -68,8 +68,12 @@ type server struct {
 // debateRun is a debate running in this server.
 type debateRun struct {
 	debate engine.Debate
-	// format is the debate's format, with its configuration.
-	format engine.Format[engine.Outcome]
+	// format names the debate's format; config and labels describe it
+	// (describe), as they were when the run began: what the view shows
+	// until the first record is stored.
+	format string
+	config json.RawMessage
+	labels map[string]string
 	// ij takes manual interjections (podcasts), once the run has made it;
 	// s.mu guards it.
 	ij interjector
@@ -242,10 +246,10 @@ func (s *server) createDebate(w http.ResponseWriter, r *http.Request) {
 	}
 	d := engine.Debate{ID: engine.NewDebateID(), Proposition: req.Proposition, Context: background,
 		Unattended: req.Checkpoints != nil && !*req.Checkpoints}
+	config, _ := describe(f, nil) // before the run plays f
 	if !s.answerStart(w, s.start(d, f, req.ArgumentMap == nil || *req.ArgumentMap)) {
 		return
 	}
-	config, _ := describe(f, nil)
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"id": d.ID, "format": name, "status": events.StatusRunning, "config": config,
 		"events": "/api/debates/" + d.ID + "/events",
@@ -370,7 +374,8 @@ var (
 // returns or the server's grace period is over, with the engine options
 // every run gets. The run is forgotten when it returns.
 func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play func(ctx context.Context, run *debateRun, opts []engine.Option) error) error {
-	run := &debateRun{debate: d, format: f}
+	run := &debateRun{debate: d, format: f.Name()}
+	run.config, run.labels = describe(f, nil)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
