@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -438,18 +439,25 @@ func TestBrowserShowsACut(t *testing.T) {
 	}
 }
 
-// firstFabricated is a source verifier that finds the first source it is
-// shown fabricated and every other verified, so that a formal debate has
-// exactly one redaction whatever the stub cites.
-func firstFabricated() func(formal.SourceVerifier) formal.SourceVerifier {
+// firstFabricated is an engine option that gives a formal debate a source
+// verifier that finds the first source it is shown fabricated and every
+// other verified, so that the debate has exactly one redaction whatever
+// the stub cites; it leaves other formats alone.
+func firstFabricated() engine.Option {
 	var once sync.Once
-	return func(formal.SourceVerifier) formal.SourceVerifier {
+	verifier := func(formal.SourceVerifier) formal.SourceVerifier {
 		return formal.VerifierFunc(func(ctx context.Context, src formal.Source, claim string) (formal.Verification, error) {
 			v := formal.Verification{Status: formal.StatusVerified, Reason: "the page exists and says so"}
 			once.Do(func() { v = formal.Verification{Status: formal.StatusFabricated, Reason: "no such page"} })
 			return v, nil
 		})
 	}
+	return engine.ForFormat(func(f any) error {
+		if ff, ok := f.(*formal.Format); ok {
+			formal.WithVerifier(verifier)(ff)
+		}
+		return nil
+	})
 }
 
 // TestBrowserFormal: a formal debate from the page, with a fabricated
@@ -458,7 +466,7 @@ func firstFabricated() func(formal.SourceVerifier) formal.SourceVerifier {
 func TestBrowserFormal(t *testing.T) {
 	ctx := deadline(t, browser(t))
 	s := newServer(llm.NewStub(1), store.NewMemory(), nil)
-	s.verifier = firstFabricated()
+	s.opts = append(s.opts, firstFabricated())
 	hs := serve(t, s)
 	startFromPage(t, ctx, hs.URL, "formal", "Cities should ban private cars from their centres.",
 		chromedp.SetValue(chromedp.ID("cfg-maxRounds"), "4"))
@@ -572,25 +580,22 @@ func TestBrowserModeratedCheckpoints(t *testing.T) {
 	waitFor(t, ctx, "the clarifying question", paused+` && !document.getElementById('clarification').hidden`)
 	id := eval[string](t, ctx, `document.getElementById('debate-id').textContent`)
 	type question struct {
-		Question   string `json:"question"`
-		Assumption string `json:"assumption"`
-		Cards      int    `json:"cards"`
-		Others     bool   `json:"others"`
+		Question string `json:"question"`
+		Cards    int    `json:"cards"`
+		Others   bool   `json:"others"`
 	}
 	got := eval[question](t, ctx, `({
 	  question: document.getElementById('clarification-question').textContent,
-	  assumption: document.getElementById('clarification-assumption').textContent,
 	  cards: document.querySelectorAll('.perspective-card').length,
 	  others: !document.getElementById('checkpoint').hidden || !document.getElementById('approval').hidden,
 	})`)
-	var want struct {
-		Clarification struct{ Question, Assumption string }
-	}
+	// The page shows the question the debate waits for (engine.Pending).
+	var want debateView
 	if code := call(t, "GET", hs1.URL+"/api/debates/"+id, "", &want); code != 200 {
 		t.Fatalf("GET the debate: %d", code)
 	}
-	if w := want.Clarification; got.Question == "" || got.Question != w.Question || got.Assumption != w.Assumption {
-		t.Errorf("the page asks %q, assuming %q; the debate waits for %q, assuming %q", got.Question, got.Assumption, w.Question, w.Assumption)
+	if w := want.Question; w == nil || got.Question == "" || got.Question != w.Text {
+		t.Errorf("the page asks %q; the debate waits for %+v", got.Question, w)
 	}
 	if got.Cards != 0 || got.Others {
 		t.Errorf("%d perspective cards, other questions shown %t, before the clarification", got.Cards, got.Others)

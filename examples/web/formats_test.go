@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
@@ -92,26 +91,29 @@ func TestFormatsEndpoint(t *testing.T) {
 	_, hs := testServer(t, llm.NewStub(1))
 	var got []struct {
 		Name     string          `json:"name"`
-		About    string          `json:"about"`
 		Defaults json.RawMessage `json:"defaults"`
 	}
 	if code := call(t, "GET", hs.URL+"/api/formats", "", &got); code != 200 {
 		t.Fatalf("GET /api/formats: %d", code)
 	}
 	var names []string
+	defaults := map[string]json.RawMessage{}
 	for _, f := range got {
 		names = append(names, f.Name)
-		if f.About == "" || len(f.Defaults) < 10 {
-			t.Errorf("format %s: about %q, defaults %s", f.Name, f.About, f.Defaults)
+		defaults[f.Name] = f.Defaults
+		// The defaults the form starts from open as they are: the form
+		// sends what it was given.
+		if _, err := engine.Open(f.Name, f.Defaults); err != nil {
+			t.Errorf("format %s: defaults %s do not open: %v", f.Name, f.Defaults, err)
 		}
 	}
-	if want := []string{"duelogic", "formal", "scored", "moderated", "persuasion"}; !slices.Equal(names, want) {
-		t.Errorf("formats %q; want %q", names, want)
+	// Every format linked in, in the engine's order: the server lists none
+	// by hand.
+	if want := engine.Formats(); len(want) < 5 || !slices.Equal(names, want) {
+		t.Errorf("formats %q; want engine.Formats() %q", names, want)
 	}
-	// The defaults the form starts from decode back into each format's
-	// config unchanged: the form sends what it was given.
 	var sc scored.Config
-	if err := json.Unmarshal(got[2].Defaults, &sc); err != nil || !cmp.Equal(sc, scored.DefaultConfig()) {
+	if err := json.Unmarshal(defaults[scored.FormatName], &sc); err != nil || !cmp.Equal(sc, scored.DefaultConfig()) {
 		t.Errorf("scored defaults do not round-trip: %v\n%s", err, cmp.Diff(scored.DefaultConfig(), sc))
 	}
 }
@@ -133,9 +135,9 @@ func TestEveryFormatRunsFromTheAPI(t *testing.T) {
 			[]string{"scored_verdict", "scored_scores", "argument_map"}, []string{"debate.md", "transcript.md"}},
 		{"moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "checkpoints": false, "config": {"maxRounds": 2}}`,
 			[]string{"moderated_analysis", "moderated_assignment", "moderated_judgment", "moderated_synthesis", "argument_map"},
-			[]string{"synthesis.md", "transcript.md"}},
+			[]string{"decision.md", "synthesis.md", "transcript.md"}},
 		{"persuasion", `{"proposition": "Should we rewrite billing in Go?", "config": {"rounds": 1, "perspective": "site reliability"}}`,
-			[]string{"persuasion_turn", "persuasion_verdict", "argument_map"}, []string{"report.md", "transcript.md"}},
+			[]string{"persuasion_turn", "persuasion_verdict", "argument_map"}, []string{"dialogue.md", "transcript.md"}},
 		{"duelogic", `{"proposition": "Should we?", "config": {"flow": {"maxExchanges": 3}}}`,
 			[]string{"evaluation", "argument_map"}, []string{"transcript.md"}},
 	}
@@ -212,30 +214,41 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 		name, format, body string
 		code               int
 		want               apiError
+		// fieldsOnly: the format words its own problems; check the
+		// fields named.
+		fieldsOnly bool
 	}{
 		{"unknown format", "chess", `{"proposition": "Why?"}`, 404,
-			apiError{Error: `no format "chess"; have duelogic, formal, scored, moderated, persuasion`}},
-		{"formal: every violation", "formal", `{"proposition": "", "context": 7, "checkpoints": true,
-			"config": {"minRounds": 5, "maxRounds": 50, "chairModel": " ", "outputDir": "/tmp", "nope": 1, "timeBudget": "soon"}}`, 400,
-			apiError{Error: "invalid debate", Violations: []duelogic.Violation{
+			apiError{Error: `no format "chess"; have ` + strings.Join(engine.Formats(), ", ")}, false},
+		{"formal: the request's violations and an unknown field", "formal", `{"proposition": "", "context": 7,
+			"config": {"outputDir": "/tmp", "nope": 1}}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{
 				{Field: "context", Problem: "want a string or an object"},
 				{Field: "proposition", Problem: "proposition is empty"},
-				{Field: "checkpoints", Problem: "only a moderated debate has checkpoints"},
-				{Field: "nope", Problem: "unknown field"},
-				{Field: "timeBudget", Problem: "want a whole number, not a string"},
-				{Field: "outputDir", Problem: "cannot be set from the page: the documents are downloaded from it"},
-				{Field: "chairModel", Problem: "empty model ID"},
-				{Field: "maxRounds", Problem: "50 is outside minRounds..20"},
-			}}},
-		{"scored: nested unknown field and a bad score", "scored", `{"proposition": "An app.",
-			"config": {"categories": [{"id": "market", "name": "Market", "advocatePosition": "a", "challengerPosition": "b", "colour": "red"}],
-			"evaluations": {"market": {"score": 42}}}}`, 400,
-			apiError{Error: "invalid debate", Violations: []duelogic.Violation{
-				{Field: "categories[0].colour", Problem: "unknown field"},
-			}}},
-		{"not JSON", "persuasion", `{"proposition": `, 400, apiError{Error: "malformed JSON body: unexpected EOF"}},
+				{Field: "outputDir", Problem: "cannot be set from the page"},
+				{Field: "nope", Problem: "no such field"},
+			}}, false},
+		{"formal: a value of the wrong kind", "formal", `{"proposition": "Why?", "config": {"timeBudget": "soon"}}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{{Field: "timeBudget"}}}, true},
+		{"formal: every violation of the configuration", "formal", `{"proposition": "Why?",
+			"config": {"minRounds": 5, "maxRounds": 50, "chairModel": " "}}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{{Field: "chairModel"}, {Field: "maxRounds"}}}, true},
+		{"scored: nested unknown field", "scored", `{"proposition": "An app.",
+			"config": {"categories": [{"id": "market", "name": "Market", "advocatePosition": "a", "challengerPosition": "b", "colour": "red"}]}}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{
+				{Field: "config", Problem: `json: unknown field "colour"`},
+			}}, false},
+		{"host-only field, whatever its case", "persuasion", `{"proposition": "Why?", "config": {"OUTPUTDIR": "/tmp"}}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{
+				{Field: "OUTPUTDIR", Problem: "cannot be set from the page"},
+			}}, true},
+		{"not JSON", "persuasion", `{"proposition": `, 400, apiError{Error: "malformed JSON body: unexpected EOF"}, false},
 		{"config not an object", "persuasion", `{"proposition": "Why?", "config": [1]}`, 400,
-			apiError{Error: "invalid debate", Violations: []duelogic.Violation{{Field: "config", Problem: "want a JSON object"}}}},
+			apiError{Error: "invalid debate", Violations: []engine.Violation{{Field: "config", Problem: "not a JSON object"}}}, false},
+		{"context twice", "scored", `{"proposition": "An app.", "context": "a", "propositionContext": "b"}`, 400,
+			apiError{Error: "invalid debate", Violations: []engine.Violation{
+				{Field: "context", Problem: "give context or propositionContext, not both"},
+			}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,9 +256,7 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 			if code := call(t, "POST", hs.URL+"/api/debates/"+tt.format, tt.body, &got); code != tt.code {
 				t.Errorf("status %d; want %d", code, tt.code)
 			}
-			if tt.name == "scored: nested unknown field and a bad score" || tt.name == "formal: every violation" {
-				// The formats word their own problems: check the fields
-				// named, and the problems this server words.
+			if tt.fieldsOnly {
 				var fields []string
 				for _, v := range got.Violations {
 					fields = append(fields, v.Field)
@@ -264,74 +275,6 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 	}
 }
 
-func TestDecodeConfig(t *testing.T) {
-	tests := []struct {
-		name  string
-		raw   string
-		want  []engine.Violation
-		check func(t *testing.T, c scored.Config)
-	}{
-		{"fields named replace the defaults'", `{"maxAdjustment": 2, "scale": {"max": 20}}`, nil, func(t *testing.T, c scored.Config) {
-			if c.MaxAdjustment != 2 || c.Scale.Max != 20 || c.Scale.Min != 1 || len(c.Categories) != 3 {
-				t.Errorf("%+v", c)
-			}
-		}},
-		{"a map named replaces the default one", `{"evaluations": {"x": {"score": 3}}}`, nil, func(t *testing.T, c scored.Config) {
-			if len(c.Evaluations) != 1 || c.Evaluations["x"].Score != 3 {
-				t.Errorf("evaluations %+v", c.Evaluations)
-			}
-		}},
-		{"keys match ignoring case", `{"MAXADJUSTMENT": 3}`, nil, func(t *testing.T, c scored.Config) {
-			if c.MaxAdjustment != 3 {
-				t.Errorf("%+v", c)
-			}
-		}},
-		{"unknown fields at every depth", `{"scale": {"mid": 5}, "evaluations": {"x": {"score": 1, "why": "?"}}, "challenges": [{"text": "t", "who": 1}], "z": 0}`,
-			[]engine.Violation{
-				{Field: "challenges[0].who", Problem: "unknown field"},
-				{Field: `evaluations["x"].why`, Problem: "unknown field"},
-				{Field: "scale.mid", Problem: "unknown field"},
-				{Field: "z", Problem: "unknown field"},
-			}, nil},
-		{"wrong kind", `{"maxAttempts": "three"}`, []engine.Violation{{Field: "maxAttempts", Problem: "want a whole number, not a string"}}, nil},
-		{"null", `null`, nil, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := scored.DefaultConfig()
-			got := decodeConfig(json.RawMessage(tt.raw), &c)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("violations (-want +got):\n%s", diff)
-			}
-			if tt.check != nil {
-				tt.check(t, c)
-			}
-		})
-	}
-	// A format's custom decoder (moderated reads durations as seconds) is
-	// used, and its fields are known.
-	c := moderated.DefaultConfig()
-	if vs := decodeConfig(json.RawMessage(`{"roundTimeout": "90s", "perspectives": ["performance", "simplicity"]}`), &c); len(vs) > 0 || c.RoundTimeout.Seconds() != 90 {
-		t.Errorf("moderated: %v, round timeout %v", vs, c.RoundTimeout)
-	}
-	// Fields of an embedded struct (formal.Format embeds its Config) are
-	// known.
-	var f formal.Format
-	if vs := decodeConfig(json.RawMessage(`{"minRounds": 2}`), &f); len(vs) > 0 || f.MinRounds != 2 {
-		t.Errorf("formal: %v, %+v", vs, f.Config)
-	}
-}
-
-func FuzzDecodeConfig(f *testing.F) {
-	f.Add(`{"maxAdjustment": 2, "scale": {"max": 20}}`)
-	f.Add(`{"evaluations": {"x": {"score": 3, "y": 1}}, "categories": [{"id": 1}]}`)
-	f.Add(`[1, 2]`)
-	f.Fuzz(func(t *testing.T, raw string) {
-		c := scored.DefaultConfig()
-		decodeConfig(json.RawMessage(raw), &c) // must not panic
-	})
-}
-
 // TestModeratedCheckpoints: a moderated debate from the API pauses at each
 // checkpoint (stored, not waiting in memory); the page's decision resumes
 // it; a paused debate survives a server restart and ends from a new server.
@@ -343,8 +286,11 @@ func TestModeratedCheckpoints(t *testing.T) {
 	id := create(t, hs.URL, "moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "config": {"maxRounds": 4}}`)
 	s.wg.Wait()
 	v := getView(t, hs.URL, id)
-	if v.Status != statusPaused || v.Waiting != waitCheckpoint || v.Checkpoint == nil || v.Checkpoint.Round != 1 || v.Error != "" {
-		t.Fatalf("after round 1: status %s, checkpoint %+v, error %q; want paused at round 1", v.Status, v.Checkpoint, v.Error)
+	if round := pausedAt(t, v, engine.QuestionCheckpoint); round != 1 || v.Error != "" {
+		t.Fatalf("paused after round %d, error %q; want paused at round 1", round, v.Error)
+	}
+	if want := []string{string(moderated.Continue), string(moderated.Guide), string(moderated.End)}; !slices.Equal(v.Question.Choices, want) {
+		t.Errorf("choices %q; want %q", v.Question.Choices, want)
 	}
 	cpURL := hs.URL + "/api/debates/" + id + "/checkpoint"
 	bad := []struct{ body, field string }{
@@ -375,8 +321,8 @@ func TestModeratedCheckpoints(t *testing.T) {
 	if !guided {
 		t.Error("the guidance is not in the transcript")
 	}
-	if v.Status != statusPaused || v.Checkpoint.Round != 2 {
-		t.Fatalf("after round 2: status %s, checkpoint %+v; want paused at round 2", v.Status, v.Checkpoint)
+	if round := pausedAt(t, v, engine.QuestionCheckpoint); round != 2 {
+		t.Fatalf("paused after round %d; want paused at round 2", round)
 	}
 	if code := call(t, "POST", hs.URL+"/api/debates/nope/checkpoint", `{"action": "end"}`, nil); code != 404 {
 		t.Errorf("checkpoint of an unknown debate: %d", code)
@@ -388,17 +334,15 @@ func TestModeratedCheckpoints(t *testing.T) {
 	hs2 := httptest.NewServer(s2.routes())
 	defer hs2.Close()
 	defer s2.shutdown(0)
-	if v := getView(t, hs2.URL, id); v.Status != statusPaused || v.Checkpoint.Round != 2 {
-		t.Fatalf("after a restart: %s at %+v", v.Status, v.Checkpoint)
+	if round := pausedAt(t, getView(t, hs2.URL, id), engine.QuestionCheckpoint); round != 2 {
+		t.Fatalf("after a restart: paused after round %d; want 2", round)
 	}
 	if code := call(t, "POST", hs2.URL+"/api/debates/"+id+"/checkpoint", `{"action": "end"}`, nil); code != http.StatusAccepted {
 		t.Fatalf("end: %d", code)
 	}
 	s2.wg.Wait()
 	// Then the synthesis waits for its approval.
-	if v := getView(t, hs2.URL, id); v.Status != statusPaused || v.Waiting != waitApproval {
-		t.Fatalf("after the end: %s, waiting for %q; want paused for the approval", v.Status, v.Waiting)
-	}
+	pausedAt(t, getView(t, hs2.URL, id), engine.QuestionApproval)
 	if code := call(t, "POST", hs2.URL+"/api/debates/"+id+"/approval", `{"approve": true}`, nil); code != http.StatusAccepted {
 		t.Fatalf("approve: %d", code)
 	}
@@ -476,8 +420,8 @@ func TestHistory(t *testing.T) {
 		t.Errorf("resumed stream ends with %q", types[len(types)-1])
 	}
 	s.wg.Wait()
-	if v := getView(t, hs.URL, stopped); v.Status != statusFinished || v.Metrics == nil {
-		t.Errorf("resumed: %s, metrics %v", v.Status, v.Metrics)
+	if v := getView(t, hs.URL, stopped); v.Status != statusFinished || podcast(t, v).Metrics.Evaluated == 0 {
+		t.Errorf("resumed: %s, detail %.200s", v.Status, v.Detail)
 	}
 }
 
@@ -489,7 +433,7 @@ func TestRecentErrorsAreBounded(t *testing.T) {
 		s.remember(fmt.Sprint("d", i), fmt.Errorf("failure %d", i))
 	}
 	s.remember("d300", nil) // a later run of d300 ended well
-	s.remember("d299", moderated.ErrPaused)
+	s.remember("d299", errWaitForPage)
 	if len(s.errs) != maxRecentErrors-2 || len(s.errIDs) != len(s.errs) {
 		t.Errorf("%d errors, %d IDs; want %d", len(s.errs), len(s.errIDs), maxRecentErrors-2)
 	}

@@ -1,43 +1,49 @@
-// Command web serves a page to start debates of every format, watch them
-// live, answer what a moderated debate asks (its clarifying question, its
-// checkpoints, the approval of its synthesis) and read finished ones back,
-// over the seed's HTTP API:
+// Command web serves a page to start debates of every format linked in,
+// watch them live, answer what a debate asks its person (a moderated
+// debate's clarifying question, checkpoints and the approval of its
+// synthesis) and read finished ones back, over the seed's HTTP API:
 //
-//	POST /api/debates/duelogic              start a podcast: {proposition, propositionContext?, config?}
-//	GET  /api/duelogic/chairs               the frameworks and perspectives a chair may hold
-//	GET  /api/duelogic/presets              the preset matchups
+//	GET  /api/formats                       every registered format (engine.Formats) with its default config
+//	POST /api/debates/{format}              start a debate: {proposition, context? (or propositionContext?),
+//	                                        config?, argumentMap?, checkpoints?}; 201 with its ID and config
+//	GET  /api/duelogic/chairs               the frameworks and perspectives a podcast chair may hold
+//	GET  /api/duelogic/presets              the podcast's preset matchups
 //	GET  /api/duelogic/models               the models of the defaults and presets
-//	GET  /api/duelogic/defaults             the default config
-//	GET  /api/formats                       every format with its default config
-//	POST /api/debates/{format}              start a formal, scored, moderated or persuasion debate:
-//	                                        {proposition, context?, config?, argumentMap?, checkpoints?}
+//	GET  /api/duelogic/defaults             the podcast's default config
 //	GET  /api/debates                       the history: format, status, proposition, dates
-//	POST /api/debates/{id}/arbiter/interject  a manual interjection: {reason, targetChair?}
-//	POST /api/debates/{id}/clarification    answer a moderated debate's clarifying question: {answer} ("" keeps the assumption)
-//	POST /api/debates/{id}/checkpoint       decide a moderated debate's checkpoint: {action, guidance?}
-//	POST /api/debates/{id}/approval         approve or reject a moderated debate's synthesis: {approve, feedback?}
+//	POST /api/debates/{id}/arbiter/interject  a manual interjection into a running podcast: {reason, targetChair?}
+//	POST /api/debates/{id}/answer           answer the question a debate waits for: {choice?, text?}
+//	POST /api/debates/{id}/clarification    answer a clarifying question: {answer} ("" keeps the assumption)
+//	POST /api/debates/{id}/checkpoint       decide a checkpoint: {action, guidance?}
+//	POST /api/debates/{id}/approval         approve or reject a synthesis: {approve, feedback?}
 //	POST /api/debates/{id}/resume           continue a stopped debate
-//	GET  /api/debates/{id}                  status, transcript, outcome, argument map, documents
+//	GET  /api/debates/{id}                  status, transcript, outcome, verdict, argument map, documents,
+//	                                        the question a paused debate waits for
 //	GET  /api/debates/{id}/documents/{name} a document (Markdown) to download
 //	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events; ?after=SEQ)
 //
-// A config that is not valid gets a 400 answer listing every field's
-// problem. A moderated debate started from the page pauses whenever it
-// asks its person something: its clarifying question when the question is
-// too vague (before the perspectives are assigned), each checkpoint, and
-// the approval of its synthesis. The pause is stored, so no debate waits
-// in the server's memory, and one paused before a restart is answered from
-// the page after it; GET /api/debates/{id} says what it waits for
-// ("waiting", with the question and assumption, the checkpoint, or the
-// synthesis), and an answer to a question it is not asking gets a 409
-// saying what it does wait for. Started with "checkpoints": false it asks
-// nothing — the moderator's assumption stands, every round continues, the
-// synthesis stays unreviewed — also when resumed after a stop (the choice
-// is stored with it). The page asks no follow-up ("Would you like me to
-// create a workflow from this decision?"): no workflow system stands
-// behind it; the reviewed synthesis is the debate's synthesis.md. The
-// server keeps only the debates it is running; finished ones are read back
-// from the store.
+// The server knows no format by name: every format registers itself with
+// the engine, and the server starts a debate with engine.Open and
+// engine.Run, resumes it with engine.ResumeStored, and reads a finished
+// one's verdict and documents from its engine.Outcome. A config that is
+// not valid gets a 400 answer listing the format's violations.
+//
+// A debate started from the page pauses whenever it asks its person
+// something (an engine.Human that returns engine.ErrPaused): a moderated
+// debate's clarifying question when the question is too vague, each
+// checkpoint, and the approval of its synthesis. The pause is stored, so
+// no debate waits in the server's memory, and one paused before a restart
+// is answered from the page after it; GET /api/debates/{id} shows the
+// question it waits for (engine.Pending: its kind, text and choices), and
+// the answer resumes it with a person who gives that answer to that
+// question and pauses at the next. An answer to a question the debate is
+// not asking gets a 409 saying what it does wait for. Started with
+// "checkpoints": false the debate is unattended (engine.Debate.Unattended,
+// stored with it): nobody is asked anything, also when it is resumed after
+// a stop. The page sets no follow-up ("Would you like me to create a
+// workflow from this decision?"): no workflow system stands behind it; the
+// reviewed synthesis is the debate's synthesis.md. The server keeps only
+// the debates it is running; finished ones are read back from the store.
 //
 // It is a module of its own (its test drives a browser), so run it from its
 // directory, or with go -C from the repository root:

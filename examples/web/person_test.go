@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +16,7 @@ import (
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/storetest"
 )
 
 // restart shuts s down and serves a new server on the same store.
@@ -74,6 +78,20 @@ func badRequests(t *testing.T, url string, bodies []struct{ body, field string }
 	}
 }
 
+// pausedAt checks that v is paused at a question of kind, which the view
+// shows (engine.Pending's), and returns the last round played: the highest
+// Exchange of its transcript.
+func pausedAt(t *testing.T, v debateView, kind string) (round int) {
+	t.Helper()
+	if v.Status != statusPaused || v.Waiting != kind || v.Question == nil || v.Question.Kind != kind || v.Question.Text == "" {
+		t.Fatalf("status %s, waiting %q, question %+v; want paused at a %s question", v.Status, v.Waiting, v.Question, kind)
+	}
+	for _, u := range v.Transcript {
+		round = max(round, u.Exchange)
+	}
+	return round
+}
+
 // conflicts posts to each of paths of debate id and wants a 409 whose
 // message contains want.
 func conflicts(t *testing.T, base, id, want string, paths map[string]string) {
@@ -110,12 +128,9 @@ func TestModeratedClarification(t *testing.T) {
 			id := create(t, hs.URL, "moderated", `{"proposition": "Redis or PostgreSQL?", "config": {"maxRounds": 2}}`)
 			s.wg.Wait()
 			v := getView(t, hs.URL, id)
-			if v.Status != statusPaused || v.Waiting != waitClarification || v.Clarification == nil || v.Checkpoint != nil || v.Error != "" {
-				t.Fatalf("status %s, waiting %q, clarification %+v, checkpoint %+v, error %q; want paused for the clarification",
-					v.Status, v.Waiting, v.Clarification, v.Checkpoint, v.Error)
-			}
-			if c := v.Clarification; c.Question == "" || c.Assumption == "" || !c.Paused {
-				t.Errorf("clarification %+v; want the question and the assumption", c)
+			pausedAt(t, v, engine.QuestionClarification)
+			if q := v.Question; len(q.Choices) != 0 || v.Error != "" {
+				t.Errorf("question %+v, error %q; want a free-text question", q, v.Error)
 			}
 			// Before the perspectives are assigned.
 			if slices.ContainsFunc(v.Transcript, func(u engine.Utterance) bool { return u.Speaker != moderated.SpeakerModerator }) {
@@ -142,17 +157,15 @@ func TestModeratedClarification(t *testing.T) {
 
 			// The server restarts; a new one answers from the store.
 			s, hs = restart(t, s, hs)
-			if v := getView(t, hs.URL, id); v.Waiting != waitClarification {
-				t.Fatalf("after a restart: %s, waiting %q", v.Status, v.Waiting)
-			}
+			pausedAt(t, getView(t, hs.URL, id), engine.QuestionClarification)
 			body, _ := json.Marshal(map[string]string{"answer": tt.answer})
 			if code, got := post(t, hs.URL+"/api/debates/"+id+"/clarification", string(body)); code != http.StatusAccepted {
 				t.Fatalf("answer: %d %+v", code, got)
 			}
 			s.wg.Wait()
 			v = getView(t, hs.URL, id)
-			if v.Status != statusPaused || v.Waiting != waitCheckpoint || v.Checkpoint.Round != 1 || v.Clarification != nil {
-				t.Fatalf("after the answer: %s, waiting %q at %+v; want paused at the checkpoint after round 1", v.Status, v.Waiting, v.Checkpoint)
+			if round := pausedAt(t, v, engine.QuestionCheckpoint); round != 1 {
+				t.Fatalf("after the answer: paused after round %d; want paused at the checkpoint after round 1", round)
 			}
 			i := slices.IndexFunc(v.Transcript, func(u engine.Utterance) bool { return u.Kind == moderated.KindClarification })
 			if i < 0 {
@@ -160,7 +173,7 @@ func TestModeratedClarification(t *testing.T) {
 			} else if said := v.Transcript[i].Content; !strings.Contains(said, tt.said) {
 				t.Errorf("the moderator's clarification %q lacks %q", said, tt.said)
 			}
-			conflicts(t, hs.URL, id, "waits at the checkpoint after round 1", map[string]string{"clarification": `{"answer": "again"}`})
+			conflicts(t, hs.URL, id, "/api/debates/"+id+"/checkpoint", map[string]string{"clarification": `{"answer": "again"}`})
 
 			// It is asked once: the rest of the debate goes on the answer.
 			if code, _ := post(t, hs.URL+"/api/debates/"+id+"/checkpoint", `{"action": "end"}`); code != http.StatusAccepted {
@@ -212,11 +225,14 @@ func TestModeratedApproval(t *testing.T) {
 			id := create(t, hs.URL, "moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "config": {"maxRounds": 1}}`)
 			s.wg.Wait()
 			v := getView(t, hs.URL, id)
-			if v.Status != statusPaused || v.Waiting != waitApproval || v.Synthesis == nil || len(v.Detail) != 0 {
-				t.Fatalf("status %s, waiting %q, synthesis %v, detail %s; want paused for the approval", v.Status, v.Waiting, v.Synthesis != nil, v.Detail)
+			pausedAt(t, v, engine.QuestionApproval)
+			if len(v.Detail) != 0 {
+				t.Errorf("detail %s while the synthesis waits for its review", v.Detail)
 			}
-			if syn := v.Synthesis; syn.Recommendation == "" || syn.DebateID != id || syn.Approval != nil {
-				t.Errorf("synthesis to review: recommendation %q, debate %q, approval %+v", syn.Recommendation, syn.DebateID, syn.Approval)
+			// The question shows the synthesis to review, and the choices.
+			if q := v.Question; !strings.Contains(q.Text, "Recommendation") || !strings.Contains(q.Text, id) ||
+				!slices.Equal(q.Choices, []string{moderated.ChoiceSkip, moderated.ChoiceApprove, moderated.ChoiceReject}) {
+				t.Errorf("question %+v; want the synthesis of %s and its choices", q, id)
 			}
 			if i := slices.IndexFunc(v.Transcript, func(u engine.Utterance) bool { return u.Kind == moderated.KindSynthesis }); i < 0 {
 				t.Error("the synthesis document is not in the transcript")
@@ -241,8 +257,11 @@ func TestModeratedApproval(t *testing.T) {
 			s.wg.Wait()
 			v = getView(t, hs.URL, id)
 			out := outcome(t, v)
-			if v.Status != statusFinished || v.Waiting != "" || v.Synthesis != nil {
+			if v.Status != statusFinished || v.Waiting != "" || v.Question != nil {
 				t.Errorf("after the review: %s, waiting %q", v.Status, v.Waiting)
+			}
+			if v.Verdict == nil || v.Verdict.Summary != out.Verdict().Summary {
+				t.Errorf("verdict %+v; want %q", v.Verdict, out.Verdict().Summary)
 			}
 			if a := out.Synthesis.Approval; a == nil || *a != tt.want {
 				t.Errorf("approval %+v; want %+v", a, tt.want)
@@ -265,20 +284,33 @@ func TestModeratedApproval(t *testing.T) {
 	}
 }
 
+// legacyUnattended is a moderated format stored as earlier versions of
+// the server stored one started with checkpoints off: the configuration
+// in a wrapper beside the choice.
+type legacyUnattendedFormat struct{ *moderated.Format }
+
+func (f legacyUnattendedFormat) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Config     moderated.Config `json:"config"`
+		Unattended bool             `json:"unattended"`
+	}{f.Config, true})
+}
+
 // TestModeratedUnattended: seed 004's "--no-checkpoints # Run to
 // completion without pausing". Started with checkpoints off, a moderated
 // debate asks nobody anything — the moderator's assumption stands, every
 // round continues, the synthesis stays unreviewed — even when it is
 // resumed after a stop before its first checkpoint: the choice is stored
-// with it.
+// with it (engine.Debate.Unattended), and a debate an earlier version
+// stored with the choice in its own wrapper resumes unattended too.
 func TestModeratedUnattended(t *testing.T) {
 	const body = `{"proposition": "Redis or PostgreSQL?", "checkpoints": false, "config": {"maxRounds": 2}}`
 	check := func(t *testing.T, base, id string) {
 		t.Helper()
 		v := getView(t, base, id)
 		out := outcome(t, v)
-		if v.Status != statusFinished {
-			t.Fatalf("status %s, waiting %q; want finished", v.Status, v.Waiting)
+		if v.Status != statusFinished || !v.Unattended {
+			t.Fatalf("status %s, waiting %q, unattended %t; want finished unattended", v.Status, v.Waiting, v.Unattended)
 		}
 		if c := out.Clarification; c == nil || !c.Assumed || c.Answer != "" {
 			t.Errorf("clarification %+v; want the assumption", c)
@@ -300,6 +332,33 @@ func TestModeratedUnattended(t *testing.T) {
 		}
 		s.wg.Wait()
 		check(t, hs.URL, id)
+		sum, err := engine.Inspect(t.Context(), s.store, id)
+		if err != nil || !sum.Debate.Unattended || legacyUnattended(sum.Spec) {
+			t.Errorf("stored debate %+v, spec %s, %v; want it unattended, the spec the format's own", sum.Debate, sum.Spec, err)
+		}
+	})
+	t.Run("stored by an earlier version", func(t *testing.T) {
+		st := store.NewMemory()
+		m, err := moderated.New(moderated.Config{MaxRounds: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := errors.New("stopped by the test")
+		d := engine.Debate{ID: "legacy-unattended", Proposition: "Redis or PostgreSQL?"}
+		if _, err := engine.Run(t.Context(), llm.NewStub(1), legacyUnattendedFormat{m}, d,
+			engine.WithStore(storetest.FailAfter(st, 1, stop))); !errors.Is(err, stop) {
+			t.Fatalf("store the debate: %v", err)
+		}
+		s := newServer(llm.NewStub(1), st, nil)
+		hs := serve(t, s)
+		if v := getView(t, hs.URL, d.ID); v.Status != statusStopped || !v.Unattended {
+			t.Fatalf("status %s, unattended %t; want stopped, unattended", v.Status, v.Unattended)
+		}
+		if code, _ := post(t, hs.URL+"/api/debates/"+d.ID+"/resume", ``); code != http.StatusAccepted {
+			t.Fatalf("resume: %d", code)
+		}
+		s.wg.Wait()
+		check(t, hs.URL, d.ID)
 	})
 	t.Run("resumed after a stop", func(t *testing.T) {
 		g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: moderated.PurposeJudgment}
@@ -317,4 +376,51 @@ func TestModeratedUnattended(t *testing.T) {
 		s.wg.Wait()
 		check(t, hs.URL, id)
 	})
+}
+
+// TestPausedByAnEarlierVersion: a moderated debate that an earlier version
+// of the server paused at its checkpoint — in the format's own record,
+// which engine.Pending does not read — is stopped to the page; resumed, it
+// asks its question again, now through the engine, and the page's answers
+// finish it. (testdata/legacy holds its log, paused after round 1.)
+func TestPausedByAnEarlierVersion(t *testing.T) {
+	const id = "dl-0123456789abcdef"
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("testdata", "legacy", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenJSONL(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := newServer(llm.NewStub(1), st, nil)
+	hs := serve(t, s)
+	if v := getView(t, hs.URL, id); v.Status != statusStopped || v.Unattended {
+		t.Fatalf("status %s, waiting %q, unattended %t; want stopped, attended", v.Status, v.Waiting, v.Unattended)
+	}
+	conflicts(t, hs.URL, id, "/api/debates/"+id+"/resume", map[string]string{"checkpoint": `{"action": "end"}`})
+	if code, _ := post(t, hs.URL+"/api/debates/"+id+"/resume", ``); code != http.StatusAccepted {
+		t.Fatalf("resume: %d", code)
+	}
+	s.wg.Wait()
+	if round := pausedAt(t, getView(t, hs.URL, id), engine.QuestionCheckpoint); round != 1 {
+		t.Fatalf("paused after round %d; want the checkpoint after round 1 again", round)
+	}
+	for _, step := range []struct{ path, body string }{{"checkpoint", `{"action": "end"}`}, {"approval", `{"approve": true}`}} {
+		if code, got := post(t, hs.URL+"/api/debates/"+id+"/"+step.path, step.body); code != http.StatusAccepted {
+			t.Fatalf("POST %s: %d %+v", step.path, code, got)
+		}
+		s.wg.Wait()
+	}
+	v := getView(t, hs.URL, id)
+	out := outcome(t, v)
+	if v.Status != statusFinished || out.EndReason != moderated.EndHuman || len(out.Rounds) != 1 ||
+		out.Synthesis.Approval == nil || out.Synthesis.Approval.Status != moderated.Approved {
+		t.Errorf("status %s, end %s, %d rounds, approval %+v", v.Status, out.EndReason, len(out.Rounds), out.Synthesis.Approval)
+	}
 }

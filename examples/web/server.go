@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -19,9 +18,7 @@ import (
 	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
-	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/llm"
-	"github.com/duelogic/duelogic/moderated"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -47,8 +44,10 @@ type server struct {
 	hub    *events.Hub
 	sse    *events.SSE
 	logger *slog.Logger
-	// verifier, when set, checks formal debates' sources (tests).
-	verifier func(judge formal.SourceVerifier) formal.SourceVerifier
+	// opts are engine options every run and resume gets beside the
+	// server's own (store, sink, logger, the page's person, argument
+	// mapping): a test's engine.ForFormat, say.
+	opts []engine.Option
 
 	// ctx is the debates' lifetime: cancelled when a shutdown's grace
 	// period is over.
@@ -68,10 +67,15 @@ type server struct {
 
 // debateRun is a debate running in this server.
 type debateRun struct {
-	format *webFormat
 	debate engine.Debate
-	spec   json.RawMessage
-	// ij takes manual interjections (podcasts), once the run has made it.
+	// format names the debate's format; config and labels describe it
+	// (describe), as they were when the run began: what the view shows
+	// until the first record is stored.
+	format string
+	config json.RawMessage
+	labels map[string]string
+	// ij takes manual interjections (podcasts), once the run has made it;
+	// s.mu guards it.
 	ij interjector
 }
 
@@ -91,18 +95,18 @@ func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
 // routes is the server's handler.
 func (s *server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/debates/duelogic", s.createDebate)
 	mux.HandleFunc("GET /api/duelogic/chairs", s.serveJSON(func() any { return duelogic.DefaultCatalog().All() }))
 	mux.HandleFunc("GET /api/duelogic/presets", s.serveJSON(func() any { return duelogic.Presets() }))
 	mux.HandleFunc("GET /api/duelogic/models", s.serveJSON(func() any { return duelogic.Models() }))
 	mux.HandleFunc("GET /api/duelogic/defaults", s.serveJSON(func() any { return duelogic.DefaultConfig() }))
 	mux.HandleFunc("GET /api/formats", s.serveJSON(formatList))
-	mux.HandleFunc("POST /api/debates/{format}", s.createFormatDebate)
+	mux.HandleFunc("POST /api/debates/{format}", s.createDebate)
 	mux.HandleFunc("GET /api/debates", s.listDebates)
 	mux.HandleFunc("POST /api/debates/{id}/arbiter/interject", s.interject)
 	mux.HandleFunc("POST /api/debates/{id}/clarification", s.clarification)
 	mux.HandleFunc("POST /api/debates/{id}/checkpoint", s.checkpoint)
 	mux.HandleFunc("POST /api/debates/{id}/approval", s.approval)
+	mux.HandleFunc("POST /api/debates/{id}/answer", s.answerQuestion)
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
@@ -149,8 +153,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // apiError is the body of every error answer; Violations lists the fields
 // of an invalid request.
 type apiError struct {
-	Error      string               `json:"error"`
-	Violations []duelogic.Violation `json:"violations,omitempty"`
+	Error      string             `json:"error"`
+	Violations []engine.Violation `json:"violations,omitempty"`
 }
 
 func fail(w http.ResponseWriter, status int, msg string) {
@@ -179,168 +183,133 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
-// formatInfo describes a format for the page's picker and form.
-type formatInfo struct {
-	Name     string `json:"name"`
-	About    string `json:"about"`
-	Defaults any    `json:"defaults"`
-}
-
-func formatList() any {
-	var out []formatInfo
-	for _, f := range formats {
-		out = append(out, formatInfo{Name: f.name, About: f.about, Defaults: f.defaults()})
-	}
-	return out
-}
-
-// createRequest is the seed's CreateDuelogicDebateRequest.
+// createRequest starts a debate of any format; it is also the seed's
+// CreateDuelogicDebateRequest (POST /api/debates/duelogic), whose
+// background is propositionContext.
 type createRequest struct {
-	Proposition string `json:"proposition"`
-	// PropositionContext is background text, or an object of named
-	// background fields.
-	PropositionContext json.RawMessage `json:"propositionContext,omitempty"`
-	// Config is a Partial<DuelogicConfig>, decoded over the defaults.
-	Config json.RawMessage `json:"config,omitempty"`
-}
-
-// strictConfig has Config's fields without its decoder, to find unknown
-// fields.
-type strictConfig duelogic.Config
-
-// createDebate starts a Duelogic debate in the background: 201 with its ID
-// and config, or 400 listing every problem of the request.
-func (s *server) createDebate(w http.ResponseWriter, r *http.Request) {
-	var req createRequest
-	if !decodeBody(w, r, &req) {
-		return
-	}
-	var vs []duelogic.Violation
-	cfg := duelogic.DefaultConfig()
-	if len(req.Config) > 0 && string(req.Config) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(req.Config))
-		dec.DisallowUnknownFields()
-		var probe strictConfig
-		if err := dec.Decode(&probe); err != nil {
-			fail(w, http.StatusBadRequest, "config: "+strings.TrimPrefix(err.Error(), "json: "))
-			return
-		}
-		if err := json.Unmarshal(req.Config, &cfg); err != nil {
-			fail(w, http.StatusBadRequest, "config: "+err.Error())
-			return
-		}
-	}
-	background, err := contextText(req.PropositionContext)
-	if err != nil {
-		vs = append(vs, duelogic.Violation{Field: "propositionContext", Problem: err.Error()})
-	}
-	vs = append(vs, debateViolations(req.Proposition, background, "propositionContext")...)
-	vs = append(vs, violations(cfg.Validate())...)
-	if len(vs) > 0 {
-		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid debate", Violations: vs})
-		return
-	}
-	d := engine.Debate{ID: duelogic.NewDebateID(), Proposition: req.Proposition, Context: background}
-	if !s.startNew(w, lookupFormat(duelogic.FormatName), podcastRunner{cfg}, d, true) {
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]any{
-		"id": d.ID, "format": duelogic.FormatName, "status": events.StatusRunning, "config": cfg,
-		"events": "/api/debates/" + d.ID + "/events",
-	})
-}
-
-// formatRequest starts a debate of any format.
-type formatRequest struct {
 	Proposition string `json:"proposition"`
 	// Context is background text, or an object of named background
 	// fields.
 	Context json.RawMessage `json:"context,omitempty"`
-	// Config is the format's configuration (its JSON), decoded over its
+	// PropositionContext is Context as the seed's podcast request names
+	// it.
+	PropositionContext json.RawMessage `json:"propositionContext,omitempty"`
+	// Config is the format's configuration (its JSON, the object
+	// engine.Open takes), whose fields left out keep the format's
 	// defaults (GET /api/formats).
 	Config json.RawMessage `json:"config,omitempty"`
 	// ArgumentMap maps the debaters' turns into an argument graph; default
 	// true.
 	ArgumentMap *bool `json:"argumentMap,omitempty"`
-	// Checkpoints: a moderated debate asks the page's person — its
-	// clarifying question when the question is vague, the checkpoint after
-	// each round (Continue / Add guidance / End & synthesize), the
-	// approval of its synthesis — pausing until the page answers; default
-	// true. False: nobody is asked anything (the moderator's assumption
-	// stands, every round continues, the synthesis stays unreviewed).
+	// Checkpoints: the debate asks the page's person what it has for them
+	// (a moderated debate's clarifying question, its checkpoints, the
+	// approval of its synthesis), pausing until the page answers; default
+	// true. False: the debate is unattended (engine.Debate.Unattended,
+	// stored with it): nobody is asked anything, every question takes its
+	// default answer, also when it is resumed after a stop.
 	Checkpoints *bool `json:"checkpoints,omitempty"`
 }
 
-// createFormatDebate starts a debate of the format the path names: 201 with
-// its ID, 400 listing every problem of the request, 404 for an unknown
-// format.
-func (s *server) createFormatDebate(w http.ResponseWriter, r *http.Request) {
-	f := lookupFormat(r.PathValue("format"))
-	if f == nil {
-		var names []string
-		for _, f := range formats {
-			names = append(names, f.name)
-		}
-		fail(w, http.StatusNotFound, fmt.Sprintf("no format %q; have %s", r.PathValue("format"), strings.Join(names, ", ")))
+// createDebate starts a debate of the format the path names, in the
+// background: 201 with its ID and configuration, 400 listing every problem
+// of the request, 404 for a format that is not registered.
+func (s *server) createDebate(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("format")
+	if !registered(name) {
+		fail(w, http.StatusNotFound, fmt.Sprintf("no format %q; have %s", name, strings.Join(engine.Formats(), ", ")))
 		return
 	}
-	var req formatRequest
+	var req createRequest
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	var vs []duelogic.Violation
-	background, err := contextText(req.Context)
+	var vs []engine.Violation
+	ctxField, raw := "context", req.Context
+	if len(req.PropositionContext) > 0 {
+		if len(req.Context) > 0 {
+			vs = append(vs, engine.Violation{Field: "context", Problem: "give context or propositionContext, not both"})
+		}
+		ctxField, raw = "propositionContext", req.PropositionContext
+	}
+	background, err := contextText(raw)
 	if err != nil {
-		vs = append(vs, duelogic.Violation{Field: "context", Problem: err.Error()})
+		vs = append(vs, engine.Violation{Field: ctxField, Problem: err.Error()})
 	}
-	vs = append(vs, debateViolations(req.Proposition, background, "context")...)
-	checkpoints := req.Checkpoints == nil || *req.Checkpoints
-	if req.Checkpoints != nil && f.name != moderated.FormatName {
-		vs = append(vs, duelogic.Violation{Field: "checkpoints", Problem: "only a moderated debate has checkpoints"})
+	vs = append(vs, debateViolations(req.Proposition, background, ctxField)...)
+	f, cvs, err := openRequested(name, req.Config)
+	if err != nil {
+		cvs = append(cvs, engine.Violation{Field: "config", Problem: err.Error()})
 	}
-	h := hooks{attended: f.name == moderated.FormatName && checkpoints, verifier: s.verifier}
-	run, cvs := f.build(req.Config, h)
-	vs = append(vs, cvs...)
-	if len(vs) > 0 {
+	if vs = append(vs, cvs...); len(vs) > 0 {
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid debate", Violations: vs})
 		return
 	}
-	d := engine.Debate{ID: engine.NewDebateID(), Proposition: req.Proposition, Context: background}
-	if !s.startNew(w, f, run, d, req.ArgumentMap == nil || *req.ArgumentMap) {
+	d := engine.Debate{ID: engine.NewDebateID(), Proposition: req.Proposition, Context: background,
+		Unattended: req.Checkpoints != nil && !*req.Checkpoints}
+	config, _ := describe(f, nil) // before the run plays f
+	if !s.answerStart(w, s.start(d, f, req.ArgumentMap == nil || *req.ArgumentMap)) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
-		"id": d.ID, "format": f.name, "status": events.StatusRunning,
+		"id": d.ID, "format": name, "status": events.StatusRunning, "config": config,
 		"events": "/api/debates/" + d.ID + "/events",
 	})
 }
 
 // debateViolations checks a debate's proposition and background, naming
 // the background's field ctxField.
-func debateViolations(proposition, background, ctxField string) []duelogic.Violation {
-	var vs []duelogic.Violation
+func debateViolations(proposition, background, ctxField string) []engine.Violation {
+	var vs []engine.Violation
 	if err := engine.ValidateDebate(engine.Debate{Proposition: proposition}); err != nil {
-		vs = append(vs, duelogic.Violation{Field: "proposition", Problem: problem(err)})
+		vs = append(vs, engine.Violation{Field: "proposition", Problem: problem(err)})
 	}
 	if err := engine.ValidateDebate(engine.Debate{Proposition: "-", Context: background}); err != nil {
-		vs = append(vs, duelogic.Violation{Field: ctxField, Problem: problem(err)})
+		vs = append(vs, engine.Violation{Field: ctxField, Problem: problem(err)})
 	}
 	return vs
 }
 
-// startNew starts debate d in the background, answering the request when
-// it cannot; mapArgs turns argument mapping on.
-func (s *server) startNew(w http.ResponseWriter, f *webFormat, r runner, d engine.Debate, mapArgs bool) bool {
-	spec, err := r.spec()
-	if err == nil {
-		err = s.launch(f, d, spec, func(ctx context.Context, e runEnv) error {
-			if mapArgs {
-				e.opts = append(e.opts, engine.WithArgumentMap(argumentation.Additive))
+// start plays new debate d of format f in the background; mapArgs turns
+// argument mapping on. Whatever the debate asks its person pauses it
+// (pause): the page answers from the store.
+func (s *server) start(d engine.Debate, f engine.Format[engine.Outcome], mapArgs bool) error {
+	return s.launch(d, f, func(ctx context.Context, run *debateRun, opts []engine.Option) error {
+		opts = append(opts, engine.WithHuman(pause))
+		if mapArgs {
+			opts = append(opts, engine.WithArgumentMap(argumentation.Additive))
+		}
+		if p, ok := podcastOf(f); ok {
+			o, err := s.orchestrator(run, p, opts)
+			if err != nil {
+				return err
 			}
-			return r.run(ctx, e, d)
-		})
-	}
-	return s.answerStart(w, err)
+			_, err = o.Run(ctx, d)
+			return err
+		}
+		_, err := engine.Run(ctx, s.client, f, d, opts...)
+		return err
+	})
+}
+
+// resume continues stored debate d, of format f, in the background with
+// engine.ResumeStored; h answers its person (nil: nobody is asked, every
+// question takes its default answer).
+func (s *server) resume(d engine.Debate, f engine.Format[engine.Outcome], h engine.Human) error {
+	return s.launch(d, f, func(ctx context.Context, run *debateRun, opts []engine.Option) error {
+		if h != nil {
+			opts = append(opts, engine.WithHuman(h))
+		}
+		if p, ok := podcastOf(f); ok {
+			o, err := s.orchestrator(run, p, opts)
+			if err != nil {
+				return err
+			}
+			_, err = o.Resume(ctx, d.ID)
+			return err
+		}
+		_, err := engine.ResumeStored(ctx, s.client, d.ID, opts...)
+		return err
+	})
 }
 
 // answerStart answers a request whose debate could not start; it reports
@@ -362,7 +331,7 @@ func (s *server) answerStart(w http.ResponseWriter, err error) bool {
 
 // problem is a debate validation error without its sentinel's prefix.
 func problem(err error) string {
-	return strings.TrimPrefix(err.Error(), duelogic.ErrInvalidDebate.Error()+": ")
+	return strings.TrimPrefix(err.Error(), engine.ErrInvalidDebate.Error()+": ")
 }
 
 // contextText turns a propositionContext into text: a string as it is, an
@@ -402,11 +371,11 @@ var (
 )
 
 // launch runs play for debate d of format f in the background, until it
-// returns or the server's grace period is over. spec is the format's
-// configuration as the debate's first record stores it (nil when the
-// debate is stored already). The run is forgotten when it returns.
-func (s *server) launch(f *webFormat, d engine.Debate, spec json.RawMessage, play func(ctx context.Context, e runEnv) error) error {
-	run := &debateRun{format: f, debate: d, spec: spec}
+// returns or the server's grace period is over, with the engine options
+// every run gets. The run is forgotten when it returns.
+func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play func(ctx context.Context, run *debateRun, opts []engine.Option) error) error {
+	run := &debateRun{debate: d, format: f.Name()}
+	run.config, run.labels = describe(f, nil)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -420,12 +389,7 @@ func (s *server) launch(f *webFormat, d engine.Debate, spec json.RawMessage, pla
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.hub.Open(d.ID)
-	env := runEnv{client: s.client, store: s.store, sink: s.hub, logger: s.logger,
-		interjector: func(ij interjector) {
-			s.mu.Lock()
-			run.ij = ij
-			s.mu.Unlock()
-		}}
+	opts := slices.Concat([]engine.Option{engine.WithStore(s.store), engine.WithSink(s.hub), engine.WithLogger(s.logger)}, s.opts)
 	go func() {
 		defer s.wg.Done()
 		err := func() (err error) {
@@ -434,10 +398,10 @@ func (s *server) launch(f *webFormat, d engine.Debate, spec json.RawMessage, pla
 					err = fmt.Errorf("debate %s panicked: %v", d.ID, p)
 				}
 			}()
-			return play(s.ctx, env)
+			return play(s.ctx, run, opts)
 		}()
 		switch {
-		case errors.Is(err, moderated.ErrPaused):
+		case errors.Is(err, engine.ErrPaused):
 			s.logger.Info("debate paused for its person", "debate", d.ID)
 		case err != nil:
 			s.logger.Warn("debate stopped", "debate", d.ID, "err", err)
@@ -458,7 +422,7 @@ func (s *server) remember(id string, err error) {
 		delete(s.errs, id)
 		s.errIDs = slices.DeleteFunc(s.errIDs, func(x string) bool { return x == id })
 	}
-	if err == nil || errors.Is(err, moderated.ErrPaused) {
+	if err == nil || errors.Is(err, engine.ErrPaused) {
 		return
 	}
 	s.errs[id] = err.Error()
@@ -474,40 +438,6 @@ func (s *server) running(id string) *debateRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.runs[id]
-}
-
-// interjectRequest is the seed's ManualInterjectionRequest.
-type interjectRequest struct {
-	Reason      string `json:"reason"`
-	TargetChair string `json:"targetChair,omitempty"`
-}
-
-// interject queues a manual interjection: 202, 404 when the debate is not
-// a podcast running here, 400 for a bad reason or chair.
-func (s *server) interject(w http.ResponseWriter, r *http.Request) {
-	var req interjectRequest
-	if !decodeBody(w, r, &req) {
-		return
-	}
-	id := r.PathValue("id")
-	var ij interjector
-	s.mu.Lock()
-	if run := s.runs[id]; run != nil {
-		ij = run.ij
-	}
-	s.mu.Unlock()
-	if ij == nil {
-		fail(w, http.StatusNotFound, "debate "+id+" is not running")
-		return
-	}
-	switch err := ij.Interject(id, req.Reason, req.TargetChair); {
-	case errors.Is(err, duelogic.ErrNotRunning):
-		fail(w, http.StatusNotFound, "debate "+id+" is not running")
-	case err != nil:
-		fail(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "duelogic: "))
-	default:
-		writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
-	}
 }
 
 // shutdown stops taking debates and waits for the running ones to finish;

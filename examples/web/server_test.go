@@ -36,6 +36,16 @@ func testServer(t *testing.T, client llm.Client) (*server, *httptest.Server) {
 	return s, hs
 }
 
+// podcast decodes a finished podcast's outcome.
+func podcast(t *testing.T, v debateView) *duelogic.Outcome {
+	t.Helper()
+	var out duelogic.Outcome
+	if err := json.Unmarshal(v.Detail, &out); err != nil {
+		t.Fatalf("debate %s (%s): outcome: %v", v.ID, v.Status, err)
+	}
+	return &out
+}
+
 // call sends a request and decodes the JSON answer into out (when not nil).
 func call(t *testing.T, method, url, body string, out any) int {
 	t.Helper()
@@ -127,8 +137,12 @@ func TestCreateDebateRunsItToTheEnd(t *testing.T) {
 	if code := call(t, "GET", hs.URL+"/api/debates/"+created.ID, "", &v); code != 200 {
 		t.Fatalf("GET debate: %d", code)
 	}
-	if v.Status != statusFinished || v.Metrics == nil || v.Usage == nil || v.Format != "duelogic" {
-		t.Errorf("status %s, metrics %v, usage %v, format %q", v.Status, v.Metrics, v.Usage, v.Format)
+	if v.Status != statusFinished || v.Usage == nil || v.Format != "duelogic" {
+		t.Errorf("status %s, usage %v, format %q", v.Status, v.Usage, v.Format)
+	}
+	out := podcast(t, v)
+	if v.Verdict == nil || v.Verdict.Summary != out.Verdict().Summary {
+		t.Errorf("verdict %+v; want the outcome's, %q", v.Verdict, out.Verdict().Summary)
 	}
 	if v.Context != "city: Lyon\nyear: 2030" || v.Proposition != "Should cities ban cars?" {
 		t.Errorf("proposition %q, context %q", v.Proposition, v.Context)
@@ -139,8 +153,8 @@ func TestCreateDebateRunsItToTheEnd(t *testing.T) {
 			evaluated++
 		}
 	}
-	if len(v.Transcript) < 10 || evaluated != v.Metrics.Evaluated {
-		t.Errorf("%d utterances, %d evaluated; metrics say %d", len(v.Transcript), evaluated, v.Metrics.Evaluated)
+	if len(v.Transcript) < 10 || evaluated != out.Metrics.Evaluated {
+		t.Errorf("%d utterances, %d evaluated; metrics say %d", len(v.Transcript), evaluated, out.Metrics.Evaluated)
 	}
 	if v.Arguments == nil || len(v.Arguments.Arguments) == 0 || len(v.Arguments.Moves) == 0 || len(v.Arguments.Verdict.Sides) != 2 {
 		t.Fatalf("argument map %+v", v.Arguments)
@@ -169,7 +183,7 @@ func TestCreateDebateRejects(t *testing.T) {
 		want apiError
 	}{
 		{"every violation", `{"proposition": " ", "config": {"chairs": [{"position": "arbiter", "framework": "stoic", "modelId": "m"}],
-			"flow": {"maxExchanges": 50}, "interruptions": {"aggressiveness": 9}}}`, 400, apiError{Error: "invalid debate", Violations: []duelogic.Violation{
+			"flow": {"maxExchanges": 50}, "interruptions": {"aggressiveness": 9}}}`, 400, apiError{Error: "invalid debate", Violations: []engine.Violation{
 			{Field: "proposition", Problem: "proposition is empty"},
 			{Field: "chairs", Problem: "1 chairs; need 2..6"},
 			{Field: "chairs[0].position", Problem: `"arbiter" is reserved for the arbiter`},
@@ -178,15 +192,16 @@ func TestCreateDebateRejects(t *testing.T) {
 			{Field: "interruptions.aggressiveness", Problem: "9 is outside 1..5"},
 		}}},
 		{"long context", `{"proposition": "Why?", "propositionContext": "` + strings.Repeat("x", duelogic.MaxContextRunes+1) + `"}`, 400,
-			apiError{Error: "invalid debate", Violations: []duelogic.Violation{
+			apiError{Error: "invalid debate", Violations: []engine.Violation{
 				{Field: "propositionContext", Problem: "context has 20001 characters; at most 20000"}}}},
 		{"body too large", `{"proposition": "Why?", "propositionContext": "` + strings.Repeat("x", maxBody) + `"}`, 413,
 			apiError{Error: "request body over 65536 bytes"}},
-		{"context of a wrong type", `{"proposition": "Why?", "propositionContext": 3}`, 400, apiError{Error: "invalid debate", Violations: []duelogic.Violation{
+		{"context of a wrong type", `{"proposition": "Why?", "propositionContext": 3}`, 400, apiError{Error: "invalid debate", Violations: []engine.Violation{
 			{Field: "propositionContext", Problem: "want a string or an object"}}}},
 		{"not JSON", `{"proposition": `, 400, apiError{Error: "malformed JSON body: unexpected EOF"}},
 		{"unknown field", `{"question": "Why?"}`, 400, apiError{Error: `malformed JSON body: json: unknown field "question"`}},
-		{"unknown config field", `{"proposition": "Why?", "config": {"flow": {"maxExchange": 3}}}`, 400, apiError{Error: `config: unknown field "maxExchange"`}},
+		{"unknown config field", `{"proposition": "Why?", "config": {"flow": {"maxExchange": 3}}}`, 400, apiError{Error: "invalid debate",
+			Violations: []engine.Violation{{Field: "config", Problem: `json: unknown field "maxExchange"`}}}},
 		{"two values", `{"proposition": "Why?"} {}`, 400, apiError{Error: "malformed JSON body: more than one JSON value"}},
 	}
 	for _, tt := range tests {
@@ -350,13 +365,12 @@ func TestShutdownWaitsForDebatesThenStopsThem(t *testing.T) {
 				f.Default().Delay(time.Second) // each model call takes a (fake) second
 				st := store.NewMemory()
 				s := newServer(f, st, nil)
-				cfg := duelogic.DefaultConfig()
-				cfg.Flow.MaxExchanges = 3
+				pod, err := engine.Open(duelogic.FormatName, json.RawMessage(`{"flow": {"maxExchanges": 3}}`))
+				if err != nil {
+					t.Fatal(err)
+				}
 				start := func(id string) error {
-					d := engine.Debate{ID: id, Proposition: "Should we?"}
-					return s.launch(lookupFormat(duelogic.FormatName), d, nil, func(ctx context.Context, e runEnv) error {
-						return podcastRunner{cfg}.run(ctx, e, d)
-					})
+					return s.start(engine.Debate{ID: id, Proposition: "Should we?"}, pod, false)
 				}
 				if err := start("d1"); err != nil {
 					t.Fatal(err)

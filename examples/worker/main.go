@@ -1,20 +1,26 @@
 // Command worker finishes the unfinished debates of a PostgreSQL database,
-// of every format: run several of them, on one machine or many, against one
-// database, and each debate is played by one worker at a time.
+// of every format linked in: run several of them, on one machine or many,
+// against one database, and each debate is played by one worker at a time.
 //
 //	worker -dsn postgres://app@db/duelogic
 //
 // A worker lists the unfinished debates (pgstore's Unfinished), resumes each
-// one it can lock (a debate another worker holds is skipped: the engine's
-// Resume fails with store.ErrLocked), and exits once none is left that it
-// can play. A moderated debate's questions for a person — its clarifying
-// question, its checkpoints, the approval of its synthesis — wait for the
-// person (the CLI or the web page that started it): the worker plays one
-// only up to its next question, where it pauses again ("paused <id>"), and
-// leaves it; one the web page started with checkpoints off asks nobody, and
-// the worker plays it to its end. A worker
-// that dies mid-debate loses nothing committed: its lock is freed with its
-// connection and another worker resumes the debate where the log ends.
+// one it can lock with engine.ResumeStored — its format and configuration
+// are read from the store, so the worker knows no format by name: every
+// format registers itself with the engine, and linking it is enough — and
+// exits once none is left that it can play. A debate another worker holds
+// is skipped (store.ErrLocked). A debate's questions for a person — a
+// moderated debate's clarifying question, its checkpoints, the approval of
+// its synthesis — wait for the person (the CLI or the web page that
+// started it): the worker's person is absent (an engine.Human that returns
+// engine.ErrPaused), so it plays a debate only up to its next question,
+// where it pauses again ("paused <id>"), and leaves one that already waits
+// for an answer (engine.Pending) as it is. An unattended debate
+// (engine.Debate.Unattended: the web page's checkpoints off, also as
+// earlier versions of the page stored it) asks nobody, and the worker
+// plays it to its end. A worker that dies mid-debate loses nothing
+// committed: its lock is freed with its connection and another worker
+// resumes the debate where the log ends.
 //
 // The model is the offline stub (llm.NewStub), optionally slowed down by
 // -delay per call: the example is about the store, not the model.
@@ -23,8 +29,9 @@
 // as they would have in the process that started the debate.
 //
 // For each debate it finished it prints "played <id> <calls>", the number of
-// model calls it made for it; with -v it also prints "call <n>" before each
-// model call.
+// model calls it made for it, then "verdict <id> <summary>", the one line
+// of its outcome's engine.Verdict; with -v it also prints "call <n>" before
+// each model call.
 package main
 
 import (
@@ -34,7 +41,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -42,16 +48,18 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/formal"
 	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
-	"github.com/duelogic/duelogic/moderated"
-	"github.com/duelogic/duelogic/persuasion"
-	"github.com/duelogic/duelogic/scored"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
+
+	// The formats the worker plays: each registers itself with the engine.
+	_ "github.com/duelogic/duelogic"
+	_ "github.com/duelogic/duelogic/formal"
+	_ "github.com/duelogic/duelogic/moderated"
+	_ "github.com/duelogic/duelogic/persuasion"
+	_ "github.com/duelogic/duelogic/scored"
 )
 
 func main() {
@@ -102,7 +110,7 @@ func (w *worker) printf(format string, args ...any) {
 
 // loop resumes unfinished debates until there are none it can play.
 func (w *worker) loop(ctx context.Context, poll time.Duration) error {
-	paused := map[string]bool{} // moderated debates waiting for a person
+	paused := map[string]bool{} // debates waiting for a person
 	for {
 		ids, err := w.st.Unfinished(ctx)
 		if err != nil {
@@ -115,7 +123,7 @@ func (w *worker) loop(ctx context.Context, poll time.Duration) error {
 		played := false
 		for _, id := range ids {
 			ok, err := w.play(ctx, id)
-			if errors.Is(err, moderated.ErrPaused) {
+			if errors.Is(err, engine.ErrPaused) {
 				paused[id] = true
 				w.printf("paused %s\n", id)
 				played = true
@@ -136,86 +144,59 @@ func (w *worker) loop(ctx context.Context, poll time.Duration) error {
 	}
 }
 
-// play resumes one debate with its stored format and configuration; false
-// when another worker holds it.
+// absent is the person of the debates a worker plays: not here. Every
+// question pauses the debate (stored), for the person who started it.
+var absent = engine.HumanFunc(func(context.Context, engine.Question) (engine.Answer, error) {
+	return engine.Answer{}, fmt.Errorf("%w: the worker leaves the question to the debate's person", engine.ErrPaused)
+})
+
+// play resumes one debate with engine.ResumeStored: its stored format and
+// configuration, and its person absent. It returns false when another
+// worker holds the debate, and an error wrapping engine.ErrPaused when the
+// debate waits for its person: it already did (it is left as it is), or
+// it paused at its next question.
 func (w *worker) play(ctx context.Context, id string) (bool, error) {
-	sum, err := engine.Inspect(ctx, w.st, id)
+	recs, err := w.st.Records(ctx, id)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("resume %s: %w", id, err)
+	}
+	if q, ok := engine.Pending(recs); ok {
+		return false, fmt.Errorf("resume %s: %w: it waits for an answer to its %s question", id, engine.ErrPaused, q.Kind)
+	}
+	sum, err := engine.Summarize(recs)
+	if err != nil {
+		return false, fmt.Errorf("resume %s: %w", id, err)
 	}
 	c := &counting{Client: w.model, w: w}
-	// Resume plays the stored configuration: the ones given here are
-	// replaced by it.
 	opts := []engine.Option{engine.WithStore(w.st)}
-	switch sum.Format {
-	case duelogic.FormatName:
-		var o *duelogic.Orchestrator
-		o, err = duelogic.New(duelogic.DefaultConfig(), c, duelogic.WithStore(w.st),
-			duelogic.WithLogger(slog.New(slog.DiscardHandler)))
-		if err == nil {
-			_, err = o.Resume(ctx, id)
-		}
-	case formal.FormatName:
-		f, ferr := formal.New(formal.DefaultConfig())
-		err = resume(ctx, c, id, opts, f, ferr)
-	case scored.FormatName:
-		f, ferr := scored.New(scored.DefaultConfig())
-		err = resume(ctx, c, id, opts, f, ferr)
-	case moderated.FormatName:
-		f, ferr := moderated.New(moderated.DefaultConfig(), moderatedHooks(sum.Spec)...)
-		err = resume(ctx, c, id, opts, f, ferr)
-	case persuasion.FormatName:
-		f, ferr := persuasion.New(persuasion.DefaultConfig())
-		err = resume(ctx, c, id, opts, f, ferr)
-	default:
-		return false, fmt.Errorf("resume %s: unknown format %q", id, sum.Format)
+	if !legacyUnattended(sum.Spec) {
+		opts = append(opts, engine.WithHuman(absent))
 	}
+	res, err := engine.ResumeStored(ctx, c, id, opts...)
 	switch {
 	case errors.Is(err, store.ErrLocked):
 		return false, nil
-	case errors.Is(err, moderated.ErrPaused):
+	case errors.Is(err, engine.ErrPaused):
 		return false, err
 	case err != nil:
 		return false, fmt.Errorf("resume %s: %w", id, err)
 	}
 	w.printf("played %s %d\n", id, c.n.Load())
+	w.printf("verdict %s %s\n", id, res.Detail.Verdict().Summary)
 	return true, nil
 }
 
-// resume continues debate id in format f (made by a format's New, whose
-// error it passes on).
-func resume[R any](ctx context.Context, c llm.Client, id string, opts []engine.Option, f engine.Format[R], err error) error {
-	if err != nil {
-		return err
+// legacyUnattended reports whether spec, a debate's stored configuration,
+// is the wrapper earlier versions of the web page stored for a moderated
+// debate started with checkpoints off — {"config": {...}, "unattended":
+// true} — rather than engine.Debate.Unattended: such a debate is played
+// with nobody to ask, to its end.
+func legacyUnattended(spec json.RawMessage) bool {
+	var w struct {
+		Config     json.RawMessage `json:"config"`
+		Unattended bool            `json:"unattended"`
 	}
-	_, err = engine.Resume(ctx, c, f, id, opts...)
-	return err
-}
-
-// moderatedHooks are a worker's answers to a moderated debate's questions
-// for a person (its clarifying question, checkpoints and the approval of
-// its synthesis): each pauses the debate, which waits for the person who
-// started it — unless it was started unattended (the web page stores
-// {"unattended": true} beside the configuration when checkpoints are off),
-// when nobody is asked and the worker plays it to its end.
-func moderatedHooks(spec json.RawMessage) []moderated.Option {
-	var page struct {
-		Unattended bool `json:"unattended"`
-	}
-	if json.Unmarshal(spec, &page) == nil && page.Unattended {
-		return nil
-	}
-	return []moderated.Option{
-		moderated.WithClarifier(moderated.ClarifyFunc(func(context.Context, moderated.Clarification) (string, error) {
-			return "", moderated.ErrPaused
-		})),
-		moderated.WithCheckpointer(moderated.CheckpointFunc(func(context.Context, moderated.State) (moderated.Decision, error) {
-			return moderated.Decision{}, moderated.ErrPaused
-		})),
-		moderated.WithApprover(moderated.ApproveFunc(func(context.Context, moderated.Synthesis) (moderated.Approval, error) {
-			return moderated.Approval{}, moderated.ErrPaused
-		})),
-	}
+	return json.Unmarshal(spec, &w) == nil && w.Unattended && len(w.Config) > 0
 }
 
 // counting counts a debate's model calls.

@@ -1,6 +1,7 @@
 // The Duelogic page: set up a debate of any format, watch it live from its
-// event stream, steer a moderated debate at its checkpoints, and read past
-// debates back. Everything a model wrote reaches the page as text
+// event stream, answer what a debate asks its person (a moderated debate's
+// clarifying question, checkpoints and approval, or any other question),
+// and read past debates back. Everything a model wrote reaches the page as text
 // (textContent and Text nodes); nothing is ever parsed as HTML.
 // Each format's own events are drawn by its view (views.js).
 'use strict';
@@ -75,7 +76,7 @@ const state = {
   catalog: new Map(), // framework id → info
   presets: [],
   models: [],
-  formats: [], // {name, about, defaults}
+  formats: [], // {name, defaults}
   format: 'duelogic', // the picked format (setup) or the debate's
   id: '',
   config: null,
@@ -106,7 +107,7 @@ async function init() {
     const input = el('input', { type: 'radio', name: 'format', value: f.name, checked: f.name === 'duelogic' });
     input.addEventListener('change', () => pickFormat(f.name));
     picker.append(el('label', { class: 'format-option' }, input,
-      el('span', {}, el('strong', { text: FORMAT_TITLES[f.name] || words(f.name) }), el('small', { text: f.about }))));
+      el('span', {}, el('strong', { text: FORMAT_TITLES[f.name] || words(f.name) }), el('small', { text: FORMAT_ABOUT[f.name] || '' }))));
   }
 
   const sel = $('preset');
@@ -147,6 +148,7 @@ async function init() {
     answer('clarification', { answer: $('clarification-answer').value });
   });
   $('cl-keep').addEventListener('click', () => answer('clarification', { answer: '' }));
+  $('question-form').addEventListener('submit', (ev) => ev.preventDefault());
   $('ap-approve').addEventListener('click', () => answer('approval', { approve: true, feedback: $('approval-feedback').value }));
   $('ap-reject').addEventListener('click', () => answer('approval', { approve: false, feedback: $('approval-feedback').value }));
   window.addEventListener('hashchange', route);
@@ -159,6 +161,16 @@ const FORMAT_TITLES = {
   scored: 'Scored rounds',
   moderated: 'Moderated',
   persuasion: 'Persuasion dialogue',
+};
+
+// FORMAT_ABOUT describes the formats the page knows; another format the
+// server offers (GET /api/formats) is shown by its name.
+const FORMAT_ABOUT = {
+  duelogic: 'The Duelogic podcast: chairs hold philosophical frameworks, an arbiter keeps them honest, interruptions.',
+  formal: 'A formal debate: a neutral chair, a promoter and a detractor who must source their claims, a verifier, an audience, documents.',
+  scored: 'A scored debate: an advocate and a challenger argue each category of an evaluated idea; the arbiter’s verdicts move its scores.',
+  moderated: 'A moderated debate: engineering perspectives argue rounds until they converge; you steer at checkpoints; a moderator writes the synthesis.',
+  persuasion: 'A persuasion dialogue: PRO and OPP make protocol-checked speech acts; the verdict is computed from the argument graph.',
 };
 
 // route shows what the address names: #history, #<debate id>, or the setup.
@@ -620,7 +632,7 @@ function setStatus(s, detail) {
 // EVENT_TYPES are the SSE event types the page listens to: the engine's and
 // those of every format.
 const EVENT_TYPES = ['debate_started', 'segment_started', 'segment_ended', 'token', 'utterance', 'evaluation',
-  'interruption', 'debate_ended', 'argument_map', 'formal_entry', 'formal_verification', 'scored_verdict',
+  'interruption', 'debate_ended', 'argument_map', 'asked', 'formal_entry', 'formal_verification', 'scored_verdict',
   'scored_scores', 'moderated_clarification', 'moderated_analysis', 'moderated_assignment', 'moderated_judgment',
   'moderated_checkpoint', 'moderated_synthesis', 'moderated_approval', 'moderated_followup', 'persuasion_turn', 'persuasion_verdict'];
 
@@ -688,6 +700,9 @@ function handle(e) {
     }
     case 'argument_map':
       argumentMapProgress();
+      break;
+    case 'asked':
+      asked(e.data || {});
       break;
     case 'debate_ended':
       state.ended = true;
@@ -872,9 +887,32 @@ function continueLive() {
   connect(state.id, state.lastSeq);
 }
 
-// QUESTIONS are the panels of what a paused moderated debate asks its
-// person; each answers with POST /api/debates/{id}/<panel id>.
-const QUESTIONS = ['clarification', 'checkpoint', 'approval'];
+// QUESTIONS are the panels of what a paused debate asks its person: a
+// moderated debate's questions each have their own, answered with
+// POST /api/debates/{id}/<panel id>; any other question is shown in the
+// question panel, answered with POST /api/debates/{id}/answer.
+const QUESTIONS = ['clarification', 'checkpoint', 'approval', 'question'];
+
+// panelOf is the panel of a question of kind.
+function panelOf(kind) {
+  return kind !== 'question' && QUESTIONS.includes(kind) ? kind : 'question';
+}
+
+// asked follows the engine's "asked" event: a question the debate paused
+// at (the question engine.Pending reads back) is shown in its panel, with
+// its text and only its choices; one answered hides its panel.
+function asked(a) {
+  const q = a.question || {};
+  const panel = panelOf(q.kind);
+  if (!a.paused) {
+    answered(panel);
+    return;
+  }
+  if (panel === 'clarification') showClarification(q.text);
+  else if (panel === 'checkpoint') showCheckpoint(state.view && state.view.round ? state.view.round() : 0, q.text, q.choices);
+  else if (panel === 'approval') showApproval(q.choices);
+  else showQuestion(q);
+}
 
 // ask shows the panel of a question the debate paused at.
 function ask(panel) {
@@ -894,29 +932,58 @@ function answered(panel) {
   $(panel).hidden = true;
 }
 
+// offer shows the buttons of the choices a question allows (all of them
+// when it does not say): choices maps a button's id to its choice.
+function offer(choices, allowed) {
+  for (const [id, choice] of Object.entries(choices)) $(id).hidden = !!allowed && !allowed.includes(choice);
+}
+
 // showClarification shows the moderator's clarifying question, with what
-// it assumes without an answer.
-function showClarification(c) {
-  $('clarification-question').textContent = c.question || '';
-  $('clarification-assumption').textContent = c.assumption || '';
+// it assumes without an answer when that is given apart (a debate stored
+// by an earlier version; the engine's question says it in its text).
+function showClarification(question, assumption) {
+  $('clarification-question').textContent = question || '';
+  $('clarification-assumption').textContent = assumption || '';
+  $('clarification-assumes').hidden = !assumption;
   $('clarification-answer').value = '';
   ask('clarification');
 }
 
-// showCheckpoint shows the buttons of the checkpoint after round.
-function showCheckpoint(round, summary) {
-  $('checkpoint-title').textContent = `Round ${round} complete — your call`;
-  $('checkpoint-summary').textContent = summary || '';
+// showCheckpoint shows the checkpoint after round (0: not known), what the
+// debate says of it, and the buttons of the choices it allows.
+function showCheckpoint(round, text, choices) {
+  $('checkpoint-title').textContent = round ? `Round ${round} complete — your call` : 'Checkpoint — your call';
+  $('checkpoint-summary').textContent = text || '';
   $('cp-guidance-form').hidden = true;
   $('cp-guidance').value = '';
+  offer({ 'cp-continue': 'continue', 'cp-guide': 'guide', 'cp-end': 'end' }, choices);
   ask('checkpoint');
 }
 
 // showApproval asks the person to approve or reject the synthesis shown
 // above it.
-function showApproval() {
+function showApproval(choices) {
   $('approval-feedback').value = '';
+  offer({ 'ap-approve': 'approve', 'ap-reject': 'reject' }, choices);
   ask('approval');
+}
+
+// showQuestion shows a question of any other kind: its text, a box for
+// text, and a button for each of its choices (one Answer button for a
+// free-text question).
+function showQuestion(q) {
+  $('question-kind').textContent = words(q.kind || 'question');
+  $('question-text').textContent = q.text || '';
+  $('question-answer').value = '';
+  const buttons = $('question-choices');
+  buttons.replaceChildren();
+  const choices = q.choices && q.choices.length ? q.choices : [''];
+  choices.forEach((choice, i) => {
+    const b = el('button', { type: 'button', class: i === 0 ? 'primary' : 'secondary', text: choice ? words(choice) : 'Answer' });
+    b.addEventListener('click', () => answer('question', { choice: choice || undefined, text: $('question-answer').value }));
+    buttons.append(b);
+  });
+  ask('question');
 }
 
 // answer sends the person's answer to the question of panel and follows
@@ -925,7 +992,7 @@ async function answer(panel, body) {
   const buttons = $(panel).querySelectorAll('button');
   for (const b of buttons) b.disabled = true;
   try {
-    await api.post(`/api/debates/${encodeURIComponent(state.id)}/${panel}`, body);
+    await api.post(`/api/debates/${encodeURIComponent(state.id)}/${panel === 'question' ? 'answer' : panel}`, body);
   } catch (err) {
     const vs = (err.body && err.body.violations) || [];
     $(panel + '-note').textContent = vs.length ? vs.map((v) => `${v.field}: ${v.problem}`).join('; ') : err.message;

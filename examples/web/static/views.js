@@ -348,8 +348,11 @@ function moderatedView() {
   const perspectives = panel('perspectives', 'Perspectives', el('p', { class: 'hint', text: 'The moderator is reading the question…' }));
   let seated = [];
   let lastSummary = '';
+  let lastRound = 0;
   const names = {};
   return {
+    // round is the last round judged: the checkpoint the debate is at.
+    round: () => lastRound,
     segments: { analysis: 'Analysis', rounds: 'Rounds', synthesis: 'Synthesis' },
     roster: (box) => rosterOf(['arbiter'].concat(seated.map((p) => p.id)))(box),
     speaker(position) {
@@ -387,6 +390,7 @@ function moderatedView() {
       },
       moderated_judgment: (e, j) => {
         lastSummary = j.summary || '';
+        lastRound = j.round || lastRound;
         const sig = (on, cls, text) => (on ? el('span', { class: 'badge signal ' + cls, text }) : null);
         $('timeline').append(el('div', { class: 'signals', dataset: { round: String(j.round) } },
           el('strong', { text: `Round ${j.round} signals` }),
@@ -399,7 +403,9 @@ function moderatedView() {
           sig(j.fallback, 'muted', 'measured signals only')));
       },
       moderated_clarification: (e, c) => {
-        if (c.paused) showClarification(c);
+        // A pause stored so is an earlier version's; the engine's is an
+        // "asked" event (app.js).
+        if (c.paused) showClarification(c.question, c.assumption);
         else answered('clarification'); // the moderator's card says what came of it
       },
       moderated_checkpoint: (e, cp) => {
