@@ -192,7 +192,7 @@ func TestHostileInput(t *testing.T) {
 	}
 	c := connect(t, dsn)
 	var prop, ctxText, display, persona string
-	if err := c.QueryRow(ctx, `SELECT proposition, context, config->'config'->'chairs'->0->>'persona' FROM debates WHERE id = $1`, d.ID).
+	if err := c.QueryRow(ctx, `SELECT proposition, context, config->'chairs'->0->>'persona' FROM debates WHERE id = $1`, d.ID).
 		Scan(&prop, &ctxText, &persona); err != nil {
 		t.Fatal(err)
 	}

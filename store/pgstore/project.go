@@ -124,8 +124,9 @@ type chair struct {
 }
 
 // chairsOf finds the chairs of a configuration: an array "chairs" at its
-// top, or in one of its top-level objects (the podcast keeps them in
-// "config"), whose elements have a position.
+// top (the podcast's configuration), or in one of its top-level objects (a
+// log of an earlier version kept them in "config"), whose elements have a
+// position.
 func chairsOf(spec json.RawMessage) []chair {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(spec, &top) != nil {
