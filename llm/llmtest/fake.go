@@ -51,6 +51,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/jsonschema"
 )
@@ -341,14 +342,8 @@ func (f *Fake) begin(ctx context.Context, req llm.Request) (step, error) {
 			break
 		}
 	}
-	if delay > 0 {
-		t := time.NewTimer(delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return step{}, ctx.Err()
-		}
+	if err := sleep.For(ctx, delay); err != nil {
+		return step{}, err
 	}
 	return f.checkSchema(req, s)
 }
