@@ -69,7 +69,7 @@ func BenchmarkMidStreamChecks(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				return time.Since(start), res.Metrics.Responses
+				return time.Since(start), res.Detail.Metrics.Responses
 			}
 			var onWall, offWall time.Duration
 			var checks, responses int64

@@ -180,7 +180,7 @@ func TestScopeInADebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := res.Metrics
+	m := res.Detail.Metrics
 	if m.Evaluated != 6 || m.CritiqueResponses != 3 || m.SubstantiveResponses != 6 || m.SteelManningRate != 0 || m.SelfCritiqueRate != 1 {
 		t.Errorf("metrics %+v", m)
 	}
@@ -204,7 +204,7 @@ func TestScopeInADebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(m, again.Metrics); diff != "" {
+	if diff := cmp.Diff(m, again.Detail.Metrics); diff != "" {
 		t.Errorf("resumed metrics (-run +resume):\n%s", diff)
 	}
 }

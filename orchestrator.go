@@ -107,49 +107,14 @@ func (o *Orchestrator) Config() Config { return o.cfg }
 // Store returns the store the orchestrator records debates in.
 func (o *Orchestrator) Store() store.Store { return o.store }
 
-// Result is a podcast debate's result: what [engine.Result] of a [Podcast]
-// holds, with the [Outcome]'s fields at the top. A debate that stopped has
-// its ID, format, debate, config, transcript and usage so far, and zero
-// metrics.
-type Result struct {
-	DebateID string `json:"debateId"`
-	// Format names the debate's format ("duelogic").
-	Format string `json:"format"`
-	Debate Debate `json:"debate"`
-	Config Config `json:"config"`
-	// Transcript is every utterance in order.
-	Transcript []Utterance `json:"transcript"`
-	// Usage is the total of every call; UsageBySpeaker splits it by chair
-	// position and "arbiter" (which includes evaluations, interrupt checks
-	// and argument extraction).
-	Usage          llm.Usage            `json:"usage"`
-	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker"`
-	Metrics        Metrics              `json:"metrics"`
-	// Interruptions are the interruptions made, in order.
-	Interruptions []InterruptCandidate `json:"interruptions,omitempty"`
-	// Arguments is the argument map, when WithArgumentMap is on.
-	Arguments *ArgumentMap `json:"arguments,omitempty"`
-	// Judgments counts, by purpose (evaluation, interrupt check, argument
-	// extraction), how the JSON judgments went: parsed first time, after
-	// the one re-ask, or defaulted (unscored, no interruption); a weak
-	// model shows here.
-	Judgments map[string]engine.JudgmentCounts `json:"judgments,omitempty"`
-}
-
-// ResultOf flattens the engine's result of a podcast debate (nil for nil).
-func ResultOf(r *engine.Result[*Outcome]) *Result {
-	if r == nil {
-		return nil
-	}
-	res := &Result{
-		DebateID: r.DebateID, Format: r.Format, Debate: r.Debate, Transcript: r.Transcript,
-		Usage: r.Usage, UsageBySpeaker: r.UsageBySpeaker, Arguments: r.Arguments, Judgments: r.Judgments,
-	}
-	if r.Detail != nil {
-		res.Config, res.Metrics, res.Interruptions = r.Detail.Config, r.Detail.Metrics, r.Detail.Interruptions
-	}
-	return res
-}
+// Result is a podcast debate's result: [engine.Result] with the podcast's
+// [Outcome] as its Detail, so [Orchestrator.Run] and [engine.Run] of a
+// [Podcast] return the same type. The metrics, config and interruptions
+// are res.Detail.Metrics, res.Detail.Config and res.Detail.Interruptions.
+// A debate that stopped has its ID, format, debate, transcript and usage
+// so far, and a nil Detail (its config is [Orchestrator.Config], or the
+// first stored record's for a resumed debate).
+type Result = engine.Result[*Outcome]
 
 // ValidateDebate checks a debate before any model is called; it is
 // [engine.ValidateDebate].
@@ -184,8 +149,7 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 	}
 	defer release()
 	pc := &Podcast{Config: o.cfg, cat: o.cat, pending: p}
-	res, err := engine.Run(ctx, o.client, pc, d, o.opts...)
-	return resultOf(res, pc), err
+	return engine.Run(ctx, o.client, pc, d, o.opts...)
 }
 
 // Resume continues a stopped debate from its records: it replays them, using
@@ -202,18 +166,7 @@ func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, er
 	}
 	defer release()
 	pc := &Podcast{cat: o.cat, pending: p}
-	res, err := engine.Resume(ctx, o.client, pc, debateID, o.opts...)
-	return resultOf(res, pc), err
-}
-
-// resultOf is [ResultOf] of res, played by p: a debate that stopped, which
-// has no outcome, has p's config.
-func resultOf(res *engine.Result[*Outcome], p *Podcast) *Result {
-	r := ResultOf(res)
-	if r != nil && res.Detail == nil {
-		r.Config = p.Config
-	}
-	return r
+	return engine.Resume(ctx, o.client, pc, debateID, o.opts...)
 }
 
 // pending holds the manual interjections waiting for a running debate's next

@@ -239,8 +239,8 @@ func TestRunSegmentsAndModels(t *testing.T) {
 	if sum != res.Usage || res.Usage.PromptTokens == 0 || res.UsageBySpeaker["chair_3"].CompletionTokens == 0 {
 		t.Errorf("usage %+v by speaker %+v", res.Usage, res.UsageBySpeaker)
 	}
-	if res.Metrics.Responses != 9 || res.Metrics.Evaluated != 9 {
-		t.Errorf("metrics %+v", res.Metrics)
+	if res.Detail.Metrics.Responses != 9 || res.Detail.Metrics.Evaluated != 9 {
+		t.Errorf("metrics %+v", res.Detail.Metrics)
 	}
 }
 
@@ -315,7 +315,7 @@ func TestAccountabilityLevels(t *testing.T) {
 			if got := c.count(PurposeEvaluation); got != tt.evaluations {
 				t.Errorf("%d evaluation calls, want %d", got, tt.evaluations)
 			}
-			if got := res.Metrics.Interjections; got != tt.interjections {
+			if got := res.Detail.Metrics.Interjections; got != tt.interjections {
 				t.Errorf("%d interjections, want %d", got, tt.interjections)
 			}
 			for i, u := range res.Transcript {
@@ -436,8 +436,8 @@ func TestInterruptions(t *testing.T) {
 	// chair_2 cuts into chair_1 every round, and its interruption stands
 	// for its own response of the round; the client cannot stream, so
 	// chair_1 is checked after its whole response and marked, not cut.
-	if res.Metrics.Interruptions != 3 {
-		t.Fatalf("%d interruptions, want 3 (cooldown 0)", res.Metrics.Interruptions)
+	if res.Detail.Metrics.Interruptions != 3 {
+		t.Fatalf("%d interruptions, want 3 (cooldown 0)", res.Detail.Metrics.Interruptions)
 	}
 	for i, u := range res.Transcript {
 		if i > 0 && u.Segment == SegmentExchange && u.Speaker == res.Transcript[i-1].Speaker {
@@ -526,8 +526,8 @@ func TestInterruptionsOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.count(PurposeInterruptCheck) != 0 || res.Metrics.Interruptions != 0 {
-			t.Errorf("interruptions off: %d checks, %d interruptions", c.count(PurposeInterruptCheck), res.Metrics.Interruptions)
+		if c.count(PurposeInterruptCheck) != 0 || res.Detail.Metrics.Interruptions != 0 {
+			t.Errorf("interruptions off: %d checks, %d interruptions", c.count(PurposeInterruptCheck), res.Detail.Metrics.Interruptions)
 		}
 	}
 }
@@ -741,8 +741,8 @@ func TestModelErrorStopsWithTurnErrorAndResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Metrics.Responses != 6 {
-		t.Errorf("resumed debate has %d responses", res.Metrics.Responses)
+	if res.Detail.Metrics.Responses != 6 {
+		t.Errorf("resumed debate has %d responses", res.Detail.Metrics.Responses)
 	}
 }
 
@@ -773,8 +773,8 @@ func TestCancellationLeavesResumableLogAndNoGoroutines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Metrics.Responses != 6 {
-			t.Errorf("resumed debate has %d responses", res.Metrics.Responses)
+		if res.Detail.Metrics.Responses != 6 {
+			t.Errorf("resumed debate has %d responses", res.Detail.Metrics.Responses)
 		}
 	})
 }
@@ -979,7 +979,7 @@ func TestResultCountsJudgments(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := res.Judgments[PurposeEvaluation]
-	if n := ev.First + ev.Reasked + ev.Defaulted; n == 0 || n != res.Metrics.Responses || ev.Defaulted != res.Metrics.Responses-res.Metrics.Evaluated {
-		t.Errorf("evaluation judgments %+v for %d responses", ev, res.Metrics.Responses)
+	if n := ev.First + ev.Reasked + ev.Defaulted; n == 0 || n != res.Detail.Metrics.Responses || ev.Defaulted != res.Detail.Metrics.Responses-res.Detail.Metrics.Evaluated {
+		t.Errorf("evaluation judgments %+v for %d responses", ev, res.Detail.Metrics.Responses)
 	}
 }

@@ -114,7 +114,7 @@ func TestDefaultConfigKeepsTheSeedsRange(t *testing.T) {
 	if turns < 2+8 {
 		t.Errorf("%d chair turns asked", turns)
 	}
-	m := res.Metrics
+	m := res.Detail.Metrics
 	words := 0
 	for _, u := range res.Transcript {
 		words += len(strings.Fields(u.Content))

@@ -390,7 +390,7 @@ func TestStoredConfigIsTheConfig(t *testing.T) {
 			if err != nil {
 				return Config{}, nil, err
 			}
-			return res.Config, res.Transcript, nil
+			return outcomeOf(t, res.Detail).Config, res.Transcript, nil
 		}},
 	} {
 		t.Run("an old log resumes: "+tt.name, func(t *testing.T) {
@@ -501,7 +501,7 @@ func said(tr []Utterance) []saidRow {
 // stopped is what a run that stopped returned and what its resume did.
 type stopped struct {
 	id, format string
-	cfg        *Config // nil through the engine
+	cfg        *Config // nil through the engine; the stored one through the orchestrator
 	transcript []Utterance
 	done       bool // the result carries an outcome
 }
@@ -579,15 +579,25 @@ func TestFailuresKeepTheirDebate(t *testing.T) {
 				if res == nil {
 					return stopped{}, err
 				}
-				return stopped{id: res.DebateID, format: res.Format, cfg: &res.Config, transcript: res.Transcript, done: res.Metrics.Responses > 0}, err
+				// A stopped result has no Detail: its config is the one
+				// stored with the debate.
+				got := stopped{id: res.DebateID, format: res.Format, transcript: res.Transcript, done: res.Detail != nil}
+				if sum, ierr := Inspect(t.Context(), st, id); ierr != nil {
+					t.Errorf("Inspect: %v", ierr)
+				} else if sc, ok := ConfigOf(sum); ok {
+					got.cfg = &sc
+				} else {
+					t.Errorf("no podcast config stored with %q", id)
+				}
+				return got, err
 			},
 			resume: func(st store.Store) (stopped, *Outcome, error) {
 				res, err := mustNew(t, Config{}, llm.NewStub(1), WithStore(st), surfaceClock).Resume(t.Context(), id)
 				if err != nil {
 					return stopped{}, nil, err
 				}
-				out := &Outcome{Config: res.Config, Metrics: res.Metrics, Interruptions: res.Interruptions}
-				return stopped{id: res.DebateID, format: res.Format, cfg: &res.Config, transcript: res.Transcript, done: true}, out, nil
+				out := outcomeOf(t, res.Detail)
+				return stopped{id: res.DebateID, format: res.Format, cfg: &out.Config, transcript: res.Transcript, done: true}, out, nil
 			},
 		},
 	}

@@ -188,7 +188,7 @@ func wantProjections(t *testing.T, res *duelogic.Result, recs []store.Record) pr
 		Status: "finished", Config: config, Records: int64(len(recs)),
 		Created: recs[0].Time.UTC(), Updated: recs[len(recs)-1].Time.UTC(),
 	}}
-	for _, c := range res.Config.Chairs {
+	for _, c := range res.Detail.Config.Chairs {
 		p.Chairs = append(p.Chairs, chairRow{c.Position, string(c.Framework), c.ModelID, ptr(c.ModelDisplayName), ptr(c.ProviderName)})
 	}
 	for _, u := range res.Transcript {
