@@ -100,19 +100,20 @@ func (d Derivation) String() string {
 // Base take part in the semantics; Text, Side and Move are carried for
 // verdicts and renderings.
 type Argument struct {
-	ID   string
-	Base float64 // base score (intrinsic strength) in [0, 1]
-	Text string  // what the argument says, e.g. the proposition
-	Side string  // who put it forward: any label ("PRO", a chair position, …)
-	Move string  // ID of the dialogue move that introduced it
+	ID   string  `json:"id"`
+	Base float64 `json:"base"` // base score (intrinsic strength) in [0, 1]
+	Text string  `json:"text"` // what the argument says, e.g. the proposition
+	Side string  `json:"side"` // who put it forward: any label ("PRO", a chair position, …)
+	Move string  `json:"move"` // ID of the dialogue move that introduced it
 }
 
 // Relation is one attack or support between two arguments.
 type Relation struct {
-	From, To   string
-	Type       RelationType
-	Kind       AttackKind // attacks only; Rebut for supports
-	Derivation Derivation // Direct unless produced by Flatten
+	From       string       `json:"from"`
+	To         string       `json:"to"`
+	Type       RelationType `json:"type"`       // a number: 0 attack, 1 support
+	Kind       AttackKind   `json:"kind"`       // attacks only; Rebut for supports
+	Derivation Derivation   `json:"derivation"` // Direct unless produced by Flatten; a number
 }
 
 // Internal limits: argument indexes use the low 30 bits of a uint32, the top

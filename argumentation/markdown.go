@@ -13,8 +13,8 @@ import (
 // used in moves) and persona. The moderator may be listed though it makes no
 // moves.
 type Participant struct {
-	Side    string
-	Persona string
+	Side    string `json:"side"`
+	Persona string `json:"persona"`
 }
 
 // Report is everything the seed's output document shows. Judge fills

@@ -200,25 +200,25 @@ type Options struct {
 type Scores struct {
 	// Strength maps every argument ID to its strength in [0, 1] (the last
 	// iterate when Converged is false).
-	Strength map[string]float64
+	Strength map[string]float64 `json:"strength"`
 	// Iterations is, for an exact pass, the number of levels of the
 	// topological order (the number of synchronous rounds that reach the
 	// same values); otherwise the number of discrete iterations or RK4
 	// steps taken by Method. The discrete iteration stops before its cap
 	// when it revisits an earlier iterate exactly: it is then periodic and
 	// cannot converge.
-	Iterations int
+	Iterations int `json:"iterations"`
 	// Converged reports whether the values are a fixed point within the
 	// tolerance. It is false when the iteration cap was reached, e.g.
 	// because the discrete iteration oscillates; Strength then holds the
 	// last iterate, which is not an answer.
-	Converged bool
+	Converged bool `json:"converged"`
 	// Method is how the values were computed: Exact, Discrete or
 	// Continuous (never Auto).
-	Method Method
+	Method Method `json:"method"`
 	// Residual is max |f(s) − s| over the arguments for the returned s
 	// (0 for an exact pass).
-	Residual float64
+	Residual float64 `json:"residual"`
 }
 
 // Evaluate computes the strengths of g's arguments under s: exactly in one

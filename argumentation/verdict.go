@@ -31,79 +31,82 @@ type VerdictOptions struct {
 // survives scrutiny, not for arguments raised: an argument at or below 0.5
 // adds nothing.
 type Verdict struct {
-	Winner string // "" on a draw
-	Draw   bool
+	Winner string `json:"winner"` // "" on a draw
+	Draw   bool   `json:"draw"`
 	// Sides lists every participant (and any other side owning an
 	// argument) with its score, best first; ties keep participant order.
-	Sides []SideScore
+	Sides []SideScore `json:"sides"`
 	// Surviving are all arguments with strength > SurvivalThreshold, by
 	// strength, strongest first (ties by ID).
-	Surviving []ScoredArgument
+	Surviving []ScoredArgument `json:"surviving"`
 	// Strongest are the winner's surviving arguments, strongest first; on a
 	// draw, all surviving arguments.
-	Strongest []ScoredArgument
+	Strongest []ScoredArgument `json:"strongest"`
 	// ValidPoints are the losing sides' arguments that survived or that
 	// another participant conceded (and still holds), strongest first
 	// (empty on a draw).
-	ValidPoints []ScoredArgument
+	ValidPoints []ScoredArgument `json:"validPoints"`
 	// Unaddressed are the why-challenges that no since or retract answered.
-	Unaddressed []Challenge
+	Unaddressed []Challenge `json:"unaddressed"`
 	// Concessions and Retractions are the concede and retract moves, in
 	// order.
-	Concessions []Move
-	Retractions []Move
+	Concessions []Move `json:"concessions"`
+	Retractions []Move `json:"retractions"`
 	// Commitments are the final commitment stores, in participant order.
-	Commitments []CommitmentStore
-	Metrics     Metrics
+	Commitments []CommitmentStore `json:"commitments"`
+	Metrics     Metrics           `json:"metrics"`
 	// Converged and Method echo the evaluation the verdict rests on: a
 	// verdict on scores that did not converge is provisional.
-	Converged bool
-	Method    Method
+	Converged bool   `json:"converged"`
+	Method    Method `json:"method"`
 }
 
 // SideScore is one side's result.
 type SideScore struct {
-	Side      string
-	Score     float64 // sum of its surviving arguments' strengths
-	Surviving int     // number of its surviving arguments
-	Arguments int     // number of its arguments in the graph
+	Side      string  `json:"side"`
+	Score     float64 `json:"score"`     // sum of its surviving arguments' strengths
+	Surviving int     `json:"surviving"` // number of its surviving arguments
+	Arguments int     `json:"arguments"` // number of its arguments in the graph
 }
 
 // ScoredArgument is an argument with its strength.
 type ScoredArgument struct {
 	Argument
-	Score float64
+	Score float64 `json:"score"`
 }
 
 // Challenge is an unanswered why move.
 type Challenge struct {
-	Move        string // ID of the why move
-	Speaker     string // who asked
-	Challenged  string // who was asked
-	Proposition string
-	Argument    string // ID of the challenged argument ("" if removed)
+	Move        string `json:"move"`       // ID of the why move
+	Speaker     string `json:"speaker"`    // who asked
+	Challenged  string `json:"challenged"` // who was asked
+	Proposition string `json:"proposition"`
+	Argument    string `json:"argument"` // ID of the challenged argument ("" if removed)
 }
 
 // CommitmentStore is one participant's final commitments and retractions.
 type CommitmentStore struct {
-	Participant string
-	Commitments []string
-	Retracted   []string
+	Participant string   `json:"participant"`
+	Commitments []string `json:"commitments"`
+	Retracted   []string `json:"retracted"`
 }
 
 // Metrics are the seed's debate quality metrics.
 type Metrics struct {
-	Moves int
+	Moves int `json:"moves"`
 	// Arguments counts every proposition put forward, retracted ones
 	// included.
-	Arguments int
+	Arguments int `json:"arguments"`
 	// Attacks, Rebuts, Undercuts and Supports count the direct relations
 	// of the graph the verdict was given.
-	Attacks, Rebuts, Undercuts, Supports int
-	Challenges                           int // why moves
-	Unanswered                           int // why moves never answered
-	Concessions                          int
-	Retractions                          int
+	Attacks     int `json:"attacks"`
+	Rebuts      int `json:"rebuts"`
+	Undercuts   int `json:"undercuts"`
+	Supports    int `json:"supports"`
+	Challenges  int `json:"challenges"` // why moves
+	Unanswered  int `json:"unanswered"` // why moves never answered
+	Concessions int `json:"concessions"`
+	Retractions int `json:"retractions"`
 }
 
 // Verdict judges the dialogue from g, which should be d.Graph() (with no

@@ -780,6 +780,9 @@ function argumentMapProgress() {
 // alternative. A map the event does not carry is fetched.
 async function showArguments(am) {
   const id = state.id;
+  // An event recorded before the argumentation types had JSON tags carries
+  // capitalised keys (ID, Side, ...): the API re-encodes the stored map.
+  if (am && (am.arguments || []).some((a) => a.id === undefined && a.ID !== undefined)) am = null;
   if (!am) {
     try {
       am = (await api.get('/api/debates/' + encodeURIComponent(id))).arguments;
@@ -791,10 +794,10 @@ async function showArguments(am) {
   const box = $('argmap');
   box.hidden = false;
   const v = am.verdict || {};
-  const sides = (v.Sides || []).map((s) => `${speaker(s.Side).name} ${Number(s.Score).toFixed(2)}`).join(' vs ');
-  $('argmap-summary').textContent = v.Draw || !v.Winner
+  const sides = (v.sides || []).map((s) => `${speaker(s.side).name} ${Number(s.score).toFixed(2)}`).join(' vs ');
+  $('argmap-summary').textContent = v.draw || !v.winner
     ? `A draw on surviving arguments (${sides}).`
-    : `Most surviving argument strength: ${speaker(v.Winner).name} (${sides}).`;
+    : `Most surviving argument strength: ${speaker(v.winner).name} (${sides}).`;
   const graph = $('argmap-graph');
   graph.replaceChildren();
   if (typeof window.drawArgumentMap === 'function') {
@@ -805,34 +808,34 @@ async function showArguments(am) {
         const i = Number(speaker(s).index);
         return s !== '' && Number.isInteger(i) ? i : 99;
       };
-      const sides = [...new Set(am.arguments.map((a) => a.Side))].sort((a, b) => rank(a) - rank(b));
+      const sides = [...new Set(am.arguments.map((a) => a.side))].sort((a, b) => rank(a) - rank(b));
       window.drawArgumentMap(graph, am, { sides, label: (s) => speaker(s).name, color: accentOf });
     } catch (err) {
       console.error('drawArgumentMap', err);
     }
   }
-  const byID = new Map(am.arguments.map((a) => [a.ID, a]));
-  const rows = [...am.arguments].sort((a, b) => b.Score - a.Score).slice(0, 12);
+  const byID = new Map(am.arguments.map((a) => [a.id, a]));
+  const rows = [...am.arguments].sort((a, b) => b.score - a.score).slice(0, 12);
   const table = el('table', { class: 'chair-table arg-table' },
     el('caption', { class: 'hint', text: 'The strongest arguments' }),
     el('tr', {}, el('th', { text: 'Argument' }), el('th', { text: 'Side' }), el('th', { text: 'Strength' })));
   for (const a of rows) {
-    table.append(el('tr', { class: a.Score > 0.5 ? 'survives' : 'falls' },
-      el('td', {}, el('strong', { text: a.ID + ' ' }), a.Text),
-      el('td', { text: speaker(a.Side).name }),
-      el('td', { text: Number(a.Score).toFixed(2) })));
+    table.append(el('tr', { class: a.score > 0.5 ? 'survives' : 'falls' },
+      el('td', {}, el('strong', { text: a.id + ' ' }), a.text),
+      el('td', { text: speaker(a.side).name }),
+      el('td', { text: Number(a.score).toFixed(2) })));
   }
   const clashes = el('ul', { class: 'clashes' });
   for (const r of am.relations || []) {
-    const from = byID.get(r.From), to = byID.get(r.To);
-    if (r.Type !== 0 || !from || !to || from.Side === to.Side) continue; // attacks between sides
-    clashes.append(el('li', {}, el('strong', { text: `${r.From} ${r.Kind}s ${r.To}` }),
-      ` — ${speaker(from.Side).name} against ${speaker(to.Side).name}`));
+    const from = byID.get(r.from), to = byID.get(r.to);
+    if (r.type !== 0 || !from || !to || from.side === to.side) continue; // attacks between sides
+    clashes.append(el('li', {}, el('strong', { text: `${r.from} ${r.kind}s ${r.to}` }),
+      ` — ${speaker(from.side).name} against ${speaker(to.side).name}`));
   }
-  const m = v.Metrics || {};
+  const m = v.metrics || {};
   $('argmap-body').replaceChildren(table, el('h3', { text: 'Clashes' }), clashes,
     el('p', { class: 'hint', text: `${(am.moves || []).length} moves (${(am.illegal || []).length} rejected by the protocol), ` +
-      `${m.Attacks || 0} attacks, ${m.Supports || 0} supports, ${m.Concessions || 0} concessions, ${m.Retractions || 0} retractions.` }));
+      `${m.attacks || 0} attacks, ${m.supports || 0} supports, ${m.concessions || 0} concessions, ${m.retractions || 0} retractions.` }));
 }
 
 // accentOf is the colour of side's cards (their --accent), grey for no side.

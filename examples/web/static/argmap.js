@@ -4,9 +4,12 @@
 // argumentMap is the JSON of duelogic.ArgumentMap (engine.ArgumentMap):
 //
 //   {moves: [{id, speaker, act, proposition, target, attack, round, text}],
-//    arguments: [{ID, Base, Text, Side, Move, Score}],
-//    relations: [{From, To, Type, Kind, Derivation}],   // Type 0 attack, 1 support
-//    verdict: {Winner, Draw, Sides: [{Side, Score, Surviving, Arguments}], Surviving: [...]}}
+//    arguments: [{id, base, text, side, move, score}],
+//    relations: [{from, to, type, kind, derivation}],   // type 0 attack, 1 support
+//    verdict: {winner, draw, sides: [{side, score, surviving, arguments}], surviving: [...]}}
+//
+// Keys are read in either case: maps stored before the JSON tags had
+// capitalised keys (ID, Base, Sides, ...).
 //
 // options (all optional): sides, an array fixing the order (and so the
 // colours) of the sides' columns, e.g. the participants; label, side -> name
@@ -93,16 +96,16 @@
     const args = [];
     const byID = new Map();
     for (const a of field(am, 'arguments', 'Arguments') || []) {
-      const id = str(field(a, 'ID', 'id'));
+      const id = str(field(a, 'id', 'ID'));
       if (!id || byID.has(id)) continue;
-      const base = Number(field(a, 'Base', 'base'));
-      let score = Number(field(a, 'Score', 'score'));
+      const base = Number(field(a, 'base', 'Base'));
+      let score = Number(field(a, 'score', 'Score'));
       if (!Number.isFinite(score)) score = Number.isFinite(base) ? base : 0;
-      const move = str(field(a, 'Move', 'move'));
+      const move = str(field(a, 'move', 'Move'));
       const arg = {
         id,
-        text: str(field(a, 'Text', 'text')),
-        side: str(field(a, 'Side', 'side')),
+        text: str(field(a, 'text', 'Text')),
+        side: str(field(a, 'side', 'Side')),
         move,
         base: Number.isFinite(base) ? base : null,
         score: clamp01(score),
@@ -115,18 +118,18 @@
     const rels = [];
     let skipped = 0;
     for (const r of field(am, 'relations', 'Relations') || []) {
-      const from = str(field(r, 'From', 'from'));
-      const to = str(field(r, 'To', 'to'));
+      const from = str(field(r, 'from', 'From'));
+      const to = str(field(r, 'to', 'To'));
       if (!byID.has(from) || !byID.has(to)) {
         skipped++;
         continue;
       }
-      const type = field(r, 'Type', 'type');
-      const kind = str(field(r, 'Kind', 'kind')).toLowerCase();
+      const type = field(r, 'type', 'Type');
+      const kind = str(field(r, 'kind', 'Kind')).toLowerCase();
       let k = 'rebut';
       if (type === 1 || str(type).toLowerCase() === 'support') k = 'support';
       else if (kind.startsWith('undercut')) k = 'undercut';
-      const derivation = field(r, 'Derivation', 'derivation');
+      const derivation = field(r, 'derivation', 'Derivation');
       rels.push({
         from, to, kind: k, index: rels.length,
         derived: derivation !== undefined && derivation !== 0 && str(derivation) !== 'direct',
@@ -134,10 +137,10 @@
     }
     const verdict = field(am, 'verdict', 'Verdict') || {};
     const sideScores = new Map();
-    for (const s of field(verdict, 'Sides', 'sides') || []) {
-      sideScores.set(str(field(s, 'Side', 'side')), s);
+    for (const s of field(verdict, 'sides', 'Sides') || []) {
+      sideScores.set(str(field(s, 'side', 'Side')), s);
     }
-    const surviving = new Set((field(verdict, 'Surviving', 'surviving') || []).map((a) => str(field(a, 'ID', 'id'))));
+    const surviving = new Set((field(verdict, 'surviving', 'Surviving') || []).map((a) => str(field(a, 'id', 'ID'))));
     return { moves, args, byID, rels, skipped, sideScores, surviving };
   }
 
@@ -415,9 +418,9 @@
       const sc = m.sideScores.get(s);
       let line = '';
       if (sc) {
-        const n = Number(field(sc, 'Arguments', 'arguments')) || 0;
-        const surv = Number(field(sc, 'Surviving', 'surviving')) || 0;
-        line = `score ${score2(Number(field(sc, 'Score', 'score')) || 0)} · ${surv} of ${n} survive`;
+        const n = Number(field(sc, 'arguments', 'Arguments')) || 0;
+        const surv = Number(field(sc, 'surviving', 'Surviving')) || 0;
+        line = `score ${score2(Number(field(sc, 'score', 'Score')) || 0)} · ${surv} of ${n} survive`;
       }
       heads.append(svg('g', { class: 'argmap-head', 'data-side': s }, name,
         line ? svg('text', { class: 'argmap-side-score', x, y: 38, 'text-anchor': 'middle' }, line) : null));

@@ -543,7 +543,7 @@ function persuasionView(d) {
         const m = j.moderation || {};
         out.replaceChildren(el('h2', { text: 'Verdict' }),
           el('p', { class: 'verdict-line' }, el('strong', { text: j.draw ? 'A draw' : `${j.winner} wins` }), ' — ',
-            (j.sides || []).map((s) => `${s.Side} ${Number(s.Score).toFixed(2)}`).join(' vs ')),
+            (j.sides || []).map((s) => `${s.side ?? s.Side} ${Number(s.score ?? s.Score).toFixed(2)}`).join(' vs ')),
           el('h3', { text: 'Rationale' }), el('p', { text: m.rationale || '' }),
           el('h3', { text: 'Consensus' }), el('p', { text: m.consensus || '' }),
           el('h3', { text: 'Conditions for revisiting' }), el('ul', {}, ...(m.conditions || []).map((c) => el('li', { text: c }))));
@@ -552,8 +552,10 @@ function persuasionView(d) {
     },
     ended(data) {
       const v = (data.detail || {}).verdict || {};
-      for (const cs of v.Commitments || []) {
-        if (stores[cs.Participant]) stores[cs.Participant] = (cs.Commitments || []).slice();
+      // Events recorded before the JSON tags have capitalised keys.
+      for (const cs of v.commitments || v.Commitments || []) {
+        const who = cs.participant ?? cs.Participant;
+        if (stores[who]) stores[who] = (cs.commitments || cs.Commitments || []).slice();
       }
       drawStores();
     },
