@@ -102,21 +102,12 @@ func TestUnreachableServer(t *testing.T) {
 // last line (a crash in the middle of an append) that it cuts off is said.
 func TestStoreWarningsShown(t *testing.T) {
 	dir := t.TempDir()
-	r := runIn(t, dir, "", nil, "--max-rounds", "3", "Should cities ban cars?")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	id := idRE.FindString(r.stdout)
-	file := filepath.Join(dir, "db", id+".jsonl")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, file, data := debateOnDisk(t, dir)
 	// Drop the last record's newline and cut it short, as a crash would.
 	if err := os.WriteFile(file, data[:len(data)-10], 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = runIn(t, dir, "", nil, "--resume", id)
+	r := runIn(t, dir, "", nil, "--resume", id)
 	if !regexp.MustCompile(`(?m)^debate: level=WARN msg="store: [^"]+" file=\S*` + id + `\.jsonl`).MatchString(r.stderr) {
 		t.Errorf("stderr has no warning of the store naming the file:\n%s", r.stderr)
 	}
@@ -251,16 +242,7 @@ func TestStoredControlCharactersNeutralised(t *testing.T) {
 // --resume that just failed, but with the file and what to do.
 func TestDamagedLogHint(t *testing.T) {
 	dir := t.TempDir()
-	r := runIn(t, dir, "", nil, "--max-rounds", "3", "Should cities ban cars?")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	id := idRE.FindString(r.stdout)
-	file := filepath.Join(dir, "db", id+".jsonl")
-	log, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, file, log := debateOnDisk(t, dir)
 	lines := strings.SplitAfter(string(log), "\n")
 	tests := []struct {
 		name  string
@@ -297,4 +279,21 @@ func TestDamagedLogHint(t *testing.T) {
 			}
 		})
 	}
+}
+
+// debateOnDisk plays a debate with the CLI in dir and returns its ID, its
+// JSONL file and what the file holds.
+func debateOnDisk(t *testing.T, dir string) (id, file string, data []byte) {
+	t.Helper()
+	r := runIn(t, dir, "", nil, "--max-rounds", "3", "Should cities ban cars?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	id = idRE.FindString(r.stdout)
+	file = filepath.Join(dir, "db", id+".jsonl")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, file, data
 }
