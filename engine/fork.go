@@ -52,16 +52,11 @@ func Fork(ctx context.Context, st store.Store, debateID string, atSeq int64, pat
 		if spec, err = mergePatch(h.Spec, patch); err != nil {
 			return "", fmt.Errorf("%w: %s: %w", ErrBadFork, debateID, err)
 		}
-		registryMu.RLock()
-		open, ok := registry[h.Format]
-		registryMu.RUnlock()
+		open, ok := opener(h.Format)
 		if !ok {
 			return "", fmt.Errorf("%w: %s is a %q debate; a patch of its configuration cannot be checked", ErrUnknownFormat, debateID, h.Format)
 		}
-		f, err := open(spec)
-		if err == nil {
-			err = (&settings{}).configure(f)
-		}
+		f, err := open(spec) // an Opener refuses an invalid configuration
 		if err != nil {
 			return "", fmt.Errorf("%w: %s: the patched configuration: %w", ErrBadFork, debateID, err)
 		}

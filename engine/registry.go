@@ -45,6 +45,14 @@ func Register(name string, open func(config json.RawMessage) (Format[Outcome], e
 	registry[name] = open
 }
 
+// opener returns the Opener registered as name.
+func opener(name string) (Opener, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	open, ok := registry[name]
+	return open, ok
+}
+
 // Formats returns the names of the registered formats, sorted: the five
 // built in ("duelogic", "formal", "moderated", "persuasion", "scored")
 // when their packages are linked.
@@ -66,9 +74,7 @@ func Formats() []string {
 // ones; a config that is not a JSON object, or an invalid one, with a
 // [*ValidationError] naming the fields.
 func Open(name string, config json.RawMessage) (Format[Outcome], error) {
-	registryMu.RLock()
-	open, ok := registry[name]
-	registryMu.RUnlock()
+	open, ok := opener(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q (registered: %v)", ErrUnknownFormat, name, Formats())
 	}
@@ -225,9 +231,7 @@ func ResumeStored(ctx context.Context, client llm.Client, debateID string, opts 
 	if err != nil {
 		return nil, err
 	}
-	registryMu.RLock()
-	open, ok := registry[h.Format]
-	registryMu.RUnlock()
+	open, ok := opener(h.Format)
 	if !ok {
 		return nil, fmt.Errorf("%w: debate %s is a %q debate (registered: %v)", ErrUnknownFormat, debateID, h.Format, Formats())
 	}

@@ -45,17 +45,17 @@ type Session struct {
 	mapSem *argumentation.Semantics // nil: no argument mapping
 	mapper *mapper
 
-	keysMu sync.Mutex
-	keys   map[string]bool // the step keys used so far
-	played bool            // Play has returned: no more calls or steps
-	calls  int             // the format's calls in flight
+	stateMu sync.Mutex      // guards keys, played and calls
+	keys    map[string]bool // the step keys used so far
+	played  bool            // Play has returned: no more model calls
+	calls   int             // the format's calls in flight
 }
 
 // claim marks key as used by a step of this play; a key used twice is an
 // error of the format ([ErrMisuse]).
 func (s *Session) claim(key string) error {
-	s.keysMu.Lock()
-	defer s.keysMu.Unlock()
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
 	if s.keys[key] {
 		return fmt.Errorf("%w: step key %q used twice", ErrMisuse, key)
 	}
@@ -303,8 +303,8 @@ func (s *Session) enter(ctx context.Context, purpose string) error {
 	if ctx.Value(engineWork{}) != nil {
 		return nil
 	}
-	s.keysMu.Lock()
-	defer s.keysMu.Unlock()
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
 	if s.played {
 		return fmt.Errorf("%w: a %q call after Play returned", ErrMisuse, purpose)
 	}
@@ -316,9 +316,9 @@ func (s *Session) leave(ctx context.Context) {
 	if ctx.Value(engineWork{}) != nil {
 		return
 	}
-	s.keysMu.Lock()
+	s.stateMu.Lock()
 	s.calls--
-	s.keysMu.Unlock()
+	s.stateMu.Unlock()
 }
 
 // engineWork marks the context of the engine's own calls (argument
@@ -328,8 +328,8 @@ type engineWork struct{}
 // finishPlay marks Play as returned: no step or call may follow. It fails
 // when a call Play started is still running ([ErrMisuse]).
 func (s *Session) finishPlay() error {
-	s.keysMu.Lock()
-	defer s.keysMu.Unlock()
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
 	s.played = true
 	if s.calls > 0 {
 		return fmt.Errorf("%w: %d Session.Call(s) still running after Play returned; Play must wait for its calls", ErrMisuse, s.calls)

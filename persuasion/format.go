@@ -66,10 +66,8 @@ func init() { engine.Register(FormatName, open) }
 // config names, through New.
 func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
 	cfg := DefaultConfig()
-	if len(bytes.TrimSpace(config)) > 0 {
-		if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
-			return nil, err
-		}
+	if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
+		return nil, err
 	}
 	f, err := New(cfg)
 	if err != nil {

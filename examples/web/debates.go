@@ -285,7 +285,7 @@ func (s *server) documents(ctx context.Context, v *debateView, st *debateState, 
 	if st.ended == nil {
 		return docs
 	}
-	out, err := outcomeOf(ctx, recs)
+	out, err := s.outcome(ctx, v.ID, recs)
 	if err != nil {
 		s.logger.Warn("outcome of a finished debate", "debate", v.ID, "err", err)
 		return docs
@@ -298,6 +298,28 @@ func (s *server) documents(ctx context.Context, v *debateView, st *debateState, 
 		}
 	}
 	return docs
+}
+
+// outcome is the outcome of finished debate id, whose records are recs:
+// replayed once (outcomeOf), then kept in s.outcomes.
+func (s *server) outcome(ctx context.Context, id string, recs []store.Record) (engine.Outcome, error) {
+	s.mu.Lock()
+	out, ok := s.outcomes[id]
+	s.mu.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := outcomeOf(ctx, recs)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.outcomes == nil || len(s.outcomes) >= maxOutcomes {
+		s.outcomes = map[string]engine.Outcome{}
+	}
+	s.outcomes[id] = out
+	s.mu.Unlock()
+	return out, nil
 }
 
 // document serves one of a debate's documents as a Markdown download.

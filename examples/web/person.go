@@ -65,25 +65,15 @@ func tooLong(field, text string) []engine.Violation {
 	return nil
 }
 
-// answerRequest answers the question a paused debate waits for, whatever
-// its kind: POST /api/debates/{id}/answer.
-type answerRequest struct {
-	// Choice is one of the question's Choices; "" for a question without
-	// any (free text).
-	Choice string `json:"choice,omitempty"`
-	// Text is guidance, feedback or a free-text answer.
-	Text string `json:"text,omitempty"`
-}
-
 // answerQuestion answers the question a debate is paused at and resumes
 // it: 202, 400 for an answer the question does not allow, 404 for an
 // unknown debate, 409 when the debate waits for no answer.
 func (s *server) answerQuestion(w http.ResponseWriter, r *http.Request) {
-	var req answerRequest
-	if !decodeBody(w, r, &req) {
+	var a engine.Answer // {choice, text}: the question's choice, and free text
+	if !decodeBody(w, r, &a) {
 		return
 	}
-	a := engine.Answer{Choice: req.Choice, Text: strings.TrimSpace(req.Text)}
+	a.Text = strings.TrimSpace(a.Text)
 	if vs := tooLong("text", a.Text); len(vs) > 0 {
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid answer", Violations: vs})
 		return

@@ -63,7 +63,14 @@ type server struct {
 
 	// finished keeps the history items of finished debates.
 	finished finishedItems
+	// outcomes keeps the outcomes of finished debates read lately (a
+	// finished debate's log never changes), at most maxOutcomes, so that
+	// its view and its documents do not replay the debate each time.
+	outcomes map[string]engine.Outcome
 }
+
+// maxOutcomes bounds server.outcomes; when it is full it starts over.
+const maxOutcomes = 256
 
 // debateRun is a debate running in this server.
 type debateRun struct {
