@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -104,20 +105,15 @@ func Open(name string, config json.RawMessage) (Format[Outcome], error) {
 // cfg does not have, or a value of the wrong type, is a [*ValidationError]
 // of format naming the field. A format's [Opener] uses it.
 func DecodeConfig(format string, config json.RawMessage, cfg any) error {
-	ve := &ValidationError{Format: format}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(config, &top); err == nil {
-		known := jsonFields(reflect.TypeOf(cfg))
-		for k := range top {
-			if known != nil && !known[strings.ToLower(k)] { // encoding/json matches names so
-				ve.Add(k, "no such field")
-			}
-		}
-		if ve.Err() != nil {
-			slices.SortFunc(ve.Violations, func(a, b Violation) int { return strings.Compare(a.Field, b.Field) })
-			return ve
+	if t := reflect.TypeOf(cfg); t != nil && t.Kind() == reflect.Pointer {
+		// The top level only: a nested unknown field is the decoder's to
+		// report (a format whose configuration decodes itself checks deeper
+		// with [UnknownFields]).
+		if err := unknownFields(format, config, t.Elem(), 1); err != nil {
+			return err
 		}
 	}
+	ve := &ValidationError{Format: format}
 	dec := json.NewDecoder(bytes.NewReader(config))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(cfg); err != nil {
@@ -137,43 +133,109 @@ func DecodeConfig(format string, config json.RawMessage, cfg any) error {
 	return nil
 }
 
-// jsonFields returns the JSON names, lower-cased, of the fields of the struct t points
-// to, embedded structs' included; nil when t is not a pointer to a struct.
-func jsonFields(t reflect.Type) map[string]bool {
-	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+// UnknownFields returns a [*ValidationError] of format naming, by path,
+// every field of config, at any depth, that the struct cfg points to has
+// no field for ("colour", "customPerspectives[1].colour"), or nil. Names
+// match as encoding/json matches them (exactly, else under case folding;
+// an embedded struct's fields are its own). A format whose configuration
+// has its own UnmarshalJSON, which the decoder's check for unknown fields
+// does not reach, calls it before [DecodeConfig].
+func UnknownFields(format string, config json.RawMessage, cfg any) error {
+	t := reflect.TypeOf(cfg)
+	if t == nil || t.Kind() != reflect.Pointer {
 		return nil
 	}
-	names := map[string]bool{}
-	var walk func(reflect.Type)
-	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			name, _, _ := strings.Cut(tag, ",")
-			if tag == "-" {
+	return unknownFields(format, config, t.Elem(), -1)
+}
+
+// unknownFields is UnknownFields for type t, depth levels deep (-1: all).
+func unknownFields(format string, config json.RawMessage, t reflect.Type, depth int) error {
+	ve := &ValidationError{Format: format}
+	walkUnknown(config, t, "", depth, ve)
+	return ve.Err()
+}
+
+// walkUnknown adds to ve the fields of raw, a JSON value of Go type t at
+// path, that t does not have, depth levels deep (-1: all). Values that do
+// not decode are left to the decoder to report.
+func walkUnknown(raw json.RawMessage, t reflect.Type, path string, depth int, ve *ValidationError) {
+	if depth == 0 {
+		return
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		keys := slices.Sorted(maps.Keys(m))
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			f, ok := jsonField(t, k)
+			if !ok {
+				ve.Add(p, "no such field")
 				continue
 			}
-			if f.Anonymous && name == "" {
-				ft := f.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft)
-					continue
-				}
-			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			names[strings.ToLower(name)] = true
+			walkUnknown(m[k], f.Type, p, depth-1, ve)
+		}
+	case reflect.Slice:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return
+		}
+		for i, item := range items {
+			walkUnknown(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), depth, ve)
 		}
 	}
-	walk(t.Elem())
-	return names
+}
+
+// jsonField finds the field of struct type t that encoding/json decodes key
+// into: the exact name first, then one equal under case folding; the
+// fields of an embedded struct without a name of its own count as t's.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	var folded *reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if tag == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if ef, ok := jsonField(ft, key); ok {
+					return ef, true
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if name == key {
+			return f, true
+		}
+		if folded == nil && strings.EqualFold(name, key) {
+			folded = &f
+		}
+	}
+	if folded != nil {
+		return *folded, true
+	}
+	return reflect.StructField{}, false
 }
 
 // Erase returns f as a Format[Outcome], for an [Opener]: its outcome is

@@ -408,3 +408,37 @@ func TestHumanIsAskedAfterTheEventsBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownFieldsByPath(t *testing.T) {
+	type item struct {
+		Name string `json:"name"`
+	}
+	type base struct {
+		Rounds int `json:"rounds"`
+	}
+	type cfg struct {
+		base
+		Items []item `json:"items"`
+		Skip  string `json:"-"`
+	}
+	for _, tc := range []struct {
+		config string
+		want   []string
+	}{
+		{`{"rounds": 1, "items": [{"name": "a"}]}`, nil},
+		{`{"Rounds": 1, "ITEMS": []}`, nil},
+		{`{"colour": 1, "items": [{"name": "a"}, {"weight": 2}], "Skip": "x"}`, []string{"Skip", "colour", "items[1].weight"}},
+	} {
+		err := engine.UnknownFields("t", json.RawMessage(tc.config), &cfg{})
+		var got []string
+		var ve *engine.ValidationError
+		if errors.As(err, &ve) {
+			for _, v := range ve.Violations {
+				got = append(got, v.Field)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("UnknownFields(%s) names %v, want %v", tc.config, got, tc.want)
+		}
+	}
+}
