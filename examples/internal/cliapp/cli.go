@@ -645,14 +645,15 @@ func safeError(err error) string { return render.Sanitize(err.Error()) }
 // fail the same way.
 func damaged(storeDir, id string, err error) string {
 	where, what := "in "+storeName(storeDir), "is damaged at the line the error names"
-	if !errors.Is(err, store.ErrCorrupt) {
-		what = "does not make a debate this program can continue (the error says why)"
-	}
 	if !isURL(storeDir) {
 		where = filepath.Join(storeDir, id+".jsonl")
-		if !errors.Is(err, store.ErrCorrupt) {
-			what = "does not make a debate this program can continue (the error says why; record n is line n of the file)"
+	}
+	if !errors.Is(err, store.ErrCorrupt) {
+		what = "does not make a debate this program can continue (the error says why"
+		if !isURL(storeDir) {
+			what += "; record n is line n of the file"
 		}
+		what += ")"
 	}
 	return fmt.Sprintf("the log of debate %s, %s, %s: resuming it would fail the same way.\n"+
 		"repair it by hand or restore it from a backup; debate --list shows the debates that can be read", id, where, what)
