@@ -55,7 +55,7 @@
 //	o, err := duelogic.New(cfg, client, duelogic.WithSink(mySink))
 //	res, err := o.Run(ctx, duelogic.Debate{Proposition: "Should AI development be paused?"})
 //	// res, err = o.Resume(ctx, res.DebateID)
-//	fmt.Println(res.Detail.Metrics.SteelManningRate) // a Result is an engine.Result[*Outcome]
+//	fmt.Println(res.Metrics.SteelManningRate) // res.Result is the engine.Result[*Outcome]
 //
 // The debate plays the segments in order — introduction, openings,
 // exchange, synthesis — and returns the transcript, token usage and

@@ -43,7 +43,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d utterances, %d responses evaluated\n", len(res.Transcript), res.Detail.Metrics.Evaluated)
+	fmt.Printf("%d utterances, %d responses evaluated\n", len(res.Transcript), res.Metrics.Evaluated)
 	// Output:
 	// == introduction
 	// introduction: arbiter
@@ -171,7 +171,7 @@ func ExampleOrchestrator_Resume() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(res.Detail.Metrics.Responses, "responses")
+	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
 	// engine: exchange segment, chair_2 (response): 503 from upstream
 	// flaky 7 utterances so far

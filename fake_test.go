@@ -78,7 +78,7 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	if !strings.Contains(tokens.String(), "fake reply for opening") {
 		t.Errorf("streamed tokens lack the fake's replies: %.80q", tokens.String())
 	}
-	if m := res.Detail.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 5 {
+	if m := res.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 5 {
 		t.Errorf("metrics %+v", m)
 	}
 }
@@ -93,6 +93,6 @@ func Example_fakeLLM() {
 	cfg.Flow.MaxExchanges = 3
 	o, _ := duelogic.New(cfg, f)
 	res, _ := o.Run(context.Background(), duelogic.Debate{Proposition: "Is it ever right to lie?"})
-	fmt.Println(res.Detail.Metrics.Interjections, "interjections,", f.Calls(duelogic.PurposeInterjection), "interjection calls")
+	fmt.Println(res.Metrics.Interjections, "interjections,", f.Calls(duelogic.PurposeInterjection), "interjection calls")
 	// Output: 6 interjections, 6 interjection calls
 }

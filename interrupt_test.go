@@ -119,8 +119,8 @@ func TestLiveInterruptionCutsTheStream(t *testing.T) {
 		if cancelled != 3 {
 			t.Errorf("%d streams cancelled, want chair_1's 3", cancelled)
 		}
-		if n := c.tc.count(PurposeInterruptCheck); n != res.Detail.Metrics.Responses {
-			t.Errorf("%d checks for %d responses, want one each", n, res.Detail.Metrics.Responses)
+		if n := c.tc.count(PurposeInterruptCheck); n != res.Metrics.Responses {
+			t.Errorf("%d checks for %d responses, want one each", n, res.Metrics.Responses)
 		}
 		for _, s := range c.saw {
 			if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {

@@ -107,14 +107,33 @@ func (o *Orchestrator) Config() Config { return o.cfg }
 // Store returns the store the orchestrator records debates in.
 func (o *Orchestrator) Store() store.Store { return o.store }
 
-// Result is a podcast debate's result: [engine.Result] with the podcast's
-// [Outcome] as its Detail, so [Orchestrator.Run] and [engine.Run] of a
-// [Podcast] return the same type. The metrics, config and interruptions
-// are res.Detail.Metrics, res.Detail.Config and res.Detail.Interruptions.
+// Result is a podcast debate's result as [Orchestrator.Run] and
+// [Orchestrator.Resume] return it: the engine's result of a [Podcast]
+// (what [engine.Run] returns; res.Result for code that handles any format),
+// its fields promoted, with the podcast's metrics at the top as Metrics.
+// Detail is the [Outcome]: res.Detail.Config, res.Detail.Interruptions.
 // A debate that stopped has its ID, format, debate, transcript and usage
-// so far, and a nil Detail (its config is [Orchestrator.Config], or the
-// first stored record's for a resumed debate).
-type Result = engine.Result[*Outcome]
+// so far, a nil Detail and zero Metrics (its config is
+// [Orchestrator.Config], or the first stored record's for a resumed
+// debate).
+type Result struct {
+	engine.Result[*Outcome]
+	// Metrics are the finished debate's metrics, res.Detail.Metrics; zero
+	// when it did not finish. JSON has them once, in the detail.
+	Metrics Metrics `json:"-"`
+}
+
+// resultOf is the orchestrator's result of the engine's (nil for nil).
+func resultOf(r *engine.Result[*Outcome]) *Result {
+	if r == nil {
+		return nil
+	}
+	res := &Result{Result: *r}
+	if r.Detail != nil {
+		res.Metrics = r.Detail.Metrics
+	}
+	return res
+}
 
 // ValidateDebate checks a debate before any model is called; it is
 // [engine.ValidateDebate].
@@ -149,7 +168,8 @@ func (o *Orchestrator) Run(ctx context.Context, d Debate) (*Result, error) {
 	}
 	defer release()
 	pc := &Podcast{Config: o.cfg, cat: o.cat, pending: p}
-	return engine.Run(ctx, o.client, pc, d, o.opts...)
+	res, err := engine.Run(ctx, o.client, pc, d, o.opts...)
+	return resultOf(res), err
 }
 
 // Resume continues a stopped debate from its records: it replays them, using
@@ -166,7 +186,8 @@ func (o *Orchestrator) Resume(ctx context.Context, debateID string) (*Result, er
 	}
 	defer release()
 	pc := &Podcast{cat: o.cat, pending: p}
-	return engine.Resume(ctx, o.client, pc, debateID, o.opts...)
+	res, err := engine.Resume(ctx, o.client, pc, debateID, o.opts...)
+	return resultOf(res), err
 }
 
 // pending holds the manual interjections waiting for a running debate's next

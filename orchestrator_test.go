@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -724,10 +725,13 @@ func TestModelErrorStopsWithTurnErrorAndResumes(t *testing.T) {
 	mem := store.NewMemory()
 	d := prop
 	d.ID = "flaky"
-	_, err := mustNew(t, cfg, c, WithStore(mem)).Run(context.Background(), d)
+	stopped, err := mustNew(t, cfg, c, WithStore(mem)).Run(context.Background(), d)
 	var te *TurnError
 	if !errors.As(err, &te) || !errors.Is(err, fail) {
 		t.Fatalf("Run = %v, want a TurnError wrapping the cause", err)
+	}
+	if stopped == nil || stopped.DebateID != "flaky" || stopped.Detail != nil || !reflect.DeepEqual(stopped.Metrics, Metrics{}) || len(stopped.Transcript) == 0 {
+		t.Errorf("stopped result = %+v, want its ID and transcript so far, no detail, zero metrics", stopped)
 	}
 	if te.Segment != SegmentExchange || te.Speaker != "chair_1" || te.Purpose != PurposeResponse {
 		t.Errorf("TurnError = %+v", te)
@@ -743,6 +747,9 @@ func TestModelErrorStopsWithTurnErrorAndResumes(t *testing.T) {
 	}
 	if res.Detail.Metrics.Responses != 6 {
 		t.Errorf("resumed debate has %d responses", res.Detail.Metrics.Responses)
+	}
+	if !reflect.DeepEqual(res.Metrics, res.Detail.Metrics) {
+		t.Errorf("res.Metrics = %+v, want res.Detail.Metrics %+v", res.Metrics, res.Detail.Metrics)
 	}
 }
 

@@ -490,7 +490,11 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 		if !ev.Evaluated {
 			return nil
 		}
-		return &engine.Announcement{Type: EventEvaluation, Segment: u.Segment, Speaker: u.Speaker, Evaluation: ev.Evaluation}
+		a := &engine.Announcement{Type: EventEvaluation, Segment: u.Segment, Speaker: u.Speaker}
+		if ev.Evaluation != nil {
+			a.Data = ev.Evaluation
+		}
+		return a
 	})
 	if err != nil {
 		return ev, err

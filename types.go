@@ -144,10 +144,7 @@ const (
 	EventSegmentStarted = engine.EventSegmentStarted
 	EventToken          = engine.EventToken
 	EventUtterance      = engine.EventUtterance
-	// EventEvaluation announces the arbiter's evaluation of a response:
-	// Event.Evaluation is set.
-	EventEvaluation   = engine.EventEvaluation
-	EventSegmentEnded = engine.EventSegmentEnded
+	EventSegmentEnded   = engine.EventSegmentEnded
 	// EventDebateEnded's Data is an [engine.Ended] whose Detail is an
 	// [Outcome].
 	EventDebateEnded = engine.EventDebateEnded
@@ -157,7 +154,25 @@ const (
 	// Data is the [InterruptCandidate], Utterance the interrupted
 	// utterance as marked.
 	EventInterruption EventType = "interruption"
+	// EventEvaluation announces the arbiter's evaluation of a response:
+	// Data is the [ResponseEvaluation] (read it with [EvaluationOf]); no
+	// Data when the response went unscored (its evaluation could not be
+	// read).
+	EventEvaluation EventType = "evaluation"
 )
+
+// EvaluationOf returns the evaluation an [EventEvaluation] event carries,
+// and false for any other event or an unscored response.
+func EvaluationOf(e Event) (*ResponseEvaluation, bool) {
+	if e.Type != EventEvaluation || len(e.Data) == 0 {
+		return nil, false
+	}
+	ev, err := engine.DataAs[*ResponseEvaluation](e)
+	if err != nil || ev == nil {
+		return nil, false
+	}
+	return ev, true
+}
 
 // Record types the podcast writes, besides the engine's.
 const (

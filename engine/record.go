@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -57,12 +58,11 @@ type head struct {
 // (see [Session.Step]): the engine adds the debate, the record's Seq and
 // Time, and encodes Data as JSON.
 type Announcement struct {
-	Type       EventType
-	Segment    Segment
-	Speaker    string
-	Utterance  *Utterance
-	Evaluation *ResponseEvaluation
-	Data       any
+	Type      EventType
+	Segment   Segment
+	Speaker   string
+	Utterance *Utterance
+	Data      any
 
 	saysValue bool // Utterance is the record's value (see storedEvent)
 }
@@ -71,18 +71,20 @@ type Announcement struct {
 // are the record's). SaysValue: the event's Utterance is the record's value,
 // with the record's Seq, and is not stored twice.
 type storedEvent struct {
-	Type       EventType           `json:"type"`
-	Segment    Segment             `json:"segment,omitempty"`
-	Speaker    string              `json:"speaker,omitempty"`
-	Utterance  *Utterance          `json:"utterance,omitempty"`
-	SaysValue  bool                `json:"saysValue,omitempty"`
-	Evaluation *ResponseEvaluation `json:"evaluation,omitempty"`
-	Data       json.RawMessage     `json:"data,omitempty"`
+	Type      EventType       `json:"type"`
+	Segment   Segment         `json:"segment,omitempty"`
+	Speaker   string          `json:"speaker,omitempty"`
+	Utterance *Utterance      `json:"utterance,omitempty"`
+	SaysValue bool            `json:"saysValue,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	// Evaluation is read from logs of earlier versions, whose podcast
+	// evaluation events kept their payload here: it is the event's Data.
+	Evaluation json.RawMessage `json:"evaluation,omitempty"`
 }
 
 // stored returns a as its record keeps it; value is the record's value.
 func (a *Announcement) stored() (*storedEvent, error) {
-	se := &storedEvent{Type: a.Type, Segment: a.Segment, Speaker: a.Speaker, Utterance: a.Utterance, Evaluation: a.Evaluation}
+	se := &storedEvent{Type: a.Type, Segment: a.Segment, Speaker: a.Speaker, Utterance: a.Utterance}
 	if a.saysValue {
 		se.Utterance, se.SaysValue = nil, true
 	}
@@ -100,7 +102,10 @@ func (a *Announcement) stored() (*storedEvent, error) {
 func (se *storedEvent) event(rec *store.Record, value json.RawMessage) *Event {
 	e := &Event{
 		Type: se.Type, DebateID: rec.DebateID, Seq: rec.Seq, Segment: se.Segment, Speaker: se.Speaker,
-		Utterance: se.Utterance, Evaluation: se.Evaluation, Data: se.Data, Time: rec.Time,
+		Utterance: se.Utterance, Data: se.Data, Time: rec.Time,
+	}
+	if len(e.Data) == 0 && len(se.Evaluation) > 0 && !bytes.Equal(se.Evaluation, []byte("null")) {
+		e.Data = se.Evaluation
 	}
 	if se.SaysValue {
 		var u Utterance
@@ -117,8 +122,8 @@ func (se *storedEvent) event(rec *store.Record, value json.RawMessage) *Event {
 
 // Replay returns the events a debate's records announced when they were
 // stored, in order: exactly the events other than tokens that its sink
-// received live (the same type, seq, speaker, segment, utterance,
-// evaluation, data and time). A record no event announced gives none.
+// received live (the same type, seq, speaker, segment, utterance, data
+// and time). A record no event announced gives none.
 func Replay(records []store.Record) ([]Event, error) {
 	var out []Event
 	for _, rec := range records {

@@ -163,14 +163,13 @@ type ResponseEvaluation struct {
 // each format exports the types of its own events.
 type EventType string
 
-// The event types every format emits (EventEvaluation and EventArgumentMap
-// when a format evaluates turns or maps arguments).
+// The event types every format emits (EventArgumentMap when arguments are
+// mapped).
 const (
 	EventDebateStarted  EventType = "debate_started"
 	EventSegmentStarted EventType = "segment_started"
 	EventToken          EventType = "token"
 	EventUtterance      EventType = "utterance"
-	EventEvaluation     EventType = "evaluation"
 	EventSegmentEnded   EventType = "segment_ended"
 	EventDebateEnded    EventType = "debate_ended"
 	// EventArgumentMap announces the moves extracted from a turn when
@@ -190,8 +189,6 @@ type Event struct {
 	Speaker   string     `json:"speaker,omitempty"`
 	Delta     string     `json:"delta,omitempty"`
 	Utterance *Utterance `json:"utterance,omitempty"`
-	// Evaluation is set on EventEvaluation.
-	Evaluation *ResponseEvaluation `json:"evaluation,omitempty"`
 	// Data is the event's payload as JSON: on EventDebateEnded an [Ended],
 	// on EventArgumentMap a [MovesUpdate], on a format's own event types
 	// what that format documents. Decode it with [DataAs].

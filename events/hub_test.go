@@ -65,7 +65,7 @@ func TestHubLastIsHighestSeqBeforeSubscribing(t *testing.T) {
 	ctx := context.Background()
 	h := events.NewHub(0)
 	h.Emit(ctx, ev("a", engine.EventUtterance, 5))
-	h.Emit(ctx, ev("a", engine.EventEvaluation, 4)) // out of order, as side steps may be
+	h.Emit(ctx, ev("a", engine.EventArgumentMap, 4)) // out of order, as side steps may be
 	h.Emit(ctx, ev("a", engine.EventToken, 0))
 	s := h.Subscribe("a")
 	defer s.Close()

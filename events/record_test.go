@@ -45,14 +45,14 @@ func TestReplayEqualsLiveEvents(t *testing.T) {
 		want []engine.EventType
 	}{
 		{"default", nil, nil, []engine.EventType{engine.EventDebateStarted, engine.EventSegmentStarted,
-			engine.EventUtterance, engine.EventEvaluation, engine.EventSegmentEnded, engine.EventDebateEnded}},
+			engine.EventUtterance, duelogic.EventEvaluation, engine.EventSegmentEnded, engine.EventDebateEnded}},
 		{"relaxed: unannounced evaluation records", func(c *duelogic.Config) {
 			c.Arbiter.AccountabilityLevel = duelogic.Relaxed
 		}, nil, []engine.EventType{engine.EventUtterance, engine.EventDebateEnded}},
 		{"strict, three chairs, eager interruptions", eager, nil,
-			[]engine.EventType{engine.EventEvaluation, duelogic.EventInterruption, engine.EventDebateEnded}},
+			[]engine.EventType{duelogic.EventEvaluation, duelogic.EventInterruption, engine.EventDebateEnded}},
 		{"argument map: side steps", nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)},
-			[]engine.EventType{engine.EventArgumentMap, engine.EventEvaluation, engine.EventDebateEnded}},
+			[]engine.EventType{engine.EventArgumentMap, duelogic.EventEvaluation, engine.EventDebateEnded}},
 	}
 	stores := []struct {
 		name string

@@ -94,17 +94,6 @@ func (s slogSink) Emit(ctx context.Context, e engine.Event) {
 				attrs = append(attrs, slog.String("violation", string(u.Violation)))
 			}
 		}
-	case engine.EventEvaluation:
-		if ev := e.Evaluation; ev != nil {
-			attrs = append(attrs, slog.Int("adherence", ev.AdherenceScore),
-				slog.String("steel_manning", string(ev.SteelManning.Quality)),
-				slog.String("self_critique", string(ev.SelfCritique.Quality)),
-				slog.Bool("consistent", ev.FrameworkConsistency.Consistent),
-				slog.String("honesty", string(ev.IntellectualHonesty.Score)),
-				slog.Bool("requires_interjection", ev.RequiresInterjection))
-		} else {
-			attrs = append(attrs, slog.Bool("unscored", true))
-		}
 	case engine.EventArgumentMap:
 		if m, err := engine.DataAs[engine.MovesUpdate](e); err == nil {
 			attrs = append(attrs, slog.Int64("utterance", m.UtteranceSeq), slog.Int("applied", len(m.Applied)),

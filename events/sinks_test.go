@@ -48,7 +48,7 @@ func TestSlog(t *testing.T) {
 		{Type: duelogic.EventToken, DebateID: "d", Speaker: "chair_1", Delta: "Hello "},
 		{Type: duelogic.EventUtterance, DebateID: "d", Seq: 3, Segment: duelogic.SegmentOpening, Speaker: "chair_1",
 			Utterance: &duelogic.Utterance{Kind: duelogic.KindOpening, Model: "m", Content: "Hello world"}},
-		{Type: duelogic.EventEvaluation, DebateID: "d", Seq: 4, Speaker: "chair_1", Evaluation: eval},
+		{Type: duelogic.EventEvaluation, DebateID: "d", Seq: 4, Speaker: "chair_1", Data: jsonData(t, eval)},
 		{Type: duelogic.EventInterruption, DebateID: "d", Seq: 5, Speaker: "chair_2", Data: jsonData(t, duelogic.InterruptCandidate{
 			InterruptingChair: duelogic.Chair{Position: "chair_2"}, InterruptedChair: duelogic.Chair{Position: "chair_1"},
 			TriggerReason: duelogic.ReasonDirectChallenge, Urgency: 0.75})},
@@ -77,12 +77,12 @@ func TestSlog(t *testing.T) {
 	}{
 		{"info", slog.LevelInfo, append([]string{
 			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"utterance","seq":3,"segment":"opening","speaker":"chair_1","kind":"opening","exchange":0,"model":"m","chars":11}`,
-			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"evaluation","seq":4,"speaker":"chair_1","adherence":70,"steel_manning":"strong","self_critique":"weak","consistent":false,"honesty":"high","requires_interjection":false}`,
+			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"evaluation","seq":4,"speaker":"chair_1","data":"{\"adherenceScore\":70,\"steelManning\":{\"attempted\":false,\"quality\":\"strong\"},\"selfCritique\":{\"attempted\":false,\"quality\":\"weak\"},\"frameworkConsistency\":{\"consistent\":false},\"intellectualHonesty\":{\"score\":\"high\"},\"requiresInterjection\":false}"}`,
 		}, rest...)},
 		{"debug", slog.LevelDebug, append([]string{
 			`{"level":"DEBUG","msg":"duelogic event","debate":"d","type":"token","speaker":"chair_1","bytes":6}`,
 			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"utterance","seq":3,"segment":"opening","speaker":"chair_1","kind":"opening","exchange":0,"model":"m","chars":11}`,
-			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"evaluation","seq":4,"speaker":"chair_1","adherence":70,"steel_manning":"strong","self_critique":"weak","consistent":false,"honesty":"high","requires_interjection":false}`,
+			`{"level":"INFO","msg":"duelogic event","debate":"d","type":"evaluation","seq":4,"speaker":"chair_1","data":"{\"adherenceScore\":70,\"steelManning\":{\"attempted\":false,\"quality\":\"strong\"},\"selfCritique\":{\"attempted\":false,\"quality\":\"weak\"},\"frameworkConsistency\":{\"consistent\":false},\"intellectualHonesty\":{\"score\":\"high\"},\"requiresInterjection\":false}"}`,
 		}, rest...)},
 		{"warn", slog.LevelWarn, nil},
 	}

@@ -166,7 +166,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		}
 		return err
 	}
-	r.Metrics(res.Detail.Metrics, res.Usage)
+	r.Metrics(res.Metrics, res.Usage)
 	fmt.Fprintf(out, "debate %s recorded in %s\n", res.DebateID, *dir)
 	return nil
 }

@@ -118,7 +118,7 @@ func run(args []string, out, errOut io.Writer) error {
 		}
 		return err
 	}
-	r.Metrics(res.Detail.Metrics, res.Usage)
+	r.Metrics(res.Metrics, res.Usage)
 	return nil
 }
 

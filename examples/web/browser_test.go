@@ -158,6 +158,7 @@ type page struct {
 	Names        []string `json:"names"`
 	Roster       []string `json:"roster"`
 	EvalBadges   int      `json:"evalBadges"`
+	ScoreBadges  int      `json:"scoreBadges"` // evaluations with an adherence score
 	Streaming    int      `json:"streaming"`
 	Metrics      string   `json:"metrics"`
 	MetricsShown bool     `json:"metricsShown"`
@@ -185,6 +186,7 @@ const readPage = `(() => {
     names: [...new Set(all('.card .name').map((n) => n.textContent))],
     roster: all('#roster strong').map((n) => n.textContent),
     evalBadges: all('.card .badge.eval').length,
+    scoreBadges: all('.card .badge.eval.score').length,
     streaming: all('.card.streaming').length,
     metrics: document.getElementById('metrics').textContent,
     metricsShown: shown('metrics'),
@@ -324,8 +326,8 @@ func TestBrowserWatchesADebate(t *testing.T) {
 	if want := []string{"Claude Sonnet 4", "Grok 3", "GPT-4o"}; !slices.Equal(p.Roster, want) {
 		t.Errorf("roster %q; want %q", p.Roster, want)
 	}
-	if p.EvalBadges == 0 {
-		t.Error("no evaluation badge")
+	if p.EvalBadges == 0 || p.ScoreBadges == 0 {
+		t.Errorf("%d evaluation badges, %d adherence scores; want some of each", p.EvalBadges, p.ScoreBadges)
 	}
 	if p.Streaming != 0 {
 		t.Errorf("%d cards still streaming after the end", p.Streaming)

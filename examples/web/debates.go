@@ -250,11 +250,12 @@ func replay(recs []store.Record) []engine.Utterance {
 		case engine.EventUtterance:
 			index[e.Seq] = len(utts)
 			utts = append(utts, *e.Utterance)
-		case engine.EventEvaluation:
+		case duelogic.EventEvaluation:
 			// An evaluation is of the speaker's last utterance.
+			ev, _ := duelogic.EvaluationOf(e)
 			for i := len(utts) - 1; i >= 0; i-- {
 				if utts[i].Speaker == e.Speaker {
-					utts[i].Evaluation = e.Evaluation
+					utts[i].Evaluation = ev
 					break
 				}
 			}

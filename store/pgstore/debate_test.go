@@ -213,7 +213,11 @@ func wantProjections(t *testing.T, res *duelogic.Result, recs []store.Record) pr
 					of = u.Seq
 				}
 			}
-			ev := *e.Evaluation
+			evp, ok := duelogic.EvaluationOf(e)
+			if !ok {
+				continue
+			}
+			ev := *evp
 			p.Evaluations = append(p.Evaluations, evaluationRow{
 				Seq: e.Seq, UtteranceSeq: of, Speaker: e.Speaker, Adherence: ev.AdherenceScore,
 				SteelAttempted: ev.SteelManning.Attempted, SteelQuality: string(ev.SteelManning.Quality),

@@ -20,6 +20,11 @@ type stmt struct {
 	args []any
 }
 
+// EventEvaluation is the event type whose records go to
+// response_evaluations: the Duelogic podcast's evaluations of chair
+// responses, whose Data is the evaluation (none when it went unscored).
+const EventEvaluation engine.EventType = "evaluation"
+
 // EventInterruption is the event type whose records go to
 // chair_interruptions: the Duelogic podcast's interruptions, whose Data names
 // the interrupting and interrupted chairs, the trigger and the urgency.
@@ -60,12 +65,12 @@ func projection(rec store.Record) []stmt {
 			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT FROM debates WHERE id = $1)`,
 			[]any{rec.DebateID, rec.Seq, text(u.Speaker), text(string(u.Kind)), text(string(u.Segment)), u.Exchange,
 				text(u.Content), optText(u.Model), u.Interrupted, optText(u.InterruptedBy), replyTo, optText(u.Reason), at}})
-	case e.Type == engine.EventEvaluation && e.Evaluation != nil:
-		ev := e.Evaluation
-		data, err := json.Marshal(ev)
+	case e.Type == EventEvaluation && len(e.Data) > 0:
+		ev, err := engine.DataAs[engine.ResponseEvaluation](e)
 		if err != nil {
 			return out
 		}
+		data := e.Data
 		out = append(out, stmt{`INSERT INTO response_evaluations (debate_id, seq, utterance_seq, speaker,
 			adherence_score, steel_manning_attempted, steel_manning_quality, self_critique_attempted,
 			self_critique_quality, framework_consistent, evaluation_data, created_at)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -150,7 +151,7 @@ func TestNoControlCharactersReachTheOutput(t *testing.T) {
 		tok("a", evil+". Next. "),
 		utt("a", evil+". Next. More"+evil),
 		{Type: engine.EventUtterance, Speaker: evil, Utterance: &engine.Utterance{Speaker: evil, Content: evil, Kind: engine.KindInterruption, Reason: evil}},
-		{Type: engine.EventEvaluation, Speaker: "a", Evaluation: &engine.ResponseEvaluation{RequiresInterjection: true, InterjectionReason: evil}},
+		{Type: duelogic.EventEvaluation, Speaker: "a", Data: mustJSON(t, &engine.ResponseEvaluation{RequiresInterjection: true, InterjectionReason: evil})},
 		{Type: engine.EventType(evil), Speaker: evil},
 		{Type: "formal_note", Speaker: "b", Utterance: &engine.Utterance{Kind: engine.UtteranceKind(evil), Content: evil}},
 	} {
@@ -163,4 +164,14 @@ func TestNoControlCharactersReachTheOutput(t *testing.T) {
 	if strings.ContainsFunc(out, unsafe) || !strings.Contains(out, "Q?␛[2J␛]0;PWNED␇") {
 		t.Errorf("output:\n%q", out)
 	}
+}
+
+// mustJSON is v as JSON, for an event's Data.
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

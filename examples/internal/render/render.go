@@ -463,7 +463,7 @@ func (r *Renderer) show(e duelogic.Event) {
 	case duelogic.EventEvaluation:
 		r.endLine()
 		r.segmentHead()
-		if ev := e.Evaluation; ev != nil {
+		if ev, ok := duelogic.EvaluationOf(e); ok {
 			flag := ""
 			if ev.RequiresInterjection {
 				flag = "  ⚠ " + ev.InterjectionReason

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -20,9 +21,8 @@ func script() []duelogic.Event {
 		{Type: duelogic.EventToken, Speaker: "chair_1", Delta: " there."},
 		{Type: duelogic.EventUtterance, Seq: 3, Speaker: "chair_1", Utterance: &duelogic.Utterance{
 			Speaker: "chair_1", Kind: duelogic.KindResponse, Exchange: 2, Content: "Hello there."}},
-		{Type: duelogic.EventEvaluation, Seq: 4, Speaker: "chair_1", Evaluation: &duelogic.ResponseEvaluation{
-			AdherenceScore: 80, SteelManning: duelogic.MandateCheck{Quality: "strong"},
-			SelfCritique: duelogic.MandateCheck{Quality: "weak"}, IntellectualHonesty: duelogic.IntellectualHonesty{Score: "high"}}},
+		{Type: duelogic.EventEvaluation, Seq: 4, Speaker: "chair_1", Data: json.RawMessage(`{"adherenceScore": 80,
+			"steelManning": {"quality": "strong"}, "selfCritique": {"quality": "weak"}, "intellectualHonesty": {"score": "high"}}`)},
 		{Type: "verdict", Seq: 5, Speaker: "arbiter"},
 		{Type: "formal_note", Seq: 6, Speaker: "promoter", Utterance: &duelogic.Utterance{Kind: "opening_statement", Content: "We affirm."}},
 		{Type: "round_scored", Seq: 7, Speaker: "performance_advocate"},

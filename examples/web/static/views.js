@@ -82,7 +82,7 @@ function podcastView(d) {
       }
     },
     on: {
-      evaluation: (e) => evaluate(state.lastBySpeaker.get(e.speaker), e.evaluation),
+      evaluation: (e, ev) => evaluate(state.lastBySpeaker.get(e.speaker), ev),
       interruption: (e, c) => {
         const by = speaker(c.interruptingChair.position);
         const on = speaker(c.interruptedChair.position);
