@@ -101,17 +101,13 @@ func Open(name string, config json.RawMessage) (Format[Outcome], error) {
 // DecodeConfig decodes a format's configuration from JSON into cfg (a
 // pointer to a struct), which holds the defaults: fields the JSON leaves out
 // keep them, as encoding/json does (so a map given is merged into the
-// default map; a format that wants it replaced clears it first). A field
-// cfg does not have, or a value of the wrong type, is a [*ValidationError]
-// of format naming the field. A format's [Opener] uses it.
+// default map; a format that wants it replaced clears it first). Every
+// field cfg does not have, at any depth, is named by its path, as
+// [UnknownFields] names it; a value of the wrong type is named too; either
+// is a [*ValidationError] of format. A format's [Opener] uses it.
 func DecodeConfig(format string, config json.RawMessage, cfg any) error {
-	if t := reflect.TypeOf(cfg); t != nil && t.Kind() == reflect.Pointer {
-		// The top level only: a nested unknown field is the decoder's to
-		// report (a format whose configuration decodes itself checks deeper
-		// with [UnknownFields]).
-		if err := unknownFields(format, config, t.Elem(), 1); err != nil {
-			return err
-		}
+	if err := UnknownFields(format, config, cfg); err != nil {
+		return err
 	}
 	ve := &ValidationError{Format: format}
 	dec := json.NewDecoder(bytes.NewReader(config))
@@ -137,29 +133,30 @@ func DecodeConfig(format string, config json.RawMessage, cfg any) error {
 // every field of config, at any depth, that the struct cfg points to has
 // no field for ("colour", "customPerspectives[1].colour"), or nil. Names
 // match as encoding/json matches them (exactly, else under case folding;
-// an embedded struct's fields are its own). A format whose configuration
-// has its own UnmarshalJSON, which the decoder's check for unknown fields
-// does not reach, calls it before [DecodeConfig].
+// an embedded struct's fields are its own). The struct cfg points to is
+// checked by its fields even when it has its own UnmarshalJSON; a value
+// inside it whose type has one (a [json.RawMessage], a [time.Time], a type
+// that still reads the names of earlier versions) decodes itself and is not
+// looked into.
 func UnknownFields(format string, config json.RawMessage, cfg any) error {
 	t := reflect.TypeOf(cfg)
 	if t == nil || t.Kind() != reflect.Pointer {
 		return nil
 	}
-	return unknownFields(format, config, t.Elem(), -1)
-}
-
-// unknownFields is UnknownFields for type t, depth levels deep (-1: all).
-func unknownFields(format string, config json.RawMessage, t reflect.Type, depth int) error {
 	ve := &ValidationError{Format: format}
-	walkUnknown(config, t, "", depth, ve)
+	walkUnknown(config, t.Elem(), "", ve)
 	return ve.Err()
 }
 
+// unmarshaler is the interface of a type that decodes itself.
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
 // walkUnknown adds to ve the fields of raw, a JSON value of Go type t at
-// path, that t does not have, depth levels deep (-1: all). Values that do
-// not decode are left to the decoder to report.
-func walkUnknown(raw json.RawMessage, t reflect.Type, path string, depth int, ve *ValidationError) {
-	if depth == 0 {
+// path, that t does not have. Values that do not decode are left to the
+// decoder to report; below the top, a value that decodes itself is its
+// own to check.
+func walkUnknown(raw json.RawMessage, t reflect.Type, path string, ve *ValidationError) {
+	if path != "" && (t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler)) {
 		return
 	}
 	for t.Kind() == reflect.Pointer {
@@ -182,7 +179,7 @@ func walkUnknown(raw json.RawMessage, t reflect.Type, path string, depth int, ve
 				ve.Add(p, "no such field")
 				continue
 			}
-			walkUnknown(m[k], f.Type, p, depth-1, ve)
+			walkUnknown(m[k], f.Type, p, ve)
 		}
 	case reflect.Slice:
 		var items []json.RawMessage
@@ -190,7 +187,15 @@ func walkUnknown(raw json.RawMessage, t reflect.Type, path string, depth int, ve
 			return
 		}
 		for i, item := range items {
-			walkUnknown(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), depth, ve)
+			walkUnknown(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), ve)
+		}
+	case reflect.Map:
+		var m map[string]json.RawMessage
+		if t.Key().Kind() != reflect.String || json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			walkUnknown(m[k], t.Elem(), fmt.Sprintf("%s[%q]", path, k), ve)
 		}
 	}
 }

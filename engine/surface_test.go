@@ -418,8 +418,11 @@ func TestUnknownFieldsByPath(t *testing.T) {
 	}
 	type cfg struct {
 		base
-		Items []item `json:"items"`
-		Skip  string `json:"-"`
+		Items  []item          `json:"items"`
+		ByName map[string]item `json:"byName"`
+		Self   selfDecoding    `json:"self"`
+		Raw    json.RawMessage `json:"raw"`
+		Skip   string          `json:"-"`
 	}
 	for _, tc := range []struct {
 		config string
@@ -428,6 +431,9 @@ func TestUnknownFieldsByPath(t *testing.T) {
 		{`{"rounds": 1, "items": [{"name": "a"}]}`, nil},
 		{`{"Rounds": 1, "ITEMS": []}`, nil},
 		{`{"colour": 1, "items": [{"name": "a"}, {"weight": 2}], "Skip": "x"}`, []string{"Skip", "colour", "items[1].weight"}},
+		{`{"byName": {"b": {"name": "b"}, "a": {"weight": 1}}}`, []string{`byName["a"].weight`}},
+		{`{"self": {"anything": 1}, "raw": {"anything": 1}}`, nil}, // they decode themselves
+		{`{"items": "not a list", "byName": [1]}`, nil},              // the decoder's to report
 	} {
 		err := engine.UnknownFields("t", json.RawMessage(tc.config), &cfg{})
 		var got []string
@@ -440,5 +446,19 @@ func TestUnknownFieldsByPath(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("UnknownFields(%s) names %v, want %v", tc.config, got, tc.want)
 		}
+		// DecodeConfig names the same fields.
+		derr := engine.DecodeConfig("t", json.RawMessage(tc.config), &cfg{})
+		if tc.want != nil && (derr == nil || derr.Error() != err.Error()) {
+			t.Errorf("DecodeConfig(%s) = %v, want %v", tc.config, derr, err)
+		}
 	}
+}
+
+// selfDecoding is a configuration value with its own UnmarshalJSON, which
+// accepts any object.
+type selfDecoding struct{ n int }
+
+func (s *selfDecoding) UnmarshalJSON(data []byte) error {
+	s.n = len(data)
+	return nil
 }

@@ -14,11 +14,6 @@ func init() { engine.Register(FormatName, open) }
 // with the fields config gives; an unknown field, a value of the wrong kind
 // or an invalid configuration is an [*engine.ValidationError].
 func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
-	// Config decodes itself, so the decoder's check for unknown fields
-	// does not reach its nested objects.
-	if err := engine.UnknownFields(FormatName, config, &Config{}); err != nil {
-		return nil, err
-	}
 	cfg := DefaultConfig()
 	if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
 		return nil, err

@@ -236,7 +236,7 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 		{"scored: nested unknown field", "scored", `{"proposition": "An app.",
 			"config": {"categories": [{"id": "market", "name": "Market", "advocatePosition": "a", "challengerPosition": "b", "colour": "red"}]}}`, 400,
 			apiError{Error: "invalid debate", Violations: []engine.Violation{
-				{Field: "config", Problem: `json: unknown field "colour"`},
+				{Field: "categories[0].colour", Problem: "no such field"},
 			}}, false},
 		{"host-only field, whatever its case", "persuasion", `{"proposition": "Why?", "config": {"OUTPUTDIR": "/tmp"}}`, 400,
 			apiError{Error: "invalid debate", Violations: []engine.Violation{

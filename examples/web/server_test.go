@@ -201,7 +201,7 @@ func TestCreateDebateRejects(t *testing.T) {
 		{"not JSON", `{"proposition": `, 400, apiError{Error: "malformed JSON body: unexpected EOF"}},
 		{"unknown field", `{"question": "Why?"}`, 400, apiError{Error: `malformed JSON body: json: unknown field "question"`}},
 		{"unknown config field", `{"proposition": "Why?", "config": {"flow": {"maxExchange": 3}}}`, 400, apiError{Error: "invalid debate",
-			Violations: []engine.Violation{{Field: "config", Problem: `json: unknown field "maxExchange"`}}}},
+			Violations: []engine.Violation{{Field: "flow.maxExchange", Problem: "no such field"}}}},
 		{"two values", `{"proposition": "Why?"} {}`, 400, apiError{Error: "malformed JSON body: more than one JSON value"}},
 	}
 	for _, tt := range tests {

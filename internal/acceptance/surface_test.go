@@ -175,3 +175,35 @@ func TestModeratedPausesThroughAHuman(t *testing.T) {
 		t.Error("the finished moderated debate has no documents")
 	}
 }
+
+// TestOpenNamesUnknownFieldsByPath: a field a format's configuration does
+// not have is named by its path at any depth, in every format, and nothing
+// opens.
+func TestOpenNamesUnknownFieldsByPath(t *testing.T) {
+	tests := []struct {
+		format, config, field string
+	}{
+		{"duelogic", `{"arbiter": {"modelID": "m", "mood": "calm"}}`, "arbiter.mood"},
+		{"formal", `{"maxRounds": 4, "chairModell": "m"}`, "chairModell"},
+		{"scored", `{"challenges": [{"category": "problem", "text": "t", "severity": "low", "weight": 2}]}`, "challenges[0].weight"},
+		{"scored", `{"evaluations": {"problem": {"score": 5, "evidence": [], "source": "x"}}}`, `evaluations["problem"].source`},
+		{"moderated", `{"customPerspectives": [{"id": "x", "name": "X", "colour": "red"}]}`, "customPerspectives[0].colour"},
+		{"persuasion", `{"pro": {"description": "d", "colour": "red"}}`, "pro.colour"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format+"/"+tt.field, func(t *testing.T) {
+			f, err := engine.Open(tt.format, json.RawMessage(tt.config))
+			var ve *engine.ValidationError
+			if f != nil || !errors.As(err, &ve) {
+				t.Fatalf("Open = %v, %v; want a *ValidationError", f, err)
+			}
+			var fields []string
+			for _, v := range ve.Violations {
+				fields = append(fields, v.Field)
+			}
+			if !slices.Equal(fields, []string{tt.field}) {
+				t.Errorf("violations name %q, want [%q]", fields, tt.field)
+			}
+		})
+	}
+}

@@ -134,7 +134,7 @@ func TestForkBadInput(t *testing.T) {
 		{"invalid configuration", []string{"--fork", id + "@3", "--set", "flow.maxExchanges=99"},
 			"debate: --set: the forked configuration is invalid: flow.maxExchanges: 99 is outside 3..30"},
 		{"unknown field", []string{"--fork", id + "@3", "--set", "flow.maxExchange=4"},
-			`debate: --set: the forked configuration is invalid: config: json: unknown field "maxExchange"`},
+			"debate: --set: the forked configuration is invalid: flow.maxExchange: no such field"},
 		{"a value of the wrong type", []string{"--fork", id + "@3", "--set", "flow.maxExchanges=four"},
 			"debate: --set: the forked configuration is invalid: "},
 		{"no value", []string{"--fork", id + "@3", "--set", "flow.maxExchanges"}, `debate: invalid value "flow.maxExchanges" for flag -set: want key=value`},
