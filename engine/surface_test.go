@@ -433,7 +433,7 @@ func TestUnknownFieldsByPath(t *testing.T) {
 		{`{"colour": 1, "items": [{"name": "a"}, {"weight": 2}], "Skip": "x"}`, []string{"Skip", "colour", "items[1].weight"}},
 		{`{"byName": {"b": {"name": "b"}, "a": {"weight": 1}}}`, []string{`byName["a"].weight`}},
 		{`{"self": {"anything": 1}, "raw": {"anything": 1}}`, nil}, // they decode themselves
-		{`{"items": "not a list", "byName": [1]}`, nil},              // the decoder's to report
+		{`{"items": "not a list", "byName": [1]}`, nil},            // the decoder's to report
 	} {
 		err := engine.UnknownFields("t", json.RawMessage(tc.config), &cfg{})
 		var got []string
