@@ -28,8 +28,8 @@ type Summary struct {
 	Updated time.Time `json:"updated"`
 	// Elapsed is the time the debate has spent, as last stored (after the
 	// analysis, each round and the synthesis): what counts against
-	// Config.TotalTimeout.
-	Elapsed time.Duration `json:"elapsedNs"`
+	// Config.TotalTimeout. JSON holds it in seconds.
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // List reads every debate in st and reports the moderated ones, in the
@@ -127,7 +127,7 @@ func summarize(recs []store.Record) (Summary, bool) {
 		case RecordElapsed:
 			var e elapsed
 			if json.Unmarshal(data.Value, &e) == nil {
-				sum.Elapsed = e.Spent
+				sum.Elapsed = e.duration()
 			}
 		case RecordAssignment:
 			var seats []Perspective

@@ -101,7 +101,7 @@ const (
 const (
 	RecordClarity       = "moderated_clarity"        // the moderator's check of the prompt; not announced
 	RecordClarification = string(EventClarification) // value: Clarification
-	RecordElapsed       = "moderated_elapsed"        // value: {"spentNs": n}, the debate's time so far; not announced
+	RecordElapsed       = "moderated_elapsed"        // value: {"spent": seconds}, the debate's time so far; not announced
 	RecordApproval      = string(EventApproval)      // value: ApprovalOutcome
 	RecordAnalysis      = string(EventAnalysis)      // value: Analysis
 	RecordAssignment    = string(EventAssignment)    // value: []Perspective
@@ -625,8 +625,9 @@ type Outcome struct {
 	// ran and did not decline.
 	FollowedUp bool `json:"followedUp"`
 	// Elapsed is the time the debate spent, across every Run and Resume,
-	// checkpoint waits excluded, as the session's clock measured it.
-	Elapsed time.Duration `json:"elapsedNs"`
+	// checkpoint waits excluded, as the session's clock measured it. JSON
+	// holds it in seconds, as every duration.
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // Guidance returns the guidance given at the checkpoints, in order.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/internal/jsonsec"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -50,10 +51,15 @@ type game struct {
 	now   func() time.Time
 }
 
-// elapsed is the value of a RecordElapsed record.
+// elapsed is the value of a RecordElapsed record: the time spent, in
+// seconds; a record of an earlier version holds nanoseconds in SpentNs.
 type elapsed struct {
-	Spent time.Duration `json:"spentNs"`
+	Spent   jsonsec.Seconds `json:"spent"`
+	SpentNs *int64          `json:"spentNs,omitempty"`
 }
+
+// duration is the time e holds.
+func (e elapsed) duration() time.Duration { return elapsedOf(e.Spent, e.SpentNs) }
 
 // turn is a debater's reply as stored by its step.
 type turn struct {
@@ -141,11 +147,11 @@ func (g *game) storeElapsed(ctx context.Context, s *engine.Session, key string) 
 	}
 	var e elapsed
 	if _, err := s.Step(ctx, key, RecordElapsed, SpeakerModerator, &e, func(context.Context) (any, llm.Usage, error) {
-		return elapsed{Spent: g.spent}, llm.Usage{}, nil
+		return elapsed{Spent: jsonsec.Seconds(g.spent)}, llm.Usage{}, nil
 	}, nil); err != nil {
 		return err
 	}
-	g.spent = e.Spent
+	g.spent = e.duration()
 	return nil
 }
 

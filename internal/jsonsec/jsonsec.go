@@ -62,3 +62,25 @@ func Format(d time.Duration) json.RawMessage {
 	}
 	return json.RawMessage(s)
 }
+
+// Seconds is a duration that JSON holds as [Format] writes it and [Parse]
+// reads it: for a struct field, or a shadow field of a type's own JSON
+// methods.
+type Seconds time.Duration
+
+// MarshalJSON writes s as a number of seconds.
+func (s Seconds) MarshalJSON() ([]byte, error) { return Format(time.Duration(s)), nil }
+
+// UnmarshalJSON reads a number of seconds or a duration string; null
+// changes nothing.
+func (s *Seconds) UnmarshalJSON(raw []byte) error {
+	if strings.TrimSpace(string(raw)) == "null" {
+		return nil
+	}
+	d, err := Parse(raw)
+	if err != nil {
+		return err
+	}
+	*s = Seconds(d)
+	return nil
+}

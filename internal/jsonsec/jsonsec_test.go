@@ -46,3 +46,31 @@ func FuzzFormatParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSeconds(t *testing.T) {
+	var v struct {
+		D Seconds `json:"d"`
+	}
+	v.D = Seconds(90 * time.Second)
+	raw, err := json.Marshal(v)
+	if err != nil || string(raw) != `{"d":90}` {
+		t.Fatalf("Marshal = %s, %v", raw, err)
+	}
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{`{"d": 1.5}`, 1500 * time.Millisecond, true},
+		{`{"d": "2m"}`, 2 * time.Minute, true},
+		{`{"d": null}`, 90 * time.Second, true}, // unchanged
+		{`{}`, 90 * time.Second, true},
+		{`{"d": true}`, 0, false},
+	} {
+		v.D = Seconds(90 * time.Second)
+		err := json.Unmarshal([]byte(tt.in), &v)
+		if (err == nil) != tt.ok || tt.ok && time.Duration(v.D) != tt.want {
+			t.Errorf("Unmarshal(%s) = %v, %v; want %v (ok %t)", tt.in, time.Duration(v.D), err, tt.want, tt.ok)
+		}
+	}
+}
