@@ -87,6 +87,37 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
+// DebateError is [ValidateDebate]'s error: every problem of a [Debate], by
+// field ("id", "proposition", "context") and what is wrong with it ("is
+// empty"). errors.Is(err, ErrInvalidDebate) holds.
+type DebateError struct {
+	Violations []Violation
+}
+
+// Error reads "engine: invalid debate: proposition is empty; context has
+// ...".
+func (e *DebateError) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrInvalidDebate.Error())
+	for i, v := range e.Violations {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.Field + " " + v.Problem)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrInvalidDebate.
+func (e *DebateError) Unwrap() error { return ErrInvalidDebate }
+
+// add records that field has problem, formatted with args.
+func (e *DebateError) add(field, problem string, args ...any) {
+	e.Violations = append(e.Violations, Violation{Field: field, Problem: fmt.Sprintf(problem, args...)})
+}
+
 // Unwrap returns ErrInvalidConfig.
 func (e *ValidationError) Unwrap() error { return ErrInvalidConfig }
 

@@ -88,27 +88,28 @@ const (
 // ValidateDebate checks a debate before any model is called: an ID (when
 // given) of 1-128 of [A-Za-z0-9._-] not starting with '.', a proposition that
 // is valid UTF-8, not blank and at most MaxPropositionRunes, a context of at
-// most MaxContextRunes. The error wraps [ErrInvalidDebate].
+// most MaxContextRunes. The error is a [*DebateError] naming every problem
+// by field ("id", "proposition", "context"); it wraps [ErrInvalidDebate].
 func ValidateDebate(d Debate) error {
-	var probs []string
+	e := &DebateError{}
 	if d.ID != "" && !ValidID(d.ID) {
-		probs = append(probs, fmt.Sprintf("id %q: use 1-128 of A-Z a-z 0-9 . _ - not starting with '.'", d.ID))
+		e.add("id", "%q: use 1-128 of A-Z a-z 0-9 . _ - not starting with '.'", d.ID)
 	}
 	switch n := utf8.RuneCountInString(d.Proposition); {
 	case !utf8.ValidString(d.Proposition):
-		probs = append(probs, "proposition is not valid UTF-8")
+		e.add("proposition", "is not valid UTF-8")
 	case strings.TrimSpace(d.Proposition) == "":
-		probs = append(probs, "proposition is empty")
+		e.add("proposition", "is empty")
 	case n > MaxPropositionRunes:
-		probs = append(probs, fmt.Sprintf("proposition has %d characters; at most %d", n, MaxPropositionRunes))
+		e.add("proposition", "has %d characters; at most %d", n, MaxPropositionRunes)
 	}
 	if !utf8.ValidString(d.Context) {
-		probs = append(probs, "context is not valid UTF-8")
+		e.add("context", "is not valid UTF-8")
 	} else if n := utf8.RuneCountInString(d.Context); n > MaxContextRunes {
-		probs = append(probs, fmt.Sprintf("context has %d characters; at most %d", n, MaxContextRunes))
+		e.add("context", "has %d characters; at most %d", n, MaxContextRunes)
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidDebate, strings.Join(probs, "; "))
+	if len(e.Violations) > 0 {
+		return e
 	}
 	return nil
 }

@@ -224,7 +224,7 @@ func TestCreateFormatDebateRejects(t *testing.T) {
 			"config": {"outputDir": "/tmp", "nope": 1}}`, 400,
 			apiError{Error: "invalid debate", Violations: []engine.Violation{
 				{Field: "context", Problem: "want a string or an object"},
-				{Field: "proposition", Problem: "proposition is empty"},
+				{Field: "proposition", Problem: "is empty"},
 				{Field: "outputDir", Problem: "cannot be set from the page"},
 				{Field: "nope", Problem: "no such field"},
 			}}, false},

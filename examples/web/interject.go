@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
@@ -75,7 +74,7 @@ func (s *server) interject(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, duelogic.ErrNotRunning):
 		fail(w, http.StatusNotFound, "debate "+id+" is not running")
 	case err != nil:
-		fail(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "duelogic: "))
+		fail(w, http.StatusBadRequest, err.Error())
 	default:
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
 	}

@@ -336,9 +336,13 @@ func (s *server) answerStart(w http.ResponseWriter, err error) bool {
 	return false
 }
 
-// problem is a debate validation error without its sentinel's prefix.
+// problem is the problem a debate validation error names.
 func problem(err error) string {
-	return strings.TrimPrefix(err.Error(), engine.ErrInvalidDebate.Error()+": ")
+	var de *engine.DebateError
+	if errors.As(err, &de) && len(de.Violations) > 0 {
+		return de.Violations[0].Problem
+	}
+	return err.Error()
 }
 
 // contextText turns a propositionContext into text: a string as it is, an

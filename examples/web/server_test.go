@@ -184,7 +184,7 @@ func TestCreateDebateRejects(t *testing.T) {
 	}{
 		{"every violation", `{"proposition": " ", "config": {"chairs": [{"position": "arbiter", "framework": "stoic", "modelId": "m"}],
 			"flow": {"maxExchanges": 50}, "interruptions": {"aggressiveness": 9}}}`, 400, apiError{Error: "invalid debate", Violations: []engine.Violation{
-			{Field: "proposition", Problem: "proposition is empty"},
+			{Field: "proposition", Problem: "is empty"},
 			{Field: "chairs", Problem: "1 chairs; need 2..6"},
 			{Field: "chairs[0].position", Problem: `"arbiter" is reserved for the arbiter`},
 			{Field: "chairs[0].framework", Problem: `unknown framework "stoic"`},
@@ -193,7 +193,7 @@ func TestCreateDebateRejects(t *testing.T) {
 		}}},
 		{"long context", `{"proposition": "Why?", "propositionContext": "` + strings.Repeat("x", duelogic.MaxContextRunes+1) + `"}`, 400,
 			apiError{Error: "invalid debate", Violations: []engine.Violation{
-				{Field: "propositionContext", Problem: "context has 20001 characters; at most 20000"}}}},
+				{Field: "propositionContext", Problem: "has 20001 characters; at most 20000"}}}},
 		{"body too large", `{"proposition": "Why?", "propositionContext": "` + strings.Repeat("x", maxBody) + `"}`, 413,
 			apiError{Error: "request body over 65536 bytes"}},
 		{"context of a wrong type", `{"proposition": "Why?", "propositionContext": 3}`, 400, apiError{Error: "invalid debate", Violations: []engine.Violation{
