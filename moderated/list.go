@@ -28,8 +28,8 @@ type Summary struct {
 	Updated time.Time `json:"updated"`
 	// Elapsed is the time the debate has spent, as last stored (after the
 	// analysis, each round and the synthesis): what counts against
-	// Config.TotalTimeout. JSON holds it in seconds.
-	Elapsed time.Duration `json:"elapsed"`
+	// Config.TotalTimeout. JSON holds it as "elapsed", in seconds.
+	Elapsed time.Duration `json:"-"`
 }
 
 // List reads every debate in st and reports the moderated ones, in the

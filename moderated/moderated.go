@@ -626,8 +626,8 @@ type Outcome struct {
 	FollowedUp bool `json:"followedUp"`
 	// Elapsed is the time the debate spent, across every Run and Resume,
 	// checkpoint waits excluded, as the session's clock measured it. JSON
-	// holds it in seconds, as every duration.
-	Elapsed time.Duration `json:"elapsed"`
+	// holds it as "elapsed", in seconds, as every duration.
+	Elapsed time.Duration `json:"-"`
 }
 
 // Guidance returns the guidance given at the checkpoints, in order.
