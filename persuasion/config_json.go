@@ -13,9 +13,10 @@ import (
 // hold Config.MaxRounds as "rounds" and a Persona's ModelID as "model".
 // Decoding reads both names, the current one first; encoding writes the
 // current one only. The wire types below decode a Config or a Persona with
-// both names as fields of their own, so that the checks for unknown fields
-// (engine.DecodeConfig, engine.UnknownFields), which read a type's fields,
-// know the old names too.
+// both names as fields of their own, and configNames lists every name, so
+// that the checks for unknown fields (engine.DecodeConfig,
+// engine.UnknownFields), which read a type's fields, know the old names
+// too.
 
 // plainConfig and plainPersona are Config and Persona without their JSON
 // methods.
@@ -46,6 +47,34 @@ type personaJSON struct {
 	// Model is ModelID as stored before it had that name.
 	Model *string `json:"model"`
 	*plainPersona
+}
+
+// configNames has a field for every JSON name of a Config, at any depth,
+// the old names included, and nothing else: the type against which the
+// opener checks a configuration for unknown fields. (configJSON, which
+// embeds the Config, would name a persona given as "PRO" by the Config's
+// field, without the old name; TestConfigNames keeps the two in step.)
+type configNames struct {
+	Pro         personaNames `json:"pro"`
+	Opp         personaNames `json:"opp"`
+	Mod         personaNames `json:"mod"`
+	MaxRounds   int          `json:"maxRounds"`
+	Rounds      int          `json:"rounds"`
+	Exchanges   int          `json:"exchanges"`
+	Perspective string       `json:"perspective"`
+	Facts       []string     `json:"facts"`
+	Semantics   string       `json:"semantics"`
+	DrawMargin  float64      `json:"drawMargin"`
+	MaxMoves    int          `json:"maxMoves"`
+}
+
+// personaNames has a field for every JSON name of a Persona, the old name
+// included.
+type personaNames struct {
+	Description string `json:"description"`
+	Bias        string `json:"bias"`
+	ModelID     string `json:"modelId"`
+	Model       string `json:"model"`
 }
 
 // wire returns the configJSON that decodes into c.
@@ -114,12 +143,12 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 // [*engine.ValidationError] naming it by its path ("pro.colour"); the names
 // earlier versions stored are known fields.
 func decodeConfig(config json.RawMessage, c *Config) error {
-	w := c.wire()
 	// The decoder's own check reaches the nested personas; this one names
 	// every unknown field by its path.
-	if err := engine.UnknownFields(FormatName, config, &w); err != nil {
+	if err := engine.UnknownFields(FormatName, config, &configNames{}); err != nil {
 		return err
 	}
+	w := c.wire()
 	if err := engine.DecodeConfig(FormatName, config, &w); err != nil {
 		var ve *engine.ValidationError
 		if errors.As(err, &ve) {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -402,5 +404,50 @@ func TestSpeakersAndSides(t *testing.T) {
 	}
 	if !slices.Equal(f.Participants(), []string{SpeakerPro, SpeakerOpp}) {
 		t.Errorf("participants %q", f.Participants())
+	}
+}
+
+// TestConfigNames: configNames, against which the opener checks a
+// configuration for unknown fields, names every field of a Config and of
+// its personas as encoded, and the old names besides.
+func TestConfigNames(t *testing.T) {
+	names := func(typ reflect.Type) []string {
+		var out []string
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			out = append(out, name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	keys := func(v any) []string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(m))
+	}
+	full := DefaultConfig()
+	full.Perspective, full.Facts, full.DrawMargin = "p", []string{"f"}, 0.1 // no field left out
+	want := slices.Sorted(slices.Values(append(keys(full), "rounds")))
+	if diff := cmp.Diff(want, names(reflect.TypeFor[configNames]())); diff != "" {
+		t.Errorf("configNames (-Config's JSON and the old name +fields):\n%s", diff)
+	}
+	want = slices.Sorted(slices.Values(append(keys(full.Pro), "model")))
+	if diff := cmp.Diff(want, names(reflect.TypeFor[personaNames]())); diff != "" {
+		t.Errorf("personaNames (-Persona's JSON and the old name +fields):\n%s", diff)
+	}
+	// A persona named in another case, under the old name, opens as it
+	// decodes.
+	f, err := engine.Open(FormatName, json.RawMessage(`{"PRO": {"MODEL": "x"}, "Rounds": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := configOf(t, storedSpec(t, f)); c.Pro.ModelID != "x" || c.MaxRounds != 1 {
+		t.Errorf("config %+v", c)
 	}
 }
