@@ -13,8 +13,8 @@
 // DefaultConfig's values, so New(Config{}) is the default debate), play it
 // with engine.Run, and finish a stopped debate with engine.ResumeStored:
 //
-//	f, err := engine.Open("persuasion", json.RawMessage(`{"rounds": 1, "perspective": "on-call load"}`))
-//	// or: f, err := persuasion.New(persuasion.Config{Rounds: 1, Perspective: "on-call load"})
+//	f, err := engine.Open("persuasion", json.RawMessage(`{"maxRounds": 1, "perspective": "on-call load"}`))
+//	// or: f, err := persuasion.New(persuasion.Config{MaxRounds: 1, Perspective: "on-call load"})
 //	...
 //	res, err := engine.Run(ctx, client, f, engine.Debate{Proposition: "Should we rewrite billing in Go?"},
 //		engine.WithStore(st), engine.WithSink(sink))
@@ -22,14 +22,14 @@
 //		// stopped: res holds its ID and transcript so far
 //		res, err = engine.ResumeStored(ctx, client, res.DebateID, engine.WithStore(st))
 //	}
-//	v := res.Detail.Verdict()               // v.Winner "PRO" or "OPP", v.Draw, v.Summary
+//	v := res.Detail.Verdict()               // v.Winner "pro" or "opp", v.Draw, v.Summary
 //	doc := res.Detail.Documents()[0]        // "dialogue.md", the seed's output document
 //	out := res.Detail.(*persuasion.Outcome) // with New, res.Detail is an *Outcome already
 //
 // The result's Detail is an [*Outcome], an [engine.Outcome]: its Verdict
-// names the winning side's speaker ID ([SidePro] or [SideOpp]) or a draw,
-// and its Documents return the seed's output document ([Outcome].Markdown)
-// as "dialogue.md".
+// names the winning side's speaker ID ([SpeakerPro] or [SpeakerOpp]) or a
+// draw, and its Documents return the seed's output document
+// ([Outcome].Markdown) as "dialogue.md".
 //
 // engine.Run stores the Config's JSON with the debate (see
 // [Format.MarshalJSON]): the object engine.Open takes, so a stored debate
@@ -40,10 +40,10 @@
 // &persuasion.Format{}, id, ...), finishes it with the configuration stored
 // with it, replaying the stored turns into the dialogue and asking only for
 // what was not stored; a finished debate resumes without a model call.
-// Debates stored by earlier versions, their configuration under "config",
-// resume too. The options of New ([WithMarkdownFile]) are not stored: give
-// engine.Resume a Format from New with them. Model calls are not retried
-// here: wrap the client with [llm.Retry] for that.
+// Debates stored by earlier versions resume too (see below). The options
+// of New ([WithMarkdownFile]) are not stored: give engine.Resume a Format
+// from New with them. Model calls are not retried here: wrap the client
+// with [llm.Retry] for that.
 //
 // # Participants
 //
@@ -53,18 +53,32 @@
 // its own model. The topic is the [engine.Debate]'s Proposition; its
 // Context and Config.Facts make up the shared context K, and
 // Config.Perspective, when set, is a viewpoint every participant focuses on.
-// All of it is fenced as data in the prompts. PRO and OPP speak as
-// [SidePro] and [SideOpp]; the moderator speaks as [engine.SpeakerArbiter]
-// (and is MOD in moves, prompts and the report).
+// All of it is fenced as data in the prompts. Each persona's model is its
+// ModelID.
+//
+// # Speakers and sides
+//
+// The debaters' speaker IDs, the Speaker of their utterances and events,
+// are [SpeakerPro] ("pro") and [SpeakerOpp] ("opp"), lowercase identifiers
+// like every format's; the moderator speaks as [engine.SpeakerArbiter]. The
+// result's UsageBySpeaker, the participants of argument mapping and
+// [Outcome.Verdict]'s Winner use them. The seed's side labels [SidePro]
+// ("PRO"), [SideOpp] ("OPP") and [SideMod] ("MOD") are what models and
+// readers see: the Speaker of the dialogue's moves (P2 PRO since …), the
+// prompts, the report and its verdict line, and the fields that hold the
+// dialogue's terms: [Turn].Side, [Judgment].Winner and Sides, and
+// [Outcome].Computed. [SideOf] and [SpeakerID] turn one into the other, and
+// [Format.Label] names either ("PRO, the proponent: …").
 //
 // # Rounds
 //
-//	round 0            opening: PRO claims its thesis φ (a claim replying to
-//	                   nothing); OPP answers it with claim ¬φ or why φ
-//	rounds 1..Rounds   argumentation: Exchanges turns of PRO, then OPP
-//	                   (default 2 rounds of 2 exchanges: PRO, OPP, PRO, OPP)
-//	round Rounds+1     closing: final statements; retractions and
-//	                   concessions are recorded
+//	round 0               opening: PRO claims its thesis φ (a claim replying
+//	                      to nothing); OPP answers it with claim ¬φ or why φ
+//	rounds 1..MaxRounds   argumentation: Exchanges turns of PRO, then OPP
+//	                      (default 2 rounds of 2 exchanges: PRO, OPP, PRO,
+//	                      OPP)
+//	round MaxRounds+1     closing: final statements; retractions and
+//	                      concessions are recorded
 //
 // In each turn the debater's model ([PurposeTurn]) returns JSON: its moves
 // (claim, why, concede, retract, since; each replying to an earlier move of
@@ -125,13 +139,39 @@
 // an [EventVerdict] whose Data is a [Judgment]: the computed winner and
 // scores with the moderator's text) followed by the moderator's utterance.
 // Every event comes from a stored record, so [engine.Replay] gives back
-// exactly the events emitted live, each as itself.
+// exactly the events emitted live, each as itself. The keys of a turn's
+// records name it by round, exchange and side label ("turn:1:2:PRO",
+// "say:1:2:PRO"), as in every version.
+//
+// # Debates stored by earlier versions
+//
+// A debate stored by an earlier version resumes (engine.ResumeStored,
+// engine.Resume), forks and replays. Its configuration may be under
+// "config" (the oldest shape), and may name MaxRounds "rounds" and a
+// persona's ModelID "model": [Config.UnmarshalJSON] and engine.Open read
+// those names when the current one is absent, and the configuration is
+// written back under the current names only.
+//
+// Its debaters spoke as their side labels, "PRO" and "OPP", not as
+// [SpeakerPro] and [SpeakerOpp]. A stored record is never rewritten, so the
+// format reads such records this way: their keys and their turns' Side,
+// which hold the side label in every version, replay as they are; a
+// replayed utterance whose Speaker is a side label is named by its speaker
+// ID in the result's Transcript (the format amends it: see
+// engine.Session.Amend); the turns played after the resume speak as "pro"
+// and "opp", and the verdict's Winner is a speaker ID whatever the log
+// holds. What the engine reads from the records without the format keeps
+// the old IDs: the events [engine.Replay] gives back for the stored part
+// ([Format.Label] names those speakers too, and [SpeakerID] turns them into
+// IDs), the usage of the stored turns in UsageBySpeaker, under "PRO" and
+// "OPP", and argument mapping, which maps the turns of the participants
+// "pro" and "opp" only, not the stored turns of such a debate.
 //
 // # Argument mapping
 //
 // The debate is itself an argument map, but [engine.WithArgumentMap] works
 // on it as on any format: [Format] implements [engine.Cast], so the engine
-// maps the turns of PRO and OPP (labelled by their personas) with the
+// maps the turns of "pro" and "opp" (labelled by side and persona) with the
 // moderator's model, and never the verdict, into [engine.Result].Arguments,
 // beside the format's own verdict.
 //

@@ -68,7 +68,7 @@ func Example() {
 // call; a stopped one would be finished. The outcome is an engine.Outcome:
 // a verdict and documents, as every format's.
 func Example_open() {
-	f, err := engine.Open("persuasion", json.RawMessage(`{"rounds": 1, "exchanges": 1, "perspective": "on-call load"}`))
+	f, err := engine.Open("persuasion", json.RawMessage(`{"maxRounds": 1, "exchanges": 1, "perspective": "on-call load"}`))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -82,7 +82,9 @@ func Example_open() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(res.Format, res.DebateID, len(res.Transcript), "utterances:", res.Detail.Verdict().Summary)
+	v := res.Detail.Verdict()
+	fmt.Println(res.Format, res.DebateID, len(res.Transcript), "utterances:", v.Summary)
+	fmt.Printf("winner %q; the first turn by %q\n", v.Winner, res.Transcript[0].Speaker)
 
 	again, err := engine.ResumeStored(ctx, llm.NewStub(1), "billing-in-go", engine.WithStore(st), engine.WithClock(at))
 	if err != nil {
@@ -95,8 +97,31 @@ func Example_open() {
 	}
 	// Output:
 	// persuasion billing-in-go 7 utterances: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
+	// winner "pro"; the first turn by "pro"
 	// resumed: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
 	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
+}
+
+// The debaters speak as "pro" and "opp", the moderator as the engine's
+// arbiter; Label names each by the seed's side label and persona, and names
+// the side labels that the debaters of earlier versions spoke as the same
+// way.
+func ExampleFormat_Label() {
+	f, err := persuasion.New(persuasion.Config{Pro: persuasion.Persona{Description: "Site reliability engineer"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, speaker := range append(f.Participants(), engine.SpeakerArbiter, persuasion.SidePro) {
+		fmt.Printf("%s → %s\n", speaker, f.Label(speaker))
+	}
+	fmt.Println(persuasion.SpeakerID(persuasion.SideOpp), persuasion.SideOf(persuasion.SpeakerOpp))
+	// Output:
+	// pro → PRO, the proponent: Site reliability engineer
+	// opp → OPP, the opponent: Cautious architect focused on quality and long-term health. Bias: Prefers solutions that minimize risk and technical debt
+	// arbiter → MOD, the moderator: Senior staff engineer balancing trade-offs. Bias: None — evaluates argument strength, not rhetoric
+	// PRO → PRO, the proponent: Site reliability engineer
+	// opp OPP
 }
 
 // A debater's reply: JSON moves and the text that makes them.

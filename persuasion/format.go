@@ -63,10 +63,12 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 func init() { engine.Register(FormatName, open) }
 
 // open is the format's [engine.Opener]: DefaultConfig with the fields
-// config names, through New.
+// config names, through New. An unknown field, at any depth, is an
+// [*engine.ValidationError]; the names earlier versions stored ("rounds",
+// a persona's "model") are read as [Config.UnmarshalJSON] reads them.
 func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
 	cfg := DefaultConfig()
-	if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
+	if err := decodeConfig(config, &cfg); err != nil {
 		return nil, err
 	}
 	f, err := New(cfg)
@@ -83,8 +85,9 @@ func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
 func (f *Format) MarshalJSON() ([]byte, error) { return json.Marshal(f.Config) }
 
 // UnmarshalJSON decodes a stored configuration over f.Config: the Config's
-// JSON, or the {"config": {…}} that earlier versions stored. Fields the
-// document does not name keep their values (engine.Resume zeroes the
+// JSON, or the {"config": {…}} that earlier versions stored, under the
+// current names or the earlier ones (see [Config.UnmarshalJSON]). Fields
+// the document does not name keep their values (engine.Resume zeroes the
 // Config first); fields it does not know are ignored, so that logs of
 // other versions still resume. null changes nothing.
 func (f *Format) UnmarshalJSON(data []byte) error {
@@ -117,20 +120,25 @@ func (f *Format) Purposes() []string { return []string{PurposeTurn, PurposeVerdi
 // calls it before a debate starts or resumes.
 func (f *Format) Validate() error { return f.Config.Validate() }
 
-// Participants are the debaters, PRO and OPP: the speakers whose turns
-// argument mapping ([engine.WithArgumentMap]) maps. The moderator speaks as
+// Participants are the debaters' speaker IDs, [SpeakerPro] and
+// [SpeakerOpp]: the speakers whose turns argument mapping
+// ([engine.WithArgumentMap]) maps. The moderator speaks as
 // [engine.SpeakerArbiter] and is not mapped.
-func (f *Format) Participants() []string { return []string{SidePro, SideOpp} }
+func (f *Format) Participants() []string { return []string{SpeakerPro, SpeakerOpp} }
 
-// Label names a speaker for argument mapping's prompts and report: a
-// debater's side and persona, the moderator's persona.
+// Label names a speaker for argument mapping's prompts and report and for
+// front ends: a debater's side label, role and persona ("PRO, the
+// proponent: Pragmatic engineer…"), the moderator's. It names a speaker ID
+// ([SpeakerPro], [SpeakerOpp], [engine.SpeakerArbiter]) and, the same way,
+// the side label the debaters of earlier versions spoke as ([SidePro],
+// [SideOpp], [SideMod]); any other speaker is named as it is.
 func (f *Format) Label(speaker string) string {
-	switch speaker {
-	case SidePro:
+	switch SpeakerID(speaker) {
+	case SpeakerPro:
 		return "PRO, the proponent: " + f.Config.Pro.String()
-	case SideOpp:
+	case SpeakerOpp:
 		return "OPP, the opponent: " + f.Config.Opp.String()
-	case engine.SpeakerArbiter, SideMod:
+	case engine.SpeakerArbiter:
 		return "MOD, the moderator: " + f.Config.Mod.String()
 	}
 	return speaker
@@ -138,7 +146,7 @@ func (f *Format) Label(speaker string) string {
 
 // JudgeModel is the moderator's model, which extracts the arguments of
 // argument mapping.
-func (f *Format) JudgeModel() string { return f.Config.Mod.Model }
+func (f *Format) JudgeModel() string { return f.Config.Mod.ModelID }
 
 var (
 	_ engine.Format[*Outcome] = (*Format)(nil)

@@ -68,14 +68,14 @@ func TestArgumentMap(t *testing.T) {
 				moves = append(moves, ill.Move)
 			}
 			for _, m := range moves {
-				if m.Speaker != SidePro && m.Speaker != SideOpp {
+				if m.Speaker != SpeakerPro && m.Speaker != SpeakerOpp {
 					t.Errorf("move %s of %q is mapped", m.ID, m.Speaker)
 				}
 			}
 			want := mustNew(t, cfg)
 			var parts []argumentation.Participant
-			for _, side := range []string{SidePro, SideOpp} {
-				parts = append(parts, argumentation.Participant{Side: side, Persona: want.Label(side)})
+			for _, speaker := range []string{SpeakerPro, SpeakerOpp} {
+				parts = append(parts, argumentation.Participant{Side: speaker, Persona: want.Label(speaker)})
 			}
 			if diff := cmp.Diff(parts, am.Report.Participants); diff != "" {
 				t.Errorf("participants (-want +got):\n%s", diff)

@@ -1,11 +1,16 @@
 package persuasion
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/duelogic/duelogic/argumentation"
+	"github.com/duelogic/duelogic/engine"
 )
 
 func FuzzParseTurn(f *testing.F) {
@@ -122,4 +127,47 @@ func TestParseTurn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOpen: any configuration opens or is a ValidationError; one that opens
+// is stored under the current names only and opens again as the same
+// Config.
+func FuzzOpen(f *testing.F) {
+	for _, seed := range []string{
+		`{}`,
+		`{"rounds": 1, "pro": {"model": "m"}}`,
+		`{"maxRounds": 3, "rounds": 2, "opp": {"modelId": "a", "model": "b"}}`,
+		`{"PRO": {"MODEL": "x"}, "Rounds": 4}`,
+		`{"mod": {"colour": 1}}`,
+		`{"rounds": "two"}`,
+		`{"config": {"rounds": 1}}`,
+		`[1]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, config string) {
+		opened, err := engine.Open(FormatName, json.RawMessage(config))
+		if err != nil {
+			var ve *engine.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("Open(%s): %v, not a ValidationError", config, err)
+			}
+			return
+		}
+		spec := storedSpec(t, opened)
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(spec, &fields); err != nil {
+			t.Fatal(err)
+		}
+		if fields["rounds"] != nil || bytes.Contains(spec, []byte(`"model"`)) {
+			t.Errorf("stored under an old name: %s", spec)
+		}
+		again, err := engine.Open(FormatName, spec)
+		if err != nil {
+			t.Fatalf("the stored configuration %s does not open: %v", spec, err)
+		}
+		if diff := cmp.Diff(configOf(t, spec), configOf(t, storedSpec(t, again))); diff != "" {
+			t.Errorf("reopened (-stored +reopened):\n%s", diff)
+		}
+	})
 }

@@ -69,10 +69,10 @@ const (
 // has six turns: PRO and OPP opening, argumentation and closing.
 func shortConfig() Config {
 	return Config{
-		Pro:       Persona{Model: proModel},
-		Opp:       Persona{Model: oppModel},
-		Mod:       Persona{Model: modModel},
-		Rounds:    1,
+		Pro:       Persona{ModelID: proModel},
+		Opp:       Persona{ModelID: oppModel},
+		Mod:       Persona{ModelID: modModel},
+		MaxRounds: 1,
 		Exchanges: 1,
 		Facts:     []string{"All five engineers have shipped Go services", "Nightly builds take 40 minutes"},
 	}

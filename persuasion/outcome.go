@@ -20,7 +20,9 @@ type Outcome struct {
 	// Computed is the verdict computed from the argumentation framework:
 	// winner, side scores, surviving arguments, valid points of the losing
 	// side, unanswered challenges, concessions, retractions, the final
-	// commitment stores and metrics. (It is JSON "verdict", as it always
+	// commitment stores and metrics, every side named by its side label
+	// ([SidePro], [SideOpp]) as the seed's report names it; [Outcome.Verdict]
+	// names the winner by speaker ID. (It is JSON "verdict", as it always
 	// was; the Go field gave its name to [Outcome.Verdict].)
 	Computed argumentation.Verdict `json:"verdict"`
 	// Arguments are every argument of the final graph with its score, by
@@ -45,12 +47,13 @@ const DocumentDialogue = "dialogue.md"
 var _ engine.Outcome = (*Outcome)(nil)
 
 // Verdict is the computed verdict in the terms every format shares: Winner
-// is the winning side's speaker ID ([SidePro] or [SideOpp]), Draw is set
-// when the side scores are within the draw margin, and a persuasion
-// dialogue is never Void. Summary is one line: "OPP wins (OPP 4.74 vs PRO
-// 1.30; additive semantics)", "a draw (PRO 1.30 vs OPP 1.30; additive
-// semantics)", or "no verdict" for an outcome that names neither a winner
-// nor a draw.
+// is the winning side's speaker ID ([SpeakerPro] or [SpeakerOpp], where
+// Computed has its side label), "" on a draw; Draw is set when the side
+// scores are within the draw margin, and a persuasion dialogue is never
+// Void. Summary is one line, by side label as the seed's report has it:
+// "OPP wins (OPP 4.74 vs PRO 1.30; additive semantics)", "a draw (PRO 1.30
+// vs OPP 1.30; additive semantics)", or "no verdict" for an outcome that
+// names neither a winner nor a draw.
 func (o *Outcome) Verdict() engine.Verdict {
 	v := o.Computed
 	if v.Winner == "" && !v.Draw {
@@ -60,7 +63,7 @@ func (o *Outcome) Verdict() engine.Verdict {
 	if s, err := argumentation.ParseSemantics(o.Config.Semantics); err == nil && o.Config.Semantics != "" {
 		sem = s.String()
 	}
-	return engine.Verdict{Winner: v.Winner, Draw: v.Draw, Summary: verdictLine(v, sem)}
+	return engine.Verdict{Winner: SpeakerID(v.Winner), Draw: v.Draw, Summary: verdictLine(v, sem)}
 }
 
 // Documents returns the seed's output document, [Outcome].Markdown, as

@@ -29,20 +29,20 @@ func TestOutcome(t *testing.T) {
 	sides := func(first string, a float64, second string, b float64) []argumentation.SideScore {
 		return []argumentation.SideScore{{Side: first, Score: a}, {Side: second, Score: b}}
 	}
-	short := Config{Rounds: 1, Exchanges: 1}
+	short := Config{MaxRounds: 1, Exchanges: 1}
 	tests := []struct {
 		name    string
 		outcome func(*testing.T) *Outcome
 		want    engine.Verdict
 	}{
 		{"OPP wins on the stub", played(1, Config{}),
-			engine.Verdict{Winner: SideOpp, Summary: "OPP wins (OPP 2.53 vs PRO 0.00; additive semantics)"}},
+			engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 2.53 vs PRO 0.00; additive semantics)"}},
 		{"PRO wins on the stub", played(2, Config{Semantics: "DF-QuAD"}),
-			engine.Verdict{Winner: SidePro, Summary: "PRO wins (PRO 2.85 vs OPP 2.62; dfquad semantics)"}},
+			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 2.85 vs OPP 2.62; dfquad semantics)"}},
 		{"a draw on the stub", played(5, short),
 			engine.Verdict{Draw: true, Summary: "a draw (PRO 0.60 vs OPP 0.60; additive semantics)"}},
 		{"a win by hand", made(Outcome{Config: DefaultConfig(), Computed: argumentation.Verdict{Winner: SidePro, Sides: sides(SidePro, 1.5, SideOpp, 0.25)}}),
-			engine.Verdict{Winner: SidePro, Summary: "PRO wins (PRO 1.50 vs OPP 0.25; additive semantics)"}},
+			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 1.50 vs OPP 0.25; additive semantics)"}},
 		{"a draw by hand, no semantics", made(Outcome{Computed: argumentation.Verdict{Draw: true, Sides: sides(SideOpp, 1, SidePro, 1)}}),
 			engine.Verdict{Draw: true, Summary: "a draw (OPP 1.00 vs PRO 1.00)"}},
 		{"no verdict", made(Outcome{}), engine.Verdict{Summary: "no verdict"}},
@@ -93,11 +93,11 @@ func TestOutcomeThroughOpen(t *testing.T) {
 		t.Fatalf("Detail is a %T", res.Detail)
 	}
 	// The default debate of TestOutcome's "OPP wins on the stub".
-	want := engine.Verdict{Winner: SideOpp, Summary: "OPP wins (OPP 2.53 vs PRO 0.00; additive semantics)"}
+	want := engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 2.53 vs PRO 0.00; additive semantics)"}
 	if diff := cmp.Diff(want, o.Verdict()); diff != "" {
 		t.Errorf("verdict (-want +got):\n%s", diff)
 	}
-	if docs := o.Documents(); len(docs) != 1 || docs[0].Markdown != o.Markdown || o.Config.Rounds != DefaultConfig().Rounds {
-		t.Errorf("documents %d, rounds %d", len(docs), o.Config.Rounds)
+	if docs := o.Documents(); len(docs) != 1 || docs[0].Markdown != o.Markdown || o.Config.MaxRounds != DefaultConfig().MaxRounds {
+		t.Errorf("documents %d, rounds %d", len(docs), o.Config.MaxRounds)
 	}
 }

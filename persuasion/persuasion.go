@@ -25,16 +25,66 @@ const (
 	PurposeVerdict = "persuasion_verdict"
 )
 
-// The participants' side labels in moves, prompts and the report. SidePro
-// and SideOpp are also the Speaker of the debaters' utterances; the
-// moderator speaks as [engine.SpeakerArbiter], the host of every format,
-// so that argument mapping ([engine.WithArgumentMap]) maps the debaters'
-// turns and not the verdict.
+// The debaters' speaker IDs: the Speaker of their utterances and events,
+// the keys of their usage ([engine.Result].UsageBySpeaker), the
+// participants of argument mapping ([Format.Participants]) and the winner
+// of [Outcome.Verdict] ([engine.Verdict].Winner). The moderator speaks as
+// [engine.SpeakerArbiter], the host of every format, so that argument
+// mapping ([engine.WithArgumentMap]) maps the debaters' turns and not the
+// verdict. Debates stored before these IDs spoke as [SidePro] and
+// [SideOpp]; see [SpeakerID].
+const (
+	// SpeakerPro is the proponent's speaker ID.
+	SpeakerPro = "pro"
+	// SpeakerOpp is the opponent's speaker ID.
+	SpeakerOpp = "opp"
+)
+
+// The participants' side labels, as the seed shows them to the models and
+// the reader: the Speaker of the dialogue's moves ([argumentation.Move],
+// listed in prompts as "P2 PRO since …"), the participants, winner and side
+// scores of the computed verdict ([Outcome].Computed, [Judgment]), the
+// [Turn]'s Side, the keys of the turns' records, the prompts and the
+// report. They are not speaker IDs (see [SpeakerPro]); [SideOf] and
+// [SpeakerID] turn one into the other.
 const (
 	SidePro = "PRO"
 	SideOpp = "OPP"
 	SideMod = "MOD"
 )
+
+// SideOf returns the side label of a speaker: [SidePro] for [SpeakerPro],
+// [SideOpp] for [SpeakerOpp], [SideMod] for [engine.SpeakerArbiter], and
+// any other speaker (a side label among them) as it is.
+func SideOf(speaker string) string {
+	switch speaker {
+	case SpeakerPro:
+		return SidePro
+	case SpeakerOpp:
+		return SideOpp
+	case engine.SpeakerArbiter:
+		return SideMod
+	}
+	return speaker
+}
+
+// SpeakerID returns the speaker ID of a side label: [SpeakerPro] for
+// [SidePro], [SpeakerOpp] for [SideOpp], [engine.SpeakerArbiter] for
+// [SideMod], and any other speaker (a speaker ID among them) as it is.
+// Debates stored before the speaker IDs were lowercase have the side labels
+// as the Speaker of their records; this is how the format reads them (see
+// the package documentation, "Debates stored by earlier versions").
+func SpeakerID(side string) string {
+	switch side {
+	case SidePro:
+		return SpeakerPro
+	case SideOpp:
+		return SpeakerOpp
+	case SideMod:
+		return engine.SpeakerArbiter
+	}
+	return side
+}
 
 // The segments of a persuasion debate, in order.
 const (
@@ -55,8 +105,8 @@ const (
 // Phase is the part of the debate a turn belongs to.
 type Phase string
 
-// The phases: round 0 is the opening, rounds 1..Rounds the argumentation,
-// round Rounds+1 the closing.
+// The phases: round 0 is the opening, rounds 1..MaxRounds the
+// argumentation, round MaxRounds+1 the closing.
 const (
 	PhaseOpening       Phase = "opening"
 	PhaseArgumentation Phase = "argumentation"
@@ -107,6 +157,10 @@ var (
 
 // Persona is a participant as the seed sets it up: who it is, its bias,
 // stated to everyone, and the model that plays it.
+//
+// Its JSON is {"description", "bias", "modelId"}; a persona stored before
+// ModelID had its name holds the model as "model", which
+// [Persona.UnmarshalJSON] reads too.
 type Persona struct {
 	// Description is the persona, e.g. "Pragmatic engineer focused on
 	// delivery and simplicity".
@@ -115,8 +169,9 @@ type Persona struct {
 	// so that a stored persona without bias reopens (engine.Open) without
 	// one rather than with the default's.
 	Bias string `json:"bias"`
-	// Model is the model ID that plays the participant.
-	Model string `json:"model"`
+	// ModelID is the model ID that plays the participant (as the
+	// podcast's duelogic.Chair.ModelID).
+	ModelID string `json:"modelId"`
 }
 
 // String is the persona as the report lists it: the description and the
@@ -134,7 +189,7 @@ func DefaultPro() Persona {
 	return Persona{
 		Description: "Pragmatic engineer focused on delivery and simplicity",
 		Bias:        "Prefers solutions that ship fast and are easy to maintain",
-		Model:       "anthropic/claude-sonnet-4",
+		ModelID:     "anthropic/claude-sonnet-4",
 	}
 }
 
@@ -143,7 +198,7 @@ func DefaultOpp() Persona {
 	return Persona{
 		Description: "Cautious architect focused on quality and long-term health",
 		Bias:        "Prefers solutions that minimize risk and technical debt",
-		Model:       "openai/gpt-4o",
+		ModelID:     "openai/gpt-4o",
 	}
 }
 
@@ -152,14 +207,14 @@ func DefaultMod() Persona {
 	return Persona{
 		Description: "Senior staff engineer balancing trade-offs",
 		Bias:        "None — evaluates argument strength, not rhetoric",
-		Model:       "google/gemini-2.5-pro",
+		ModelID:     "google/gemini-2.5-pro",
 	}
 }
 
 // Limits of Config's fields.
 const (
-	// MaxRounds bounds Config.Rounds.
-	MaxRounds = 10
+	// MaxRoundsLimit bounds Config.MaxRounds.
+	MaxRoundsLimit = 10
 	// MaxExchanges bounds Config.Exchanges.
 	MaxExchanges = 5
 	// MaxMovesLimit bounds Config.MaxMoves.
@@ -172,6 +227,12 @@ const (
 	MaxFacts = 100
 )
 
+// MaxRounds is the name [MaxRoundsLimit] had before Config.Rounds became
+// Config.MaxRounds.
+//
+// Deprecated: use [MaxRoundsLimit].
+const MaxRounds = MaxRoundsLimit
+
 // Config configures a persuasion debate. The topic is the
 // [engine.Debate]'s Proposition, and its Context, when given, is the first
 // item of the shared context K.
@@ -180,9 +241,9 @@ const (
 // New(DefaultConfig()):
 //
 //   - a persona (Pro, Opp, Mod) whose Description and Bias are both empty is
-//     the seed's persona; an empty Model alone takes the seed's model, and a
-//     persona with a Description but no Bias has no bias;
-//   - Rounds, Exchanges and MaxMoves 0 take 2, 2 and 5; Semantics ""
+//     the seed's persona; an empty ModelID alone takes the seed's model, and
+//     a persona with a Description but no Bias has no bias;
+//   - MaxRounds, Exchanges and MaxMoves 0 take 2, 2 and 5; Semantics ""
 //     takes "additive";
 //   - Perspective "", no Facts and DrawMargin 0 are the defaults
 //     themselves (DrawMargin 0 is [argumentation.DefaultDrawMargin]).
@@ -194,22 +255,25 @@ const (
 // "bias": ""), a 0 or "" given takes it as in New, an unknown field or a
 // value of the wrong type is an [*engine.ValidationError]. The engine stores
 // the completed configuration, so a resumed debate runs with the values it
-// started with.
+// started with. Configurations stored before MaxRounds and a persona's
+// ModelID had their names hold them as "rounds" and "model": they are read
+// too (see [Config.UnmarshalJSON]), and written under the new names only.
 type Config struct {
 	// Pro argues for the proposition, Opp against it, Mod judges. A
-	// persona left entirely empty is the seed's; an empty Model alone
+	// persona left entirely empty is the seed's; an empty ModelID alone
 	// takes the default model.
 	Pro Persona `json:"pro"`
 	Opp Persona `json:"opp"`
 	Mod Persona `json:"mod"`
 
-	// Rounds is the number of argumentation rounds between the opening
-	// (round 0) and the closing (round Rounds+1); default 2, at most
-	// MaxRounds.
-	Rounds int `json:"rounds"`
-	// Exchanges is the number of PRO-then-OPP turn pairs in each
-	// argumentation round; default 2 (the seed's PRO, OPP, PRO, OPP), at
-	// most MaxExchanges.
+	// MaxRounds is the number of argumentation rounds between the opening
+	// (round 0) and the closing (round MaxRounds+1), all of which are
+	// played; default 2, at most [MaxRoundsLimit]. (The name is the one
+	// the other formats and the CLI's --max-rounds use.)
+	MaxRounds int `json:"maxRounds"`
+	// Exchanges is the number of PRO-then-OPP turn pairs within each
+	// argumentation round (not a number of rounds); default 2 (the seed's
+	// PRO, OPP, PRO, OPP), at most MaxExchanges.
 	Exchanges int `json:"exchanges"`
 
 	// Perspective, when set, is a viewpoint every participant is asked to
@@ -240,7 +304,7 @@ func DefaultConfig() Config {
 		Pro:       DefaultPro(),
 		Opp:       DefaultOpp(),
 		Mod:       DefaultMod(),
-		Rounds:    2,
+		MaxRounds: 2,
 		Exchanges: 2,
 		Semantics: argumentation.Additive.String(),
 		MaxMoves:  5,
@@ -254,14 +318,14 @@ func (c Config) withDefaults() Config {
 		if strings.TrimSpace(p.Description) == "" && strings.TrimSpace(p.Bias) == "" {
 			p.Description, p.Bias = def.Description, def.Bias
 		}
-		if p.Model == "" {
-			p.Model = def.Model
+		if p.ModelID == "" {
+			p.ModelID = def.ModelID
 		}
 		return p
 	}
 	c.Pro, c.Opp, c.Mod = persona(c.Pro, d.Pro), persona(c.Opp, d.Opp), persona(c.Mod, d.Mod)
-	if c.Rounds == 0 {
-		c.Rounds = d.Rounds
+	if c.MaxRounds == 0 {
+		c.MaxRounds = d.MaxRounds
 	}
 	if c.Exchanges == 0 {
 		c.Exchanges = d.Exchanges
@@ -279,7 +343,7 @@ func (c Config) withDefaults() Config {
 // Validate returns nil or a [*engine.ValidationError] (Format
 // [FormatName]; errors.Is(err, engine.ErrInvalidConfig) holds) that names,
 // by its JSON field path, every problem: a persona without description or
-// model ("pro.description", "opp.model") or with a description or bias
+// model ("pro.description", "opp.modelId") or with a description or bias
 // that is too long or not UTF-8, rounds, exchanges or moves out of
 // range, an unknown semantics, a draw margin that is not finite, a
 // perspective that is too long or not one line, blank or too many facts
@@ -295,8 +359,8 @@ func (c Config) Validate() error {
 		if strings.TrimSpace(p.p.Description) == "" {
 			v.Add(p.name+".description", "is empty")
 		}
-		if strings.TrimSpace(p.p.Model) == "" {
-			v.Add(p.name+".model", "is empty")
+		if strings.TrimSpace(p.p.ModelID) == "" {
+			v.Add(p.name+".modelId", "is empty")
 		}
 		for _, f := range []struct{ name, text string }{{"description", p.p.Description}, {"bias", p.p.Bias}} {
 			switch n := utf8.RuneCountInString(f.text); {
@@ -307,8 +371,8 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.Rounds < 1 || c.Rounds > MaxRounds {
-		v.Add("rounds", "%d is outside 1..%d", c.Rounds, MaxRounds)
+	if c.MaxRounds < 1 || c.MaxRounds > MaxRoundsLimit {
+		v.Add("maxRounds", "%d is outside 1..%d", c.MaxRounds, MaxRoundsLimit)
 	}
 	if c.Exchanges < 1 || c.Exchanges > MaxExchanges {
 		v.Add("exchanges", "%d is outside 1..%d", c.Exchanges, MaxExchanges)
@@ -355,11 +419,12 @@ func (c Config) semantics() argumentation.Semantics {
 	return s
 }
 
-func (c Config) persona(side string) Persona {
-	switch side {
-	case SidePro:
+// persona returns the persona of a speaker ID.
+func (c Config) persona(speaker string) Persona {
+	switch speaker {
+	case SpeakerPro:
 		return c.Pro
-	case SideOpp:
+	case SpeakerOpp:
 		return c.Opp
 	}
 	return c.Mod
@@ -369,11 +434,13 @@ func (c Config) persona(side string) Persona {
 // (IDs P1, P2, … for PRO and O1, O2, … for OPP; targets by ID;
 // propositions normalised), and the text that makes them.
 type Turn struct {
-	// Round is the turn's round: 0 the opening, 1..Rounds the
-	// argumentation, Rounds+1 the closing; Phase names it.
+	// Round is the turn's round: 0 the opening, 1..MaxRounds the
+	// argumentation, MaxRounds+1 the closing; Phase names it.
 	Round int   `json:"round"`
 	Phase Phase `json:"phase"`
-	// Side is SidePro or SideOpp.
+	// Side is the debater's side label, SidePro or SideOpp, as the
+	// Speaker of its Moves (not its speaker ID: [SpeakerID] gives that;
+	// the [EventTurn] announcing the turn has it as its Speaker).
 	Side string `json:"side"`
 	// Moves are the turn's moves; each carries its part of the text, if
 	// the model gave one.
@@ -425,10 +492,12 @@ type Moderation struct {
 // Judgment is the Data of an [EventVerdict]: the computed winner and side
 // scores with the moderator's text.
 type Judgment struct {
-	// Winner is the computed winner, "" on a draw (Draw).
+	// Winner is the computed winner's side label ([SidePro] or [SideOpp],
+	// as in Sides and [Outcome].Computed), "" on a draw (Draw). The same
+	// winner as a speaker ID is [Outcome.Verdict]'s.
 	Winner string `json:"winner"`
 	Draw   bool   `json:"draw"`
-	// Sides are the side scores, best first.
+	// Sides are the side scores, best first, by side label.
 	Sides []argumentation.SideScore `json:"sides"`
 	// Moderation is the moderator's text about them.
 	Moderation Moderation `json:"moderation"`

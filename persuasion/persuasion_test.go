@@ -162,14 +162,14 @@ func TestConfigValidate(t *testing.T) {
 		want   string // the one violation, "field: problem"; "" for none
 	}{
 		{"defaults", func(*Config) {}, ""},
-		{"host personas", func(c *Config) { c.Pro = Persona{Description: "SRE", Model: "m"} }, ""},
+		{"host personas", func(c *Config) { c.Pro = Persona{Description: "SRE", ModelID: "m"} }, ""},
 		{"every semantics", func(c *Config) { c.Semantics = "h-categorizer" }, ""},
-		{"empty model", func(c *Config) { c.Opp.Model = " " }, "opp.model: is empty"},
+		{"empty model", func(c *Config) { c.Opp.ModelID = " " }, "opp.modelId: is empty"},
 		{"empty persona", func(c *Config) { c.Mod.Description = "" }, "mod.description: is empty"},
 		{"long bias", func(c *Config) { c.Pro.Bias = strings.Repeat("b", 501) }, "pro.bias: has 501 characters; at most 500"},
 		{"persona not UTF-8", func(c *Config) { c.Opp.Description = "\xff" }, "opp.description: is not valid UTF-8"},
-		{"too many rounds", func(c *Config) { c.Rounds = 11 }, "rounds: 11 is outside 1..10"},
-		{"negative rounds", func(c *Config) { c.Rounds = -1 }, "rounds: -1 is outside 1..10"},
+		{"too many rounds", func(c *Config) { c.MaxRounds = 11 }, "maxRounds: 11 is outside 1..10"},
+		{"negative rounds", func(c *Config) { c.MaxRounds = -1 }, "maxRounds: -1 is outside 1..10"},
 		{"exchanges", func(c *Config) { c.Exchanges = 6 }, "exchanges: 6 is outside 1..5"},
 		{"moves", func(c *Config) { c.MaxMoves = 21 }, "maxMoves: 21 is outside 1..20"},
 		{"unknown semantics", func(c *Config) { c.Semantics = "majority" },
@@ -229,8 +229,8 @@ func TestConfigValidate(t *testing.T) {
 	for _, v := range ve.Violations {
 		fields = append(fields, v.Field)
 	}
-	want := []string{"pro.description", "pro.model", "opp.description", "opp.model", "mod.description", "mod.model",
-		"rounds", "exchanges", "maxMoves", "semantics"}
+	want := []string{"pro.description", "pro.modelId", "opp.description", "opp.modelId", "mod.description", "mod.modelId",
+		"maxRounds", "exchanges", "maxMoves", "semantics"}
 	if diff := cmp.Diff(want, fields); diff != "" {
 		t.Errorf("fields (-want +got):\n%s", diff)
 	}
@@ -240,10 +240,10 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	got := Config{Pro: Persona{Model: "m"}, Opp: Persona{Description: "Security engineer"}}.withDefaults()
+	got := Config{Pro: Persona{ModelID: "m"}, Opp: Persona{Description: "Security engineer"}}.withDefaults()
 	want := DefaultConfig()
-	want.Pro.Model = "m"
-	want.Opp = Persona{Description: "Security engineer", Model: DefaultOpp().Model}
+	want.Pro.ModelID = "m"
+	want.Opp = Persona{Description: "Security engineer", ModelID: DefaultOpp().ModelID}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}

@@ -64,15 +64,15 @@ func (g *game) turn(ctx context.Context, sl slot) error {
 	s := g.s
 	seg, kind := sl.segment()
 	var t Turn
-	replayed, err := s.Step(ctx, "turn:"+sl.key(), RecordTurn, sl.side, &t,
+	replayed, err := s.Step(ctx, "turn:"+sl.key(), RecordTurn, sl.speaker, &t,
 		func(ctx context.Context) (any, llm.Usage, error) { return g.ask(ctx, sl) },
 		func(int64) *engine.Announcement {
-			return &engine.Announcement{Type: EventTurn, Segment: seg, Speaker: sl.side, Data: t}
+			return &engine.Announcement{Type: EventTurn, Segment: seg, Speaker: sl.speaker, Data: t}
 		})
 	if err != nil {
 		return err
 	}
-	if t.Side != sl.side || t.Round != sl.round {
+	if t.Side != sl.side() || t.Round != sl.round {
 		return fmt.Errorf("%w: %s: turn %s holds %s's turn of round %d", engine.ErrCorruptLog, s.DebateID(), sl.key(), t.Side, t.Round)
 	}
 	if err := g.dlg.ApplyAll(t.Moves); err != nil {
@@ -86,11 +86,17 @@ func (g *game) turn(ctx context.Context, sl slot) error {
 		exchange = sl.round
 	}
 	u, err := s.Record(ctx, "say:"+sl.key(), engine.Utterance{
-		Speaker: sl.side, Segment: seg, Kind: kind, Exchange: exchange, Content: t.Text, Model: t.Model,
+		Speaker: sl.speaker, Segment: seg, Kind: kind, Exchange: exchange, Content: t.Text, Model: t.Model,
 		Defaulted: t.Defaulted,
 	})
 	if err != nil {
 		return err
+	}
+	if u.Speaker != sl.speaker {
+		// Stored before the speaker IDs were lowercase: the transcript
+		// names the debater by its ID all the same (the record keeps
+		// the side label it was stored with).
+		s.Amend(u.Seq, func(u *engine.Utterance) { u.Speaker = sl.speaker })
 	}
 	t.Seq = u.Seq
 	g.turns = append(g.turns, t)
@@ -106,15 +112,15 @@ func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 	prior := g.dlg.Moves()
 	var lastOther *Turn
 	for i := len(g.turns) - 1; i >= 0; i-- {
-		if g.turns[i].Side != sl.side {
+		if g.turns[i].Side != sl.side() {
 			lastOther = &g.turns[i]
 			break
 		}
 	}
-	req := turnRequest(cfg, s.Debate(), sl, prior, g.dlg.Commitments(sl.side), lastOther)
+	req := turnRequest(cfg, s.Debate(), sl, prior, g.dlg.Commitments(sl.side()), lastOther)
 	seg, _ := sl.segment()
 	var rejected []Rejection
-	t, res, usage, err := engine.Judge(ctx, s, req, seg, sl.side, func(reply string) (Turn, error) {
+	t, res, usage, err := engine.Judge(ctx, s, req, seg, sl.speaker, func(reply string) (Turn, error) {
 		t, err := ParseTurn(reply)
 		if err == nil {
 			t.Moves, err = checkTurn(cfg, sl, prior, t)
@@ -131,7 +137,7 @@ func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 	if res.Defaulted {
 		t = passTurn(sl, res)
 	}
-	t.Round, t.Phase, t.Side, t.Model, t.Rejected = sl.round, sl.phase, sl.side, res.Model, rejected
+	t.Round, t.Phase, t.Side, t.Model, t.Rejected = sl.round, sl.phase, sl.side(), res.Model, rejected
 	return t, usage, nil
 }
 
@@ -144,7 +150,7 @@ func passTurn(sl slot, res engine.JudgmentOutcome) Turn {
 		t.Text = strings.TrimSpace(read.Text)
 	}
 	if t.Text == "" {
-		t.Text = fmt.Sprintf("(%s passes: its turn could not be used: %s.)", sl.side, res.Problem)
+		t.Text = fmt.Sprintf("(%s passes: its turn could not be used: %s.)", sl.side(), res.Problem)
 	}
 	return t
 }

@@ -69,8 +69,10 @@ const replyFormat = `Reply with only a JSON object:
             "attack": "rebut" | "undercut" | "",
             "text": "<the part of your turn that makes this move>"}]}`
 
-func sideRole(side string) string {
-	if side == SidePro {
+// sideRole is the role of the debater of a speaker ID, as its prompt
+// states it.
+func sideRole(speaker string) string {
+	if speaker == SpeakerPro {
 		return "PRO, the proponent: you argue FOR the proposition"
 	}
 	return "OPP, the opponent: you argue AGAINST the proposition"
@@ -119,13 +121,13 @@ func roundLine(cfg Config, sl slot) string {
 	case PhaseClosing:
 		return fmt.Sprintf("%d (closing)", sl.round)
 	}
-	return fmt.Sprintf("%d of %d, exchange %d of %d", sl.round, cfg.Rounds, sl.k, cfg.Exchanges)
+	return fmt.Sprintf("%d of %d, exchange %d of %d", sl.round, cfg.MaxRounds, sl.k, cfg.Exchanges)
 }
 
 // instruction says what sl's turn is for.
 func instruction(sl slot, prior []argumentation.Move) string {
 	switch {
-	case sl.phase == PhaseOpening && sl.side == SidePro:
+	case sl.phase == PhaseOpening && sl.speaker == SpeakerPro:
 		return "This is the opening. State your thesis φ on the proposition: your first move must be a claim replying to nothing. " +
 			"Make the case for it in your text."
 	case sl.phase == PhaseOpening:
@@ -141,7 +143,7 @@ func instruction(sl slot, prior []argumentation.Move) string {
 	case sl.phase == PhaseClosing:
 		return "This is the closing round: make your final statement. Answer any open challenge to you, retract what you can no " +
 			"longer defend, concede the other side's points that stand, and restate the position you still hold as a claim replying to nothing."
-	case sl.round == 1 && sl.k == 1 && sl.side == SidePro:
+	case sl.round == 1 && sl.k == 1 && sl.speaker == SpeakerPro:
 		return "Argue for your thesis: give your reasons with φ since S (replying to nothing, or answering a why aimed at you), " +
 			"and answer any open challenge to you."
 	}
@@ -152,26 +154,26 @@ func instruction(sl slot, prior []argumentation.Move) string {
 // turnRequest asks sl's debater for its turn after the moves prior;
 // lastOther is the other side's last turn (nil in the first turn).
 func turnRequest(cfg Config, d engine.Debate, sl slot, prior []argumentation.Move, commitments []string, lastOther *Turn) llm.Request {
-	p := cfg.persona(sl.side)
+	p := cfg.persona(sl.speaker)
 	system := fmt.Sprintf("You are %s, in a persuasion dialogue that stress-tests a technical decision under Prakken's protocol. "+
 		"Your persona: %s. Your stated bias, which everyone knows: %s. Argue the strongest version of your side despite it. "+
 		"A neutral moderator decides the winner from the arguments that survive scrutiny (scored in a bipolar argumentation framework), "+
 		"not from rhetoric. %s\n\n%s\n\n%s\nMake 1 to %d moves.",
-		sideRole(sl.side), oneLine(p.Description), biasText(p), dataNote, protocol, replyFormat, cfg.MaxMoves)
-	ids := nextIDs(prior, sl.side, 2)
+		sideRole(sl.speaker), oneLine(p.Description), biasText(p), dataNote, protocol, replyFormat, cfg.MaxMoves)
+	ids := nextIDs(prior, sl.side(), 2)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Role: %s\nPhase: %s\nRound: %s\nYour moves this turn are numbered %s, %s, … in order.\n\n",
-		sl.side, sl.phase, roundLine(cfg, sl), ids[0], ids[1])
+		sl.side(), sl.phase, roundLine(cfg, sl), ids[0], ids[1])
 	b.WriteString(material(cfg, d) + "\n\nThe participants:\n" + personas(cfg) + "\n\n")
 	b.WriteString("The dialogue so far, oldest move first:\n" + fence("dialogue", moveLines(prior, "(no moves yet)")) + "\n\n")
 	b.WriteString("Your commitments:\n" + fence("commitments", bullets(commitments)) + "\n\n")
-	b.WriteString("Open challenges to you:\n" + fence("challenges", moveLines(openChallenges(prior, sl.side), "(none)")) + "\n\n")
+	b.WriteString("Open challenges to you:\n" + fence("challenges", moveLines(openChallenges(prior, sl.side()), "(none)")) + "\n\n")
 	if lastOther != nil {
 		fmt.Fprintf(&b, "%s's last turn:\n%s\n\n", lastOther.Side, fence("argument", lastOther.Text))
 	}
 	b.WriteString(instruction(sl, prior))
 	return llm.Request{
-		Model:     p.Model,
+		Model:     p.ModelID,
 		Purpose:   PurposeTurn,
 		Schema:    json.RawMessage(turnSchema),
 		MaxTokens: MaxTokensTurn,
@@ -262,7 +264,7 @@ func moderationRequest(cfg Config, d engine.Debate, report argumentation.Report)
 	b.WriteString("The computed judgment:\n" + fence("judgment", judgmentText(report)) + "\n\n")
 	b.WriteString("Write your rationale, the consensus solution and the conditions for revisiting.")
 	return llm.Request{
-		Model:     p.Model,
+		Model:     p.ModelID,
 		Purpose:   PurposeVerdict,
 		Schema:    json.RawMessage(moderationSchema),
 		MaxTokens: MaxTokensModeration,

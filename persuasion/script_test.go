@@ -78,9 +78,9 @@ func TestLegalScript(t *testing.T) {
 		}
 	}
 	wantShape := []string{
-		"opening PRO opening 0", "opening OPP opening 0",
-		"argumentation PRO argument 1", "argumentation OPP argument 1",
-		"closing PRO closing 0", "closing OPP closing 0",
+		"opening pro opening 0", "opening opp opening 0",
+		"argumentation pro argument 1", "argumentation opp argument 1",
+		"closing pro closing 0", "closing opp closing 0",
 		"judgment arbiter verdict 0", // the moderator speaks as the engine's arbiter
 	}
 	if diff := cmp.Diff(wantShape, shape); diff != "" {
@@ -278,7 +278,7 @@ func TestIllegalMoveNeverFixed(t *testing.T) {
 		t.Errorf("%d turns counted as defaulted, want at least OPP's %d", got, opp)
 	}
 	for _, u := range res.Transcript {
-		if u.Speaker == SideOpp && !u.Defaulted {
+		if u.Speaker == SpeakerOpp && !u.Defaulted {
 			t.Errorf("OPP's utterance %d is not marked defaulted", u.Seq)
 		}
 	}
@@ -405,7 +405,7 @@ func TestModelErrorThenResume(t *testing.T) {
 	legalScript.addTo(f)
 	_, err := run(t.Context(), f, shortConfig(), testDebate, engine.WithStore(st))
 	var te *engine.TurnError
-	if !errors.As(err, &te) || !errors.Is(err, boom) || te.Speaker != SideOpp || te.Segment != SegmentArgumentation || te.Purpose != PurposeTurn {
+	if !errors.As(err, &te) || !errors.Is(err, boom) || te.Speaker != SpeakerOpp || te.Segment != SegmentArgumentation || te.Purpose != PurposeTurn {
 		t.Fatalf("err = %v, want a TurnError of OPP's argumentation turn", err)
 	}
 	g := script{pro: legalScript.pro[2:], opp: legalScript.opp[1:], mod: legalScript.mod}.fake()
@@ -494,7 +494,7 @@ func TestEvents(t *testing.T) {
 			if diff := cmp.Diff(want, tu); diff != "" {
 				t.Errorf("turn event %d (-want +got):\n%s", turns, diff)
 			}
-			if e.Speaker != tu.Side || e.Seq == 0 {
+			if e.Speaker != SpeakerID(tu.Side) || e.Speaker == tu.Side || e.Seq == 0 {
 				t.Errorf("turn event speaker %q seq %d", e.Speaker, e.Seq)
 			}
 			turns++
@@ -536,8 +536,13 @@ func TestEvents(t *testing.T) {
 	if err := json.Unmarshal(ended.Detail, &out); err != nil || out.Markdown != res.Detail.Markdown || out.Computed.Winner != SideOpp {
 		t.Errorf("the debate_ended event's outcome: %v, winner %q", err, out.Computed.Winner)
 	}
-	if res.UsageBySpeaker[SidePro].CompletionTokens == 0 || res.UsageBySpeaker[engine.SpeakerArbiter].PromptTokens == 0 {
+	if res.UsageBySpeaker[SpeakerPro].CompletionTokens == 0 || res.UsageBySpeaker[engine.SpeakerArbiter].PromptTokens == 0 {
 		t.Errorf("usage not charged: %+v", res.UsageBySpeaker)
+	}
+	for speaker := range res.UsageBySpeaker {
+		if speaker != "" && speaker != SpeakerPro && speaker != SpeakerOpp && speaker != engine.SpeakerArbiter {
+			t.Errorf("usage charged to %q, not a speaker ID", speaker)
+		}
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // The offline stub model's answers (llm.Stub) to this package's requests,
-// written from the prompts of prompt.go. A turn's prompt names the speaker
-// ("Role: PRO"), the phase ("Phase: opening", "argumentation" or "closing")
+// written from the prompts of prompt.go. A turn's prompt names the
+// debater by its side label ("Role: PRO"; the stub's tables are keyed by
+// side label too), the phase ("Phase: opening", "argumentation" or "closing")
 // and lists the moves so far in a <dialogue> block, one per line as
 // argumentation.Move.String prints them:
 //
@@ -112,7 +113,7 @@ func stubNegate(p string) string {
 // Reasons and undercutting objections in each persona's voice.
 var (
 	stubReasons = map[string][]string{
-		"PRO": {
+		SidePro: {
 			"It ships in weeks rather than quarters",
 			"The team already knows the tooling",
 			"Fewer moving parts mean fewer pages at night",
@@ -126,7 +127,7 @@ var (
 			"Every week of delay has a measurable cost to users",
 			"Most of the risk is in code we would write either way",
 		},
-		"OPP": {
+		SideOpp: {
 			"Every new dependency is a long-term maintenance cost",
 			"Migrations get harder once data accumulates",
 			"The failure modes have not been load-tested",
@@ -142,20 +143,20 @@ var (
 		},
 	}
 	stubUndercuts = map[string][]string{
-		"PRO": {
+		SidePro: {
 			"The risk cited applies equally to the alternative",
 			"Past debt came from rushed design, not from this kind of choice",
 			"A risk that can be rolled back cheaply is not a reason to wait",
 		},
-		"OPP": {
+		SideOpp: {
 			"Speed of delivery says nothing about fitness for this workload",
 			"Familiarity with a tool does not make it the right tool",
 			"A pilot that avoided the hard cases proves little",
 		},
 	}
 	stubVoice = map[string]string{
-		"PRO": "From where I sit, shipping is what matters",
-		"OPP": "Looking at the long-term health of the system",
+		SidePro: "From where I sit, shipping is what matters",
+		SideOpp: "Looking at the long-term health of the system",
 	}
 )
 
@@ -268,10 +269,10 @@ func stubSay(p string) string {
 
 func writeStubTurn(c *llm.StubCall) string {
 	side := c.Field("Role")
-	if side != "OPP" {
-		side = "PRO"
+	if side != SideOpp {
+		side = SidePro
 	}
-	other := map[string]string{"PRO": "OPP", "OPP": "PRO"}[side]
+	other := map[string]string{SidePro: SideOpp, SideOpp: SidePro}[side]
 	phase := c.Field("Phase")
 	dialogue, _ := c.Tag("dialogue")
 	var prior []stubMove
@@ -285,13 +286,13 @@ func writeStubTurn(c *llm.StubCall) string {
 
 	thesis := stubThesis(c)
 	for _, m := range prior {
-		if m.Speaker == "PRO" {
+		if m.Speaker == SidePro {
 			thesis = m.Proposition
 			break
 		}
 	}
 	mine := thesis
-	if side == "OPP" {
+	if side == SideOpp {
 		mine = stubNegate(thesis)
 	}
 
@@ -310,10 +311,10 @@ func writeStubTurn(c *llm.StubCall) string {
 			Text: stubtext.UpperFirst(stubSay(p)) + ", because " + reasons + "."}
 	}
 	switch {
-	case phase == "opening" && side == "PRO":
+	case phase == "opening" && side == SidePro:
 		add(stubMove{Act: "claim", Proposition: thesis, Text: stubVoice[side] + ", and my position is simple: " + stubSay(thesis) + "."})
 	case phase == "opening":
-		p1, ok := st.lastArgument("PRO")
+		p1, ok := st.lastArgument(SidePro)
 		if !ok {
 			add(stubMove{Act: "claim", Proposition: mine, Text: "I hold that " + stubSay(mine) + "."})
 			break
@@ -341,7 +342,7 @@ func writeStubTurn(c *llm.StubCall) string {
 			}
 			add(since(w.Proposition, w.ID, 1))
 		}
-		if phase == "argumentation" && side == "PRO" && st.committed["PRO"][thesis] && !stubArgued(append(prior, out...), "PRO", thesis) {
+		if phase == "argumentation" && side == SidePro && st.committed[SidePro][thesis] && !stubArgued(append(prior, out...), SidePro, thesis) {
 			add(since(thesis, "", 2))
 		}
 		if phase == "closing" {

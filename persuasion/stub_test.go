@@ -22,9 +22,9 @@ func TestStubReadsTheTurnPrompt(t *testing.T) {
 		prior []argumentation.Move
 		ok    func(first stubMove) bool
 	}{
-		{"PRO states its thesis", slot{phase: PhaseOpening, side: SidePro}, nil,
+		{"PRO states its thesis", slot{phase: PhaseOpening, speaker: SpeakerPro}, nil,
 			func(m stubMove) bool { return m.Act == "claim" && m.Proposition == thesis && m.Target == "" }},
-		{"OPP answers it", slot{phase: PhaseOpening, side: SideOpp}, []argumentation.Move{proOpening},
+		{"OPP answers it", slot{phase: PhaseOpening, speaker: SpeakerOpp}, []argumentation.Move{proOpening},
 			func(m stubMove) bool {
 				return m.Target == "P1" && (m.Act == "why" && m.Proposition == thesis || m.Act == "claim" && m.Proposition == "¬"+thesis && m.Attack == "rebut")
 			}},

@@ -66,13 +66,22 @@ func textOf(v any) string {
 
 // slot is one turn of the debate's schedule.
 type slot struct {
-	round int // 0 opening, 1..Rounds argumentation, Rounds+1 closing
-	k     int // the exchange in the round, from 1
-	phase Phase
-	side  string
+	round   int // 0 opening, 1..MaxRounds argumentation, MaxRounds+1 closing
+	k       int // the exchange in the round, from 1
+	phase   Phase
+	speaker string // SpeakerPro or SpeakerOpp
 }
 
-func (sl slot) key() string { return strconv.Itoa(sl.round) + ":" + strconv.Itoa(sl.k) + ":" + sl.side }
+// side is the side label of sl's debater: the Speaker of its moves, its
+// Turn's Side, and how its prompts name it.
+func (sl slot) side() string { return SideOf(sl.speaker) }
+
+// key names sl's turn in the keys of its records ("1:2:PRO"): by side
+// label, as every version has named it, so that the records of debates
+// stored before the speaker IDs were lowercase replay.
+func (sl slot) key() string {
+	return strconv.Itoa(sl.round) + ":" + strconv.Itoa(sl.k) + ":" + sl.side()
+}
 
 // segment returns the segment and utterance kind of sl's turn.
 func (sl slot) segment() (engine.Segment, engine.UtteranceKind) {
@@ -89,18 +98,19 @@ func (sl slot) segment() (engine.Segment, engine.UtteranceKind) {
 // Exchanges PRO-then-OPP pairs in each argumentation round, the closing.
 func schedule(cfg Config) []slot {
 	pair := func(round, k int, ph Phase) []slot {
-		return []slot{{round, k, ph, SidePro}, {round, k, ph, SideOpp}}
+		return []slot{{round, k, ph, SpeakerPro}, {round, k, ph, SpeakerOpp}}
 	}
 	out := pair(0, 1, PhaseOpening)
-	for r := 1; r <= cfg.Rounds; r++ {
+	for r := 1; r <= cfg.MaxRounds; r++ {
 		for k := 1; k <= cfg.Exchanges; k++ {
 			out = append(out, pair(r, k, PhaseArgumentation)...)
 		}
 	}
-	return append(out, pair(cfg.Rounds+1, 1, PhaseClosing)...)
+	return append(out, pair(cfg.MaxRounds+1, 1, PhaseClosing)...)
 }
 
-// idPrefix is the letter of a side's move IDs: P1, P2, … and O1, O2, ….
+// idPrefix is the letter of a side's move IDs (side a side label): P1, P2,
+// … and O1, O2, ….
 func idPrefix(side string) string {
 	if side == SidePro {
 		return "P"
@@ -133,8 +143,8 @@ func replay(moves []argumentation.Move) (*argumentation.Dialogue, error) {
 }
 
 // checkTurn checks t as the turn of sl after the moves prior and returns its
-// moves as applied: each gets the next ID of its side, the side as speaker
-// and the round; all must be legal replies, in order. The opening has two
+// moves as applied: each gets the next ID of its side, the side label as
+// speaker and the round; all must be legal replies, in order. The opening has two
 // more rules: PRO's first move is its thesis, a claim replying to nothing;
 // OPP answers it with a rebutting claim (¬φ) or a why.
 func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argumentation.Move, error) {
@@ -150,10 +160,10 @@ func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argum
 	if err != nil {
 		return nil, fmt.Errorf("persuasion: the dialogue so far does not replay: %w", err)
 	}
-	ids := nextIDs(prior, sl.side, len(t.Moves))
+	ids := nextIDs(prior, sl.side(), len(t.Moves))
 	moves := make([]argumentation.Move, len(t.Moves))
 	for i, m := range t.Moves {
-		m.ID, m.Speaker, m.Round = ids[i], sl.side, sl.round
+		m.ID, m.Speaker, m.Round = ids[i], sl.side(), sl.round
 		moves[i] = m
 	}
 	if err := trial.ApplyAll(moves); err != nil {
@@ -163,7 +173,7 @@ func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argum
 	if sl.phase != PhaseOpening {
 		return applied, nil
 	}
-	if sl.side == SidePro {
+	if sl.speaker == SpeakerPro {
 		if first := applied[0]; first.Act != argumentation.Claim || first.Target != "" {
 			return nil, fmt.Errorf("%w: %s: the opening must begin with claim φ, your thesis, replying to nothing",
 				argumentation.ErrIllegalMove, first.ID)
@@ -184,8 +194,8 @@ func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argum
 	return applied, nil
 }
 
-// openChallenges returns the why moves aimed at side's moves that no since or
-// retract has answered.
+// openChallenges returns the why moves aimed at the moves of side (a side
+// label) that no since or retract has answered.
 func openChallenges(moves []argumentation.Move, side string) []argumentation.Move {
 	speaker := map[string]string{}
 	answered := map[string]bool{}

@@ -729,7 +729,7 @@ func TestBrowserPersuasion(t *testing.T) {
 	ctx := deadline(t, browser(t))
 	hs := serve(t, newServer(llm.NewStub(1), store.NewMemory(), nil))
 	startFromPage(t, ctx, hs.URL, "persuasion", "Should we rewrite the billing service in Go?",
-		chromedp.SetValue(chromedp.ID("cfg-rounds"), "1"))
+		chromedp.SetValue(chromedp.ID("cfg-maxRounds"), "1"))
 	waitFor(t, ctx, "the end", finished+` && !document.getElementById('documents').hidden`)
 	p := readThePage(t, ctx)
 	type store struct {
@@ -745,6 +745,7 @@ func TestBrowserPersuasion(t *testing.T) {
 	if !slices.Contains(acts, "claim") || len(acts) < 4 {
 		t.Errorf("speech acts shown %q", acts)
 	}
+	checkPersuasionCards(t, ctx, p)
 	if !strings.Contains(p.Outcome, "Verdict") || !strings.Contains(p.Outcome, "Rationale") {
 		t.Errorf("outcome %q", p.Outcome)
 	}

@@ -136,7 +136,7 @@ func TestEveryFormatRunsFromTheAPI(t *testing.T) {
 		{"moderated", `{"proposition": "Should we use Redis or PostgreSQL for caching?", "checkpoints": false, "config": {"maxRounds": 2}}`,
 			[]string{"moderated_analysis", "moderated_assignment", "moderated_judgment", "moderated_synthesis", "argument_map"},
 			[]string{"decision.md", "synthesis.md", "transcript.md"}},
-		{"persuasion", `{"proposition": "Should we rewrite billing in Go?", "config": {"rounds": 1, "perspective": "site reliability"}}`,
+		{"persuasion", `{"proposition": "Should we rewrite billing in Go?", "config": {"maxRounds": 1, "perspective": "site reliability"}}`,
 			[]string{"persuasion_turn", "persuasion_verdict", "argument_map"}, []string{"dialogue.md", "transcript.md"}},
 		{"duelogic", `{"proposition": "Should we?", "config": {"flow": {"maxExchanges": 3}}}`,
 			[]string{"evaluation", "argument_map"}, []string{"transcript.md"}},

@@ -12,7 +12,7 @@ func init() {
 	addFormat(persuasion.FormatName, &formatCLI{
 		about:  "a persuasion dialogue: PRO and OPP make protocol-checked moves, the verdict is computed from the argument graph",
 		flags:  []string{"max-rounds", "exchanges", "rounds", "perspective"},
-		fields: map[string]string{"rounds": "max-rounds", "perspective": "perspective"},
+		fields: map[string]string{"maxRounds": "max-rounds", "perspective": "perspective"},
 		declare: func(fs *flag.FlagSet) any {
 			o := new(persuasionFlags)
 			fs.StringVar(&o.perspective, "perspective", "", "persuasion: a viewpoint every participant focuses on")
@@ -21,10 +21,10 @@ func init() {
 		config: func(e *env, p patch) error {
 			set := map[string]any{}
 			if n := e.opt.rounds; n > 0 {
-				set["rounds"] = n
+				set["maxRounds"] = n
 			}
 			if m := e.opt.model; m != "" {
-				set["pro.model"], set["opp.model"], set["mod.model"] = m, m, m
+				set["pro.modelId"], set["opp.modelId"], set["mod.modelId"] = m, m, m
 			}
 			if v := ownFlags[persuasionFlags](e.opt, persuasion.FormatName).perspective; v != "" {
 				set["perspective"] = v

@@ -509,7 +509,7 @@ func TestSeatsTheServersModel(t *testing.T) {
 		io.WriteString(w, `{"error":{"message":"this test server answers nothing","type":"invalid_request_error"}}`)
 	}))
 	defer s.Close()
-	for _, format := range []string{"duelogic", "scored"} {
+	for _, format := range []string{"duelogic", "scored", "persuasion"} {
 		t.Run(format, func(t *testing.T) {
 			mu.Lock()
 			models = nil

@@ -469,8 +469,12 @@ function approvalView(a) {
 
 function persuasionView(d) {
   const cfg = d.config || {};
+  // The debaters speak as "pro" and "opp" (debates stored before as "PRO"
+  // and "OPP"); their moves, turns, commitment stores and scores name them
+  // by the seed's side labels, PRO and OPP.
+  const sideOf = (speaker) => ({ pro: 'PRO', opp: 'OPP', PRO: 'PRO', OPP: 'OPP' })[speaker];
   const stores = { PRO: [], OPP: [] };
-  const pendingTurn = {}; // side → the turn whose utterance comes next
+  const pendingTurn = {}; // side label → the turn whose utterance comes next
   const cols = {};
   const box = el('div', { class: 'commitments' });
   for (const side of ['PRO', 'OPP']) {
@@ -502,12 +506,13 @@ function persuasionView(d) {
   const speakers = { PRO: 0, OPP: 1 };
   return {
     segments: { opening: 'Opening', argumentation: 'Argumentation', closing: 'Closing', judgment: 'Judgment' },
-    roster: rosterOf(['PRO', 'OPP', 'arbiter']),
+    roster: rosterOf(['pro', 'opp', 'arbiter']),
     speaker(position) {
       if (position === 'arbiter') return { name: 'MOD', role: (cfg.mod || {}).description || 'moderator', initials: 'M', index: 'arbiter' };
-      if (position in speakers) {
-        const p = (position === 'PRO' ? cfg.pro : cfg.opp) || {};
-        return { name: position, role: p.description || '', initials: position.slice(0, 2), index: String(speakers[position]) };
+      const side = sideOf(position);
+      if (side) {
+        const p = (side === 'PRO' ? cfg.pro : cfg.opp) || {};
+        return { name: side, role: p.description || '', initials: side.slice(0, 2), index: String(speakers[side]) };
       }
       return null;
     },
@@ -515,8 +520,9 @@ function persuasionView(d) {
       return (u.exchange ? `Round ${u.exchange} · ` : '') + words(u.kind);
     },
     utterance(u, card) {
-      const turn = pendingTurn[u.speaker];
-      delete pendingTurn[u.speaker];
+      const side = sideOf(u.speaker);
+      const turn = pendingTurn[side];
+      delete pendingTurn[side];
       if (!turn) return;
       const acts = el('ul', { class: 'moves' });
       for (const m of turn.moves || []) {
