@@ -54,6 +54,10 @@ const (
 //
 // The seed's effect rules: claim φ and concede φ add φ to the speaker's
 // store, φ since S adds φ and S, retract φ removes φ, why changes nothing.
+// A store never holds both φ and ¬φ: conceding φ retracts the speaker's ¬φ
+// (recorded as a retraction), and a claim or since that would commit its
+// speaker to the negation of a commitment is illegal — the speaker
+// retracts or concedes first.
 //
 // # The implied graph
 //
@@ -68,7 +72,8 @@ const (
 //     relations.
 //   - Base DefaultBase; ConcededBase if a participant other than its Side
 //     conceded it and has not retracted it since; otherwise ChallengedBase if a why-challenge of it was
-//     never answered.
+//     never answered: by a since or retract replying to it, or by a later
+//     since of its proposition, or retract of it, by the one challenged.
 //   - φ since S: each reason in S supports φ.
 //   - A rebutting reply attacks (Rebut) the proposition it contradicts, an
 //     undercutting reply attacks (Undercut) the conclusion of the since move
@@ -80,6 +85,7 @@ const (
 type Dialogue struct {
 	mu           sync.Mutex
 	fixed        bool
+	lenient      bool // AllowInconsistent: the seed's table alone
 	participants []string
 	moves        []Move // as applied: ID set, propositions normalised, Target an ID
 	byID         map[string]int
@@ -253,6 +259,9 @@ func (d *Dialogue) check(m Move) (Move, error) {
 	if err := d.checkReply(m, t); err != nil {
 		return m, err
 	}
+	if err := d.checkConsistent(m); err != nil {
+		return m, err
+	}
 	if t != nil && (m.Act == Claim || m.Act == Since) && (t.Act == Claim || t.Act == Since) {
 		_, kind, _ := d.attackOf(m, t) // checked by checkReply
 		m.Attack = kind.String()
@@ -372,6 +381,36 @@ func (d *Dialogue) checkReply(m Move, t *Move) error {
 	return nil
 }
 
+// checkConsistent refuses a claim or since that would commit its speaker to
+// a proposition and its negation: one it holds already, or both within the
+// move.
+func (d *Dialogue) checkConsistent(m Move) error {
+	if d.lenient || m.Act != Claim && m.Act != Since {
+		return nil
+	}
+	adds := append([]string{m.Proposition}, m.Reasons...)
+	for _, p := range adds {
+		switch not := Negate(p); {
+		case d.committed(m.Speaker, not):
+			return illegal(m, "%s is committed to %q, the negation of %q: retract it or concede %q first", m.Speaker, not, p, p)
+		case slices.Contains(adds, not):
+			return illegal(m, "puts forward both %q and %q", p, not)
+		}
+	}
+	return nil
+}
+
+// AllowInconsistent makes d play by the seed's legal-reply table and effect
+// rules alone, as dialogues recorded before commitments were kept
+// consistent were played: a concession of φ leaves ¬φ in its speaker's
+// store, and a claim or since may contradict its speaker's commitments.
+// Call it before the first move.
+func (d *Dialogue) AllowInconsistent() {
+	d.mu.Lock()
+	d.lenient = true
+	d.mu.Unlock()
+}
+
 func (d *Dialogue) committed(participant, p string) bool {
 	s := d.commit[participant]
 	return s != nil && s.has[p]
@@ -441,8 +480,22 @@ func (d *Dialogue) apply(m Move) {
 		store = &propSet{}
 		d.commit[m.Speaker] = store
 	}
+	retract := func(p string) {
+		store.remove(p)
+		r := d.retracted[m.Speaker]
+		if r == nil {
+			r = &propSet{}
+			d.retracted[m.Speaker] = r
+		}
+		r.add(p)
+	}
 	switch m.Act {
-	case Claim, Concede:
+	case Claim:
+		store.add(m.Proposition)
+	case Concede:
+		if not := Negate(m.Proposition); !d.lenient && store.has[not] {
+			retract(not)
+		}
 		store.add(m.Proposition)
 	case Since:
 		store.add(m.Proposition)
@@ -450,13 +503,7 @@ func (d *Dialogue) apply(m Move) {
 			store.add(r)
 		}
 	case Retract:
-		store.remove(m.Proposition)
-		r := d.retracted[m.Speaker]
-		if r == nil {
-			r = &propSet{}
-			d.retracted[m.Speaker] = r
-		}
-		r.add(m.Proposition)
+		retract(m.Proposition)
 	}
 	if m.Act == Claim || m.Act == Since {
 		d.addProp(m.Proposition, m)
@@ -597,10 +644,33 @@ func (d *Dialogue) Graph() *Graph {
 	return g
 }
 
-// answered reports whether the why move i has a since or retract reply.
+// OpenChallenges returns the why moves aimed at participant that are not
+// answered yet (see the type's documentation), in order: what it is to
+// answer with since or retract.
+func (d *Dialogue) OpenChallenges(participant string) []Move {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []Move
+	for i, m := range d.moves {
+		if m.Act == Why && d.challenged(&d.moves[i]) == participant && !d.answered(i) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// answered reports whether the why move i was answered: by a since or
+// retract replying to it, or by a later since of its proposition, or
+// retract of it, by the participant it challenged, replying to anything.
 func (d *Dialogue) answered(i int) bool {
 	for _, r := range d.replies[i] {
 		if a := d.moves[r].Act; a == Since || a == Retract {
+			return true
+		}
+	}
+	why, who := d.moves[i], d.challenged(&d.moves[i])
+	for _, m := range d.moves[i+1:] {
+		if m.Speaker == who && (m.Act == Since || m.Act == Retract) && m.Proposition == why.Proposition {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,11 @@ func TestLegalReplies(t *testing.T) {
 		{"why without target", Move{Speaker: "OPP", Act: Why, Proposition: "φ"}, "needs a target"},
 		{"concede without target", Move{Speaker: "OPP", Act: Concede, Proposition: "φ"}, "needs a target"},
 		{"attack without target", Move{Speaker: "OPP", Act: Claim, Proposition: "ψ", Attack: "rebut"}, "needs a target"},
+		// A store never holds φ and ¬φ (PRO holds φ and a).
+		{"claim against own commitment", Move{Speaker: "PRO", Act: Claim, Proposition: "¬φ"}, `committed to "φ"`},
+		{"since with a reason against own commitment", Move{Speaker: "PRO", Act: Since, Proposition: "ψ", Reasons: []string{"¬a"}}, `committed to "a"`},
+		{"since with a reason and its negation", Move{Speaker: "OPP", Act: Since, Proposition: "ψ", Reasons: []string{"c", "¬c"}}, `both "c" and "¬c"`},
+		{"since against its own reason", Move{Speaker: "OPP", Act: Since, Proposition: "¬c", Reasons: []string{"c"}}, `both "¬c" and "c"`},
 		// Malformed moves.
 		{"no speaker", Move{Act: Claim, Proposition: "ψ"}, "no speaker"},
 		{"not a participant", Move{Speaker: "MOD", Act: Claim, Proposition: "ψ"}, "not a participant"},
@@ -130,6 +136,43 @@ func snapshot(d *Dialogue) dialogueState {
 	g := d.Graph()
 	s.Arguments, s.Relations = g.Arguments(), g.Relations()
 	return s
+}
+
+// TestConcedingTheNegationRetracts: conceding ¬φ withdraws the speaker's
+// φ — recorded as a retraction, its argument gone once nobody holds it —
+// so no store holds φ and ¬φ together, and the speaker may then argue ¬φ.
+func TestConcedingTheNegationRetracts(t *testing.T) {
+	d := NewDialogue("PRO", "OPP")
+	if err := d.ApplyAll([]Move{
+		{Speaker: "PRO", Act: Since, Proposition: "φ", Reasons: []string{"a"}},       // M1
+		{Speaker: "OPP", Act: Claim, Proposition: "¬a", Target: "M1"},                // M2
+		{Speaker: "PRO", Act: Concede, Proposition: "¬a", Target: "M2"},              // M3
+		{Speaker: "PRO", Act: Since, Proposition: "φ", Reasons: []string{"¬a", "b"}}, // M4: now consistent
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.Commitments("PRO"), []string{"φ", "¬a", "b"}; !cmp.Equal(got, want) {
+		t.Errorf("PRO's commitments %q, want %q", got, want)
+	}
+	if got := d.Retracted("PRO"); !cmp.Equal(got, []string{"a"}) {
+		t.Errorf("PRO's retractions %q, want [a]", got)
+	}
+	for _, a := range d.Graph().Arguments() {
+		if a.Text == "a" {
+			t.Errorf("a is still argument %s though nobody holds it", a.ID)
+		}
+	}
+	for _, p := range d.Participants() {
+		held := map[string]bool{}
+		for _, c := range d.Commitments(p) {
+			held[c] = true
+		}
+		for c := range held {
+			if held[Negate(c)] {
+				t.Errorf("%s holds %q and its negation", p, c)
+			}
+		}
+	}
 }
 
 func TestCommitmentsAndGraph(t *testing.T) {
@@ -356,4 +399,46 @@ func FuzzDialogue(f *testing.F) {
 		}
 		checkDialogueInvariants(t, d)
 	})
+}
+
+// TestWhyAnsweredBySinceOfItsProposition: a why is answered by the
+// challenged participant's since or retract replying to it, or by a later
+// since of the same proposition (or retract of it) replying to anything;
+// OpenChallenges lists the others.
+func TestWhyAnsweredBySinceOfItsProposition(t *testing.T) {
+	base := []Move{
+		{Speaker: "PRO", Act: Claim, Proposition: "φ"},             // M1
+		{Speaker: "OPP", Act: Why, Proposition: "φ", Target: "M1"}, // M2
+		{Speaker: "OPP", Act: Claim, Proposition: "ψ"},             // M3
+		{Speaker: "PRO", Act: Why, Proposition: "ψ", Target: "M3"}, // M4
+	}
+	tests := []struct {
+		name string
+		more []Move
+		open []string // the IDs of PRO's open challenges
+	}{
+		{"unanswered", nil, []string{"M2"}},
+		{"since replying to the why", []Move{{Speaker: "PRO", Act: Since, Proposition: "φ", Reasons: []string{"a"}, Target: "M2"}}, nil},
+		{"since opening a line", []Move{{Speaker: "PRO", Act: Since, Proposition: "φ", Reasons: []string{"a"}}}, nil},
+		{"retract replying to the why", []Move{{Speaker: "PRO", Act: Retract, Proposition: "φ", Target: "M2"}}, nil},
+		{"since of another proposition", []Move{{Speaker: "PRO", Act: Since, Proposition: "χ", Reasons: []string{"a"}}}, []string{"M2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := NewDialogue("PRO", "OPP")
+			if err := d.ApplyAll(append(slices.Clone(base), tt.more...)); err != nil {
+				t.Fatal(err)
+			}
+			var open []string
+			for _, m := range d.OpenChallenges("PRO") {
+				open = append(open, m.ID)
+			}
+			if !slices.Equal(open, tt.open) {
+				t.Errorf("PRO's open challenges %v, want %v", open, tt.open)
+			}
+			if got := d.OpenChallenges("OPP"); len(got) != 1 || got[0].ID != "M4" {
+				t.Errorf("OPP's open challenges %v, want [M4]", got)
+			}
+		})
+	}
 }

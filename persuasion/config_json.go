@@ -66,6 +66,7 @@ type configNames struct {
 	Semantics   string       `json:"semantics"`
 	DrawMargin  float64      `json:"drawMargin"`
 	MaxMoves    int          `json:"maxMoves"`
+	Protocol    int          `json:"protocol"`
 }
 
 // personaNames has a field for every JSON name of a Persona, the old name

@@ -50,15 +50,15 @@ func Example() {
 		}
 	}
 	// Output:
-	// 12 turns, 21 moves, 3 replies asked for again, 13 utterances
-	// OPP 4.74 (7 of 11 arguments survive)
-	// PRO 1.30 (2 of 8 arguments survive)
-	// OPP wins (OPP 4.74 vs PRO 1.30; additive semantics)
+	// 12 turns, 22 moves, 3 replies asked for again, 13 utterances
+	// OPP 3.45 (5 of 9 arguments survive)
+	// PRO 0.54 (1 of 7 arguments survive)
+	// OPP wins (OPP 3.45 vs PRO 0.54; additive semantics)
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation
 	// ### Round 3: Closing
-	// ### Winner: **OPP** (Score: 4.74 vs 1.30)
+	// ### Winner: **OPP** (Score: 3.45 vs 0.54)
 }
 
 // Any debate the one way: the format opened by name with a JSON
@@ -96,9 +96,9 @@ func Example_open() {
 		fmt.Printf("%s (%s): %s\n", doc.Name, doc.Title, strings.SplitN(doc.Markdown, "\n", 2)[0])
 	}
 	// Output:
-	// persuasion billing-in-go 7 utterances: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
+	// persuasion billing-in-go 7 utterances: PRO wins (PRO 1.22 vs OPP 0.00; additive semantics)
 	// winner "pro"; the first turn by "pro"
-	// resumed: PRO wins (PRO 0.68 vs OPP 0.00; additive semantics)
+	// resumed: PRO wins (PRO 1.22 vs OPP 0.00; additive semantics)
 	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
 }
 

@@ -106,6 +106,12 @@ func (f *Format) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &f.Config); err != nil {
 		return fmt.Errorf("persuasion: decode the configuration: %w", err)
 	}
+	var version struct {
+		Protocol *int `json:"protocol"`
+	}
+	if json.Unmarshal(data, &version) == nil && version.Protocol == nil {
+		f.Config.Protocol = 1 // stored before the protocol had versions
+	}
 	return nil
 }
 

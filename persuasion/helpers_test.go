@@ -75,6 +75,9 @@ func shortConfig() Config {
 		MaxRounds: 1,
 		Exchanges: 1,
 		Facts:     []string{"All five engineers have shipped Go services", "Nightly builds take 40 minutes"},
+		// The scripts test the seed's table; TestProtocolChallenges the
+		// rules version 2 adds.
+		Protocol: 1,
 	}
 }
 

@@ -105,6 +105,7 @@ func TestLegacyOutcomeDecodes(t *testing.T) {
 	said, out := legacyEnd(t)
 	want := DefaultConfig()
 	want.MaxRounds, want.Exchanges, want.Facts = 1, 1, []string{"All five engineers have shipped Go services"}
+	want.Protocol = 0 // stored before the protocol had versions
 	if diff := cmp.Diff(want, out.Config); diff != "" {
 		t.Errorf("stored outcome's config (-want +got):\n%s", diff)
 	}

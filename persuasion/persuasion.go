@@ -293,7 +293,22 @@ type Config struct {
 
 	// MaxMoves bounds the moves of one turn; default 5.
 	MaxMoves int `json:"maxMoves"`
+
+	// Protocol is the version of the protocol's rules the debate is played
+	// by; default [ProtocolCurrent]. Version 2 adds to the seed's
+	// legal-reply table that no commitment store holds φ and ¬φ together
+	// (conceding φ retracts the speaker's ¬φ; a claim or since against the
+	// speaker's own commitments is illegal) and the seed's rule 2: a claim
+	// without grounds is challenged at once, a why in the other side's
+	// name ([Turn].Challenges). 0 and 1 are the table alone: a debate
+	// stored before version 2, whose configuration has no protocol, is
+	// resumed by the rules it was played by.
+	Protocol int `json:"protocol,omitempty"`
 }
+
+// ProtocolCurrent is the version of the protocol's rules of a new debate
+// (see [Config].Protocol).
+const ProtocolCurrent = 2
 
 // DefaultConfig returns the defaults: the seed's personas (Claude Sonnet 4
 // for PRO, GPT-4o for OPP, Gemini 2.5 Pro moderating), 2 argumentation
@@ -308,6 +323,7 @@ func DefaultConfig() Config {
 		Exchanges: 2,
 		Semantics: argumentation.Additive.String(),
 		MaxMoves:  5,
+		Protocol:  ProtocolCurrent,
 	}
 }
 
@@ -335,6 +351,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxMoves == 0 {
 		c.MaxMoves = d.MaxMoves
+	}
+	if c.Protocol == 0 {
+		c.Protocol = d.Protocol
 	}
 	c.Facts = slices.Clone(c.Facts)
 	return c
@@ -376,6 +395,9 @@ func (c Config) Validate() error {
 	}
 	if c.Exchanges < 1 || c.Exchanges > MaxExchanges {
 		v.Add("exchanges", "%d is outside 1..%d", c.Exchanges, MaxExchanges)
+	}
+	if c.Protocol < 0 || c.Protocol > ProtocolCurrent {
+		v.Add("protocol", "%d is outside 0..%d", c.Protocol, ProtocolCurrent)
 	}
 	if c.MaxMoves < 1 || c.MaxMoves > MaxMovesLimit {
 		v.Add("maxMoves", "%d is outside 1..%d", c.MaxMoves, MaxMovesLimit)
@@ -445,6 +467,10 @@ type Turn struct {
 	// Moves are the turn's moves; each carries its part of the text, if
 	// the model gave one.
 	Moves []argumentation.Move `json:"moves"`
+	// Challenges are the why moves the protocol made in the other side's
+	// name at this turn's claims without grounds (see [Config].Protocol),
+	// stored with the turn and applied right after Moves.
+	Challenges []argumentation.Move `json:"challenges,omitempty"`
 	// Text is the turn as said; Model the model that said it.
 	Text  string `json:"text"`
 	Model string `json:"model,omitempty"`

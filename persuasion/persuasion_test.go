@@ -34,9 +34,9 @@ func wantSchedule() []string {
 // verdict is the computed one, and across the seeds the stub's illegal
 // moves and incomplete judgments are asked for again.
 func TestStubDebates(t *testing.T) {
-	var rejected, reasked int
+	var rejected, reasked, challenges int
 	winners := map[string]bool{}
-	for seed := int64(1); seed <= 8; seed++ {
+	for seed := int64(1); seed <= 12; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			client := &countingClient{Client: llm.NewStub(seed)}
 			res, err := run(t.Context(), client, Config{}, testDebate)
@@ -56,6 +56,15 @@ func TestStubDebates(t *testing.T) {
 					}
 				}
 				all = append(all, tu.Moves...)
+				for _, c := range tu.Challenges {
+					if c.Act != argumentation.Why || c.Speaker == tu.Side || !slices.ContainsFunc(tu.Moves, func(m argumentation.Move) bool {
+						return m.ID == c.Target && m.Act == argumentation.Claim
+					}) {
+						t.Errorf("the protocol's %s after %s's turn of round %d is not a why at one of its claims", c, tu.Side, tu.Round)
+					}
+				}
+				challenges += len(tu.Challenges)
+				all = append(all, tu.Challenges...)
 				rejected += len(tu.Rejected)
 			}
 			if diff := cmp.Diff(wantSchedule(), sched); diff != "" {
@@ -68,9 +77,19 @@ func TestStubDebates(t *testing.T) {
 				t.Errorf("opening %s, %s", p1, o1)
 			}
 			// The stored moves are a legal dialogue, and the verdict is its.
-			d, err := replay(all)
+			d, err := replay(ProtocolCurrent, all)
 			if err != nil {
 				t.Fatalf("the turns' moves do not replay: %v", err)
+			}
+			// No commitment store holds φ and ¬φ together (a concession
+			// of ¬φ retracts φ).
+			for _, p := range d.Participants() {
+				held := d.Commitments(p)
+				for _, c := range held {
+					if slices.Contains(held, argumentation.Negate(c)) {
+						t.Errorf("%s is committed to %q and its negation", p, c)
+					}
+				}
 			}
 			report, err := d.Judge(argumentation.Additive, argumentation.VerdictOptions{})
 			if err != nil {
@@ -98,11 +117,14 @@ func TestStubDebates(t *testing.T) {
 			}
 		})
 	}
+	if challenges == 0 {
+		t.Error("over 12 seeds the protocol challenged no claim without grounds")
+	}
 	if rejected == 0 || reasked == 0 {
-		t.Errorf("no turn (%d) or judgment (%d) was asked for again over 8 seeds", rejected, reasked)
+		t.Errorf("no turn (%d) or judgment (%d) was asked for again over 12 seeds", rejected, reasked)
 	}
 	if !winners[SidePro] || !winners[SideOpp] {
-		t.Errorf("winners over 8 seeds: %v", winners)
+		t.Errorf("winners over 12 seeds: %v", winners)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/duelogic/duelogic/argumentation"
@@ -24,7 +25,7 @@ type game struct {
 // utterance, then judges the dialogue, stores the moderator's text and
 // renders the report (and writes it, with [WithMarkdownFile]).
 func (f *Format) Play(ctx context.Context, s *engine.Session) (*Outcome, error) {
-	g := &game{cfg: f.Config, s: s, dlg: argumentation.NewDialogue(SidePro, SideOpp)}
+	g := &game{cfg: f.Config, s: s, dlg: newDialogue(f.Config.Protocol)}
 	slots := schedule(g.cfg)
 	for _, seg := range []engine.Segment{SegmentOpening, SegmentArgumentation, SegmentClosing} {
 		err := s.Segment(ctx, seg, func(ctx context.Context) error {
@@ -81,6 +82,12 @@ func (g *game) turn(ctx context.Context, sl slot) error {
 		}
 		return fmt.Errorf("persuasion: turn %s: %w", sl.key(), err)
 	}
+	if err := g.dlg.ApplyAll(t.Challenges); err != nil {
+		if replayed {
+			return fmt.Errorf("%w: %s: stored turn %s: the protocol's challenges: %v", engine.ErrCorruptLog, s.DebateID(), sl.key(), err)
+		}
+		return fmt.Errorf("persuasion: turn %s: the protocol's challenges: %w", sl.key(), err)
+	}
 	exchange := 0
 	if sl.phase == PhaseArgumentation {
 		exchange = sl.round
@@ -117,7 +124,7 @@ func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 			break
 		}
 	}
-	req := turnRequest(cfg, s.Debate(), sl, prior, g.dlg.Commitments(sl.side()), lastOther)
+	req := turnRequest(cfg, s.Debate(), sl, g.dlg, lastOther)
 	seg, _ := sl.segment()
 	var rejected []Rejection
 	t, res, usage, err := engine.Judge(ctx, s, req, seg, sl.speaker, func(reply string) (Turn, error) {
@@ -138,6 +145,7 @@ func (g *game) ask(ctx context.Context, sl slot) (any, llm.Usage, error) {
 		t = passTurn(sl, res)
 	}
 	t.Round, t.Phase, t.Side, t.Model, t.Rejected = sl.round, sl.phase, sl.side(), res.Model, rejected
+	t.Challenges = challengesOf(cfg.Protocol, append(slices.Clone(prior), t.Moves...), t)
 	return t, usage, nil
 }
 

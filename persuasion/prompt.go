@@ -26,6 +26,20 @@ Rules:
 - Steel-man, never straw-man; attack arguments, not people. Ground reasons in the shared context where you can, and never invent facts, figures or sources: an unsupported claim will be challenged and will not survive.
 - Keep each proposition one short sentence, and use exactly the same words when you refer to an earlier proposition.`
 
+// protocolConsistent is what version 2 of the protocol adds to its rules
+// (see [Config].Protocol).
+const protocolConsistent = `
+- Your commitments stay consistent: conceding φ withdraws your ¬φ, and you may not claim or argue the negation of your own commitment (retract it or concede first).
+- A claim without reasons is challenged at once in the other side's name (a why numbered C1, C2, …): answer it with φ since S, or retract φ.`
+
+// rules is the protocol's table and rules under cfg's version.
+func rules(cfg Config) string {
+	if cfg.Protocol >= 2 {
+		return protocol + protocolConsistent
+	}
+	return protocol
+}
+
 // The default completion caps of this format's calls ([engine.WithMaxTokens]
 // overrides them). A turn is 80-200 words of text (about 300 tokens) and up
 // to Config.MaxMoves moves, each repeating a part of it; a moderation is a
@@ -153,13 +167,14 @@ func instruction(sl slot, prior []argumentation.Move) string {
 
 // turnRequest asks sl's debater for its turn after the moves prior;
 // lastOther is the other side's last turn (nil in the first turn).
-func turnRequest(cfg Config, d engine.Debate, sl slot, prior []argumentation.Move, commitments []string, lastOther *Turn) llm.Request {
+func turnRequest(cfg Config, d engine.Debate, sl slot, dlg *argumentation.Dialogue, lastOther *Turn) llm.Request {
+	prior, commitments := dlg.Moves(), dlg.Commitments(sl.side())
 	p := cfg.persona(sl.speaker)
 	system := fmt.Sprintf("You are %s, in a persuasion dialogue that stress-tests a technical decision under Prakken's protocol. "+
 		"Your persona: %s. Your stated bias, which everyone knows: %s. Argue the strongest version of your side despite it. "+
 		"A neutral moderator decides the winner from the arguments that survive scrutiny (scored in a bipolar argumentation framework), "+
 		"not from rhetoric. %s\n\n%s\n\n%s\nMake 1 to %d moves.",
-		sideRole(sl.speaker), oneLine(p.Description), biasText(p), dataNote, protocol, replyFormat, cfg.MaxMoves)
+		sideRole(sl.speaker), oneLine(p.Description), biasText(p), dataNote, rules(cfg), replyFormat, cfg.MaxMoves)
 	ids := nextIDs(prior, sl.side(), 2)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Role: %s\nPhase: %s\nRound: %s\nYour moves this turn are numbered %s, %s, … in order.\n\n",
@@ -167,7 +182,7 @@ func turnRequest(cfg Config, d engine.Debate, sl slot, prior []argumentation.Mov
 	b.WriteString(material(cfg, d) + "\n\nThe participants:\n" + personas(cfg) + "\n\n")
 	b.WriteString("The dialogue so far, oldest move first:\n" + fence("dialogue", moveLines(prior, "(no moves yet)")) + "\n\n")
 	b.WriteString("Your commitments:\n" + fence("commitments", bullets(commitments)) + "\n\n")
-	b.WriteString("Open challenges to you:\n" + fence("challenges", moveLines(openChallenges(prior, sl.side()), "(none)")) + "\n\n")
+	b.WriteString("Open challenges to you:\n" + fence("challenges", moveLines(dlg.OpenChallenges(sl.side()), "(none)")) + "\n\n")
 	if lastOther != nil {
 		fmt.Fprintf(&b, "%s's last turn:\n%s\n\n", lastOther.Side, fence("argument", lastOther.Text))
 	}

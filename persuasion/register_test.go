@@ -183,6 +183,7 @@ func oldConfig() Config {
 	c.Pro = Persona{Description: "Site reliability engineer", ModelID: "m-pro"}
 	c.Opp.ModelID, c.Mod.ModelID = "m-opp", "m-mod"
 	c.MaxRounds, c.Exchanges, c.Facts = 1, 1, []string{"Nightly builds take 40 minutes"}
+	c.Protocol = 1 // stored before the protocol had versions
 	return c
 }
 

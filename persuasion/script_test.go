@@ -636,3 +636,59 @@ func TestDraw(t *testing.T) {
 		t.Errorf("a draw is not reported as one")
 	}
 }
+
+// TestProtocolChallenges: under version 2 of the protocol every claim
+// without grounds is challenged at once in the other side's name (the
+// seed's rule 2), the challenge is answered by the claimant's since of the
+// same proposition, and a claim never argued ends challenged and weaker.
+// The same script under version 1 makes no challenge (TestLegalScript).
+func TestProtocolChallenges(t *testing.T) {
+	cfg := shortConfig()
+	cfg.Protocol = ProtocolCurrent
+	f := legalScript.fake()
+	res, err := run(t.Context(), f, cfg, testDebate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var challenges []string
+	for _, tu := range res.Detail.Turns {
+		challenges = append(challenges, shapes(tu.Challenges)...)
+	}
+	want := []string{
+		`C1 OPP why "We should rewrite billing in Go" -> P1 r0`,  // PRO's thesis, argued in round 1 (P2)
+		`C2 PRO why "¬We should rewrite billing in Go" -> O1 r0`, // OPP's, never argued
+		`C3 PRO why "¬We should rewrite billing in Go" -> O5 r2`, // claimed again in the closing
+	}
+	if diff := cmp.Diff(want, challenges); diff != "" {
+		t.Errorf("the protocol's challenges (-want +got):\n%s", diff)
+	}
+	var open []string
+	for _, c := range res.Detail.Computed.Unaddressed {
+		open = append(open, c.Move)
+	}
+	if diff := cmp.Diff([]string{"C2", "C3"}, open); diff != "" {
+		t.Errorf("unanswered challenges (-want +got):\n%s", diff)
+	}
+	// The prompt of PRO's argumentation turn shows C1 as open, and the
+	// rule that made it.
+	arg := requests(f, PurposeTurn, proModel)[1].Messages
+	if !strings.Contains(arg[1].Content, "<challenges>\n- C1 OPP why") || !strings.Contains(arg[0].Content, "challenged at once") {
+		t.Errorf("PRO's argumentation prompt does not show the protocol's challenge:\n%s", arg[1].Content)
+	}
+	// Under version 1, OPP's unargued ¬φ keeps its base; under 2 it is
+	// challenged and scores less.
+	v1, err := run(t.Context(), legalScript.fake(), shortConfig(), testDebate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(o *Outcome, text string) float64 {
+		id, ok := o.Report.Dialogue.ArgumentID(text)
+		if !ok {
+			t.Fatalf("no argument %q", text)
+		}
+		return o.Report.Scores.Strength[id]
+	}
+	if a, b := score(res.Detail, "¬"+thesis), score(v1.Detail, "¬"+thesis); a >= b {
+		t.Errorf("OPP's unargued thesis scores %.2f under version 2, %.2f under 1; want lower", a, b)
+	}
+}

@@ -179,8 +179,11 @@ func newStubState(moves []stubMove) *stubState {
 		}
 		c := s.committed[m.Speaker]
 		switch m.Act {
-		case "claim", "concede":
+		case "claim":
 			c[m.Proposition] = true
+		case "concede": // the protocol's effect: conceding φ retracts ¬φ
+			c[m.Proposition] = true
+			delete(c, stubNegate(m.Proposition))
 		case "since":
 			c[m.Proposition] = true
 			for _, r := range m.Reasons {
@@ -209,6 +212,14 @@ func (s *stubState) challenges(side string) []stubMove {
 		}
 	}
 	return out
+}
+
+// asked reports whether a why of p at the move target was made already
+// (by the other side, or by the protocol in its name).
+func (s *stubState) asked(target, p string) bool {
+	return slices.ContainsFunc(s.moves, func(m stubMove) bool {
+		return m.Act == "why" && m.Target == target && m.Proposition == p
+	})
 }
 
 // lastArgument returns the last claim or since of side.
@@ -319,7 +330,7 @@ func writeStubTurn(c *llm.StubCall) string {
 			add(stubMove{Act: "claim", Proposition: mine, Text: "I hold that " + stubSay(mine) + "."})
 			break
 		}
-		if c.Roll("open-why") < 0.35 {
+		if c.Roll("open-why") < 0.35 && !st.asked(p1.ID, p1.Proposition) {
 			add(stubMove{Act: "why", Proposition: p1.Proposition, Target: p1.ID,
 				Text: "Before we go further: what is the evidence that " + stubSay(p1.Proposition) + "?"})
 		} else {
@@ -335,7 +346,10 @@ func writeStubTurn(c *llm.StubCall) string {
 			if i == 2 {
 				break
 			}
-			if st.committed[side][w.Proposition] && c.Roll("retract:"+w.ID) < retract {
+			if st.committed[side][stubNegate(w.Proposition)] {
+				continue // conceded the other way: nothing to defend
+			}
+			if w.Proposition != mine && st.committed[side][w.Proposition] && c.Roll("retract:"+w.ID) < retract {
 				add(stubMove{Act: "retract", Proposition: w.Proposition, Target: w.ID,
 					Text: "I withdraw the claim that " + stubSay(w.Proposition) + "; I cannot defend it with what we know."})
 				continue
@@ -367,7 +381,7 @@ func writeStubTurn(c *llm.StubCall) string {
 			switch r := c.Roll("reply"); {
 			case st.committed[side][subject] || !st.committed[other][subject]:
 				// Granted already, or withdrawn: nothing to dispute here.
-			case r < 0.3:
+			case r < 0.3 && !st.asked(x.ID, subject):
 				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
 					Text: "What is the evidence that " + stubSay(subject) + "? Until it is shown, it should carry no weight."})
 			case r < 0.6:
@@ -379,7 +393,7 @@ func writeStubTurn(c *llm.StubCall) string {
 				m.Attack = "undercut"
 				m.Text = "Even granting the premises, the inference fails. " + m.Text
 				add(m)
-			case subject == mine || stubNegate(subject) == mine:
+			case (subject == mine || stubNegate(subject) == mine) && !st.asked(x.ID, subject):
 				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
 					Text: "Why should we accept that " + stubSay(subject) + "?"})
 			default:

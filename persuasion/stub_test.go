@@ -31,7 +31,11 @@ func TestStubReadsTheTurnPrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req := turnRequest(DefaultConfig(), d, tt.sl, tt.prior, nil, nil)
+			dlg, err := replay(ProtocolCurrent, tt.prior)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := turnRequest(DefaultConfig(), d, tt.sl, dlg, nil)
 			for seed := range int64(30) {
 				for _, r := range []llm.Request{req, reasked(req, "{}", "no moves")} {
 					resp, err := llm.NewStub(seed).Complete(t.Context(), r)

@@ -118,24 +118,47 @@ func idPrefix(side string) string {
 	return "O"
 }
 
+// challengePrefix is the letter of the IDs of the protocol's challenges
+// (see [challengesOf]): C1, C2, ….
+const challengePrefix = "C"
+
 // nextIDs returns the IDs the side's next n moves get after prior.
 func nextIDs(prior []argumentation.Move, side string, n int) []string {
+	return nextWithPrefix(prior, idPrefix(side), n)
+}
+
+// nextWithPrefix returns the next n IDs after prior of the moves whose IDs
+// are prefix and a number.
+func nextWithPrefix(prior []argumentation.Move, prefix string, n int) []string {
 	made := 0
 	for _, m := range prior {
-		if m.Speaker == side {
-			made++
+		if num, ok := strings.CutPrefix(m.ID, prefix); ok {
+			if _, err := strconv.Atoi(num); err == nil {
+				made++
+			}
 		}
 	}
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = idPrefix(side) + strconv.Itoa(made+i+1)
+		ids[i] = prefix + strconv.Itoa(made+i+1)
 	}
 	return ids
 }
 
-// replay returns a dialogue of PRO and OPP with moves applied.
-func replay(moves []argumentation.Move) (*argumentation.Dialogue, error) {
+// newDialogue returns an empty dialogue of PRO and OPP under the rules of
+// protocol (see [Config].Protocol).
+func newDialogue(protocol int) *argumentation.Dialogue {
 	d := argumentation.NewDialogue(SidePro, SideOpp)
+	if protocol < 2 {
+		d.AllowInconsistent()
+	}
+	return d
+}
+
+// replay returns a dialogue of PRO and OPP under the rules of protocol with
+// moves applied.
+func replay(protocol int, moves []argumentation.Move) (*argumentation.Dialogue, error) {
+	d := newDialogue(protocol)
 	if err := d.ApplyAll(moves); err != nil {
 		return nil, err
 	}
@@ -156,7 +179,7 @@ func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argum
 	case strings.TrimSpace(t.Text) == "":
 		return nil, fmt.Errorf("%w: the turn has no text; give it as said in \"text\"", ErrInvalidTurn)
 	}
-	trial, err := replay(prior)
+	trial, err := replay(cfg.Protocol, prior)
 	if err != nil {
 		return nil, fmt.Errorf("persuasion: the dialogue so far does not replay: %w", err)
 	}
@@ -194,22 +217,34 @@ func checkTurn(cfg Config, sl slot, prior []argumentation.Move, t Turn) ([]argum
 	return applied, nil
 }
 
-// openChallenges returns the why moves aimed at the moves of side (a side
-// label) that no since or retract has answered.
-func openChallenges(moves []argumentation.Move, side string) []argumentation.Move {
-	speaker := map[string]string{}
-	answered := map[string]bool{}
+// challengesOf returns the why moves the protocol makes, in the other
+// side's name, at the claims of t without grounds (the seed's rule 2: "claim
+// without evidence gets immediately challenged with why"): each claim of t
+// whose proposition its side has given no reasons for (by a since) in moves,
+// the dialogue with t applied. Protocols before 2 make none.
+func challengesOf(protocol int, moves []argumentation.Move, t Turn) []argumentation.Move {
+	if protocol < 2 {
+		return nil
+	}
+	argued := map[string]bool{}
 	for _, m := range moves {
-		speaker[m.ID] = m.Speaker
-		if m.Target != "" && (m.Act == argumentation.Since || m.Act == argumentation.Retract) {
-			answered[m.Target] = true
+		if m.Speaker == t.Side && m.Act == argumentation.Since {
+			argued[m.Proposition] = true
 		}
 	}
+	other := SideOpp
+	if t.Side == SideOpp {
+		other = SidePro
+	}
 	var out []argumentation.Move
-	for _, m := range moves {
-		if m.Act == argumentation.Why && !answered[m.ID] && speaker[m.Target] == side {
-			out = append(out, m)
+	for _, m := range t.Moves {
+		if m.Act == argumentation.Claim && !argued[m.Proposition] {
+			out = append(out, argumentation.Move{Speaker: other, Act: argumentation.Why, Proposition: m.Proposition,
+				Target: m.ID, Round: t.Round, Text: "(Rule 2: a claim without grounds is challenged.) What are the grounds for \"" + m.Proposition + "\"?"})
 		}
+	}
+	for i, id := range nextWithPrefix(moves, challengePrefix, len(out)) {
+		out[i].ID = id
 	}
 	return out
 }
