@@ -252,7 +252,7 @@ func scoreCard(rounds []Round) ScoreCard {
 	for _, r := range rounds {
 		id := r.Category.ID
 		c.Pre[id], c.Post[id], c.Adjustments[id] = r.PreScore, r.PostScore, r.Delta
-		c.Total += r.Delta
+		c.Total = tidy(c.Total + r.Delta)
 	}
 	return c
 }

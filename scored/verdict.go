@@ -78,8 +78,9 @@ func ParseVerdict(reply string) (Verdict, error) {
 // Adjust applies the score rule to one verdict: the raw adjustment is
 // +maxAdjustment·confidence when the advocate wins, −maxAdjustment·confidence
 // when the challenger wins and 0 for a draw, rounded to two decimals (and kept
-// within ±maxAdjustment); the new
-// score is pre plus that, clamped to the scale, and delta is post − pre. So
+// within ±maxAdjustment); the new score is pre plus that, clamped to the
+// scale, and delta is post − pre, both without the binary noise of adding
+// decimals (see tidy). So
 // |delta| ≤ maxAdjustment and post stays within the scale.
 func Adjust(pre float64, v Verdict, maxAdjustment float64, s Scale) (post, delta float64) {
 	var raw float64
@@ -90,6 +91,11 @@ func Adjust(pre float64, v Verdict, maxAdjustment float64, s Scale) (post, delta
 		raw = -maxAdjustment * v.Confidence
 	}
 	raw = math.Max(-maxAdjustment, math.Min(maxAdjustment, math.Round(raw*100)/100))
-	post = math.Max(s.Min, math.Min(s.Max, pre+raw))
-	return post, post - pre
+	post = tidy(math.Max(s.Min, math.Min(s.Max, pre+raw)))
+	return post, tidy(post - pre)
 }
+
+// tidy rounds f to nine decimals: far below a score's precision, enough to
+// drop the binary noise of adding decimal scores (0.72, not
+// 0.7199999999999998).
+func tidy(f float64) float64 { return math.Round(f*1e9) / 1e9 }

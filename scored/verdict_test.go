@@ -4,9 +4,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/duelogic/duelogic/llm"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -141,6 +143,44 @@ func TestAdjustIsBounded(t *testing.T) {
 			t.Fatalf("Adjust(%v, %+v, %v, %+v): delta %v has the wrong sign", pre, v, maxAdj, s, del)
 		case math.Abs(post-pre-del) > 1e-9:
 			t.Fatalf("delta %v is not post %v - pre %v", del, post, pre)
+		}
+	}
+}
+
+// TestScoresCarryNoBinaryNoise: the scores, deltas and totals a debate
+// reports are the decimals the rule makes (0.72), never a float's
+// neighbour of one (0.7199999999999998), over several stub debates.
+func TestScoresCarryNoBinaryNoise(t *testing.T) {
+	decimals := func(f float64) int {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if _, frac, ok := strings.Cut(s, "."); ok {
+			return len(frac)
+		}
+		return 0
+	}
+	cfg := DefaultConfig()
+	cfg.Evaluations["problem"] = Evaluation{Score: 4.81, Evidence: []string{"x"}}
+	cfg.Evaluations["solution"] = Evaluation{Score: 6.16, Evidence: []string{"y"}}
+	for seed := range int64(6) {
+		res, err := run(t, llm.NewStub(seed), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var values []float64
+		for _, r := range res.Detail.Rounds {
+			values = append(values, r.PreScore, r.PostScore, r.Delta)
+		}
+		sc := res.Detail.Scores
+		values = append(values, sc.Total)
+		for _, m := range []map[string]float64{sc.Pre, sc.Post, sc.Adjustments} {
+			for _, v := range m {
+				values = append(values, v)
+			}
+		}
+		for _, v := range values {
+			if decimals(v) > 2 {
+				t.Errorf("seed %d: score %v has binary noise", seed, v)
+			}
 		}
 	}
 }
