@@ -32,6 +32,10 @@ var (
 	// a step key used twice, a record type the engine owns, a step or a
 	// model call after Play returned. enginetest's rules fail on it.
 	ErrMisuse = errors.New("engine: format misuses its session")
+	// ErrEmptyReply: the model answered a speech with nothing, and again
+	// when asked once more; it is wrapped by the [*TurnError] that stops
+	// the debate (a resume asks again).
+	ErrEmptyReply = errors.New("engine: empty reply")
 )
 
 // TurnError is the error that stops a debate when a model call fails: it

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -78,6 +80,55 @@ func TestValidateDebateNamesEveryProblem(t *testing.T) {
 			}
 			if !slices.Equal(fields, tt.fields) || err.Error() != tt.text {
 				t.Errorf("fields %q, text %q; want %q, %q", fields, err, tt.fields, tt.text)
+			}
+		})
+	}
+}
+
+// TestEmptySpeechIsAskedAgain: a speech the model answers with nothing is
+// asked for once more, the model told it was empty; a second empty reply
+// stops the debate with a TurnError wrapping ErrEmptyReply, which a resume
+// asks again.
+func TestEmptySpeechIsAskedAgain(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []string
+		want    error
+		calls   int
+	}{
+		{"answered the second time", []string{"", "A considered answer."}, nil, 5},
+		{"whitespace, then an answer", []string{" \n ", "A considered answer."}, nil, 5},
+		{"empty twice", []string{"", ""}, engine.ErrEmptyReply, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := llmtest.New()
+			f.OnPurpose("opening").Reply(tt.replies...).Times(len(tt.replies))
+			f.Default().Reply("Fine.", "Fine.", "Fine.", "Fine.")
+			st := store.NewMemory()
+			res, err := engine.Run(t.Context(), f, &toy{Rounds: 2}, engine.Debate{ID: "d", Proposition: "p?"}, engine.WithStore(st))
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Run = %v, want %v", err, tt.want)
+			}
+			if got := len(f.Requests()); got != tt.calls {
+				t.Errorf("%d calls, want %d", got, tt.calls)
+			}
+			if tt.want != nil {
+				var te *engine.TurnError
+				if !errors.As(err, &te) || te.Speaker != "pro" || !strings.Contains(err.Error(), "answered nothing, twice") {
+					t.Errorf("error %v, want a TurnError of pro saying the model answered nothing twice", err)
+				}
+				if _, err := engine.Resume(t.Context(), llm.NewStub(1), &toy{}, "d", engine.WithStore(st)); err != nil {
+					t.Errorf("resume after the empty replies: %v", err)
+				}
+				return
+			}
+			if got := res.Transcript[0].Content; got != "A considered answer." {
+				t.Errorf("first utterance %q", got)
+			}
+			again := f.Requests()[1].Messages
+			if last := again[len(again)-1]; last.Role != llm.User || !strings.Contains(last.Content, "Your reply was empty") {
+				t.Errorf("the second request ends with %+v, want the model told its reply was empty", last)
 			}
 		})
 	}

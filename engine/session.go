@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -151,7 +150,8 @@ func (s *Session) mark(ctx context.Context, typ string, ev EventType, seg Segmen
 // stores the utterance u with the trimmed reply as its Content and the
 // reply's model as its Model, and announces it ([EventUtterance]). u's
 // Speaker, Segment and Kind say who speaks and where; usage is charged to
-// the Speaker. An empty reply is a [*TurnError].
+// the Speaker. An empty reply is asked for once more, telling the model it
+// was empty; a second is a [*TurnError] wrapping [ErrEmptyReply].
 func (s *Session) Say(ctx context.Context, key string, u Utterance, req llm.Request) (Utterance, error) {
 	if err := s.claim(key); err != nil {
 		return u, err
@@ -172,16 +172,43 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 	if err != nil {
 		return u, err
 	}
-	u.Content = strings.TrimSpace(resp.Content)
-	if u.Content == "" {
-		return u, &TurnError{Segment: u.Segment, Speaker: u.Speaker, Purpose: req.Purpose, Err: errors.New("empty reply")}
+	if strings.TrimSpace(resp.Content) == "" {
+		if resp, err = s.askAgain(ctx, req, resp, u); err != nil {
+			return u, err
+		}
 	}
+	u.Content = strings.TrimSpace(resp.Content)
 	u.Model = req.Model
 	if resp.Model != "" {
 		u.Model = resp.Model
 	}
 	u.Truncated = s.Truncated(req, resp, u.Segment, u.Speaker)
 	return s.keep(ctx, key, u, resp.Usage)
+}
+
+// emptyReask is what a model that answered a speech with nothing is told
+// when asked once more.
+const emptyReask = "Your reply was empty. Say your part now, in plain prose, as asked above."
+
+// askAgain asks once more for the speech of u whose first reply, first,
+// was empty, telling the model so, and returns the second reply with the
+// usage of both; a second empty reply is a [*TurnError] wrapping
+// [ErrEmptyReply].
+func (s *Session) askAgain(ctx context.Context, req llm.Request, first llm.Response, u Utterance) (llm.Response, error) {
+	s.Logger().Warn("engine: the model answered a speech with nothing; asking once more",
+		"debate", s.DebateID(), "segment", u.Segment, "speaker", u.Speaker, "purpose", req.Purpose)
+	again := req
+	again.Messages = append(slices.Clone(req.Messages), llm.Message{Role: llm.User, Content: emptyReask})
+	resp, err := s.rec.call(ctx, s.o.client, again, u.Segment, u.Speaker, s.stream)
+	if err != nil {
+		return resp, err
+	}
+	resp.Usage = resp.Usage.Add(first.Usage)
+	if strings.TrimSpace(resp.Content) == "" {
+		return resp, &TurnError{Segment: u.Segment, Speaker: u.Speaker, Purpose: req.Purpose,
+			Err: fmt.Errorf("%w: the model answered nothing, twice", ErrEmptyReply)}
+	}
+	return resp, nil
 }
 
 // Record stores an utterance that no model produced — a ruling, a
