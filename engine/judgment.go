@@ -109,7 +109,7 @@ func (o JudgmentOutcome) counts() JudgmentCounts {
 func Judge[T any](ctx context.Context, s *Session, req llm.Request, seg Segment, speaker string, parse func(reply string) (T, error)) (T, JudgmentOutcome, llm.Usage, error) {
 	v, out, usage, err := judge(ctx, func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		return s.Call(ctx, req, seg, speaker)
-	}, req, parse)
+	}, req, parse, func(req llm.Request, resp llm.Response) string { return s.cutBy(req, resp, seg, speaker) })
 	if err != nil {
 		return v, out, usage, err
 	}
@@ -128,14 +128,17 @@ func Judge[T any](ctx context.Context, s *Session, req llm.Request, seg Segment,
 // counted only when ctx is the context of a step's produce function; it
 // logs nothing.
 func JudgeWith[T any](ctx context.Context, c llm.Client, req llm.Request, parse func(reply string) (T, error)) (T, JudgmentOutcome, llm.Usage, error) {
-	v, out, usage, err := judge(ctx, c.Complete, req, parse)
+	v, out, usage, err := judge(ctx, c.Complete, req, parse, cutText)
 	if err == nil {
 		tally(ctx, req.Purpose, out)
 	}
 	return v, out, usage, err
 }
 
-func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (llm.Response, error), req llm.Request, parse func(reply string) (T, error)) (T, JudgmentOutcome, llm.Usage, error) {
+// judge is Judge and JudgeWith: call makes the calls, cut says what cut a
+// reply whose finish reason is "length".
+func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (llm.Response, error), req llm.Request, parse func(reply string) (T, error),
+	cut func(llm.Request, llm.Response) string) (T, JudgmentOutcome, llm.Usage, error) {
 	var (
 		zero  T
 		out   JudgmentOutcome
@@ -152,8 +155,8 @@ func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (
 		if out.Model == "" {
 			out.Model = req.Model
 		}
-		cut := resp.FinishReason == llm.FinishLength
-		if cut {
+		short := resp.FinishReason == llm.FinishLength
+		if short {
 			out.Truncated++
 		}
 		v, perr := readReply(req.Schema, resp.Content, parse)
@@ -162,15 +165,15 @@ func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (
 			return v, out, usage, nil
 		}
 		out.Problem = llmtext.Truncate(llmtext.OneLine(perr.Error()), 300)
-		if cut {
-			out.Problem = fmt.Sprintf("cut off at its limit of %d tokens (%s)", req.MaxTokens, out.Problem)
+		if short {
+			out.Problem = fmt.Sprintf("%s (%s)", cut(req, resp), out.Problem)
 		}
 		if attempt == 1 {
 			out.Defaulted = true
 			return zero, out, usage, nil
 		}
 		out.Reasked = true
-		req.Messages = reaskMessages(req.Messages, resp.Content, out.Problem, cut)
+		req.Messages = reaskMessages(req.Messages, resp.Content, out.Problem, short)
 	}
 }
 
@@ -269,14 +272,47 @@ func (s *Session) Judgments() map[string]JudgmentCounts {
 	return maps.Clone(s.judgments)
 }
 
-// Truncated reports whether resp, the reply to req, was cut at req's
-// MaxTokens (finish reason "length"), and logs it when it was: a format
-// that keeps such a free-text reply marks it ([Utterance].Truncated).
+// Truncated reports whether resp, the reply to req, was cut short (finish
+// reason "length": at req's MaxTokens, or by the end of the model's
+// context), and logs which when it was: a format that keeps such a
+// free-text reply marks it ([Utterance].Truncated).
 func (s *Session) Truncated(req llm.Request, resp llm.Response, seg Segment, speaker string) bool {
 	if resp.FinishReason != llm.FinishLength {
 		return false
 	}
-	s.o.logger.Warn("engine: reply cut at its token cap; kept as truncated", "debate", s.d.ID, "purpose", req.Purpose,
-		"segment", seg, "speaker", speaker, "maxTokens", req.MaxTokens)
+	s.cutBy(req, resp, seg, speaker)
 	return true
+}
+
+// cutBy says what cut resp, the reply to req whose finish reason is
+// "length", and logs it: the end of the model's context when the reply
+// stopped before req's MaxTokens (the server counted fewer completion
+// tokens than the cap: its context was full), else the cap.
+func (s *Session) cutBy(req llm.Request, resp llm.Response, seg Segment, speaker string) string {
+	if contextFull(req, resp) {
+		s.o.logger.Warn("engine: the model's context is full: a reply stopped before its token cap; give the server a larger context (llama-server -c)",
+			"debate", s.d.ID, "purpose", req.Purpose, "segment", seg, "speaker", speaker,
+			"promptTokens", resp.Usage.PromptTokens, "completionTokens", resp.Usage.CompletionTokens, "maxTokens", req.MaxTokens)
+	} else {
+		s.o.logger.Warn("engine: reply cut at its token cap", "debate", s.d.ID, "purpose", req.Purpose,
+			"segment", seg, "speaker", speaker, "maxTokens", req.MaxTokens)
+	}
+	return cutText(req, resp)
+}
+
+// contextFull reports whether resp, cut short (finish reason "length"),
+// stopped before req's MaxTokens: the server counted fewer completion
+// tokens than the cap, so the model's context was full.
+func contextFull(req llm.Request, resp llm.Response) bool {
+	n := resp.Usage.CompletionTokens
+	return req.MaxTokens > 0 && n > 0 && n < req.MaxTokens
+}
+
+// cutText says what cut resp short: the end of the model's context, or
+// req's MaxTokens.
+func cutText(req llm.Request, resp llm.Response) string {
+	if contextFull(req, resp) {
+		return fmt.Sprintf("cut off by the end of the model's context after %d tokens, before its limit of %d", resp.Usage.CompletionTokens, req.MaxTokens)
+	}
+	return fmt.Sprintf("cut off at its limit of %d tokens", req.MaxTokens)
 }

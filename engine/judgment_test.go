@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -230,5 +231,40 @@ func TestStrictSchemaProblems(t *testing.T) {
 				t.Errorf("%d problems, want %d: %q", len(got), c.problems, got)
 			}
 		})
+	}
+}
+
+// contextEnd answers every call with JSON cut short after 12 completion
+// tokens, under a cap of 50: the server's context ended, not the cap.
+type contextEnd struct{}
+
+func (contextEnd) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	return llm.Response{Content: `{"ok": tr`, FinishReason: llm.FinishLength,
+		Usage: llm.Usage{PromptTokens: 4084, CompletionTokens: 12}}, nil
+}
+
+// TestCutByTheContextSaysSo: a reply stopped by the end of the model's
+// context (fewer completion tokens than its cap) is reported and logged as
+// that, not as cut at its cap.
+func TestCutByTheContextSaysSo(t *testing.T) {
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	var problems []string
+	f := &judged{Cases: []string{"full"}}
+	_, err := engine.Run(t.Context(), contextEnd{}, f, engine.Debate{ID: "c", Proposition: "p"}, engine.WithLogger(logger),
+		engine.WithSink(engine.SinkFunc(func(context.Context, engine.Event) {})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "judgment unusable") {
+			problems = append(problems, line)
+		}
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "cut off by the end of the model's context after 12 tokens, before its limit of 50") {
+		t.Errorf("the defaulted judgment's problem %q does not say the context ended", problems)
+	}
+	if !strings.Contains(logs.String(), "the model's context is full") || strings.Contains(logs.String(), "cut at its token cap") {
+		t.Errorf("the log does not warn of a full context:\n%s", logs.String())
 	}
 }
