@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
@@ -131,5 +133,40 @@ func TestEmptySpeechIsAskedAgain(t *testing.T) {
 				t.Errorf("the second request ends with %+v, want the model told its reply was empty", last)
 			}
 		})
+	}
+}
+
+// TestTimingSplitsTheModelsTime: a result says how long its run took and
+// how long its calls took by purpose, on the session's clock, in seconds
+// in JSON.
+func TestTimingSplitsTheModelsTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := llmtest.New()
+		f.OnPurpose("opening").Reply("One.", "Two.", "Three.", "Four.").Delay(2 * time.Second)
+		res, err := engine.Run(t.Context(), f, &toy{Rounds: 2}, engine.Debate{Proposition: "p?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := res.Timing
+		if tm.Calls["opening"] != 8*time.Second || tm.Wall < 8*time.Second {
+			t.Errorf("timing %+v, want 8s of opening calls within a wall of at least 8s", tm)
+		}
+		if got := tm.Share("opening"); got != 1 {
+			t.Errorf("Share(opening) = %v, want 1", got)
+		}
+		if got := tm.Share("evaluation"); got != 0 {
+			t.Errorf("Share(evaluation) = %v, want 0", got)
+		}
+		raw, err := json.Marshal(tm)
+		if err != nil || !strings.Contains(string(raw), `"calls":{"opening":8}`) {
+			t.Errorf("JSON %s, %v", raw, err)
+		}
+		var back engine.Timing
+		if err := json.Unmarshal(raw, &back); err != nil || back.Calls["opening"] != tm.Calls["opening"] || back.Wall != tm.Wall {
+			t.Errorf("JSON round trip %+v, %v; want %+v", back, err, tm)
+		}
+	})
+	if (engine.Timing{}).Share("x") != 0 {
+		t.Error("the share of no time is not 0")
 	}
 }

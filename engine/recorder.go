@@ -131,6 +131,8 @@ type recorder struct {
 	exited   chan struct{}
 
 	emitMu sync.Mutex // one Emit at a time: the writer's and the tokens'
+
+	clock *clock // times the run and its calls
 }
 
 // maxQueued bounds the writer's backlog; an append past it waits.
@@ -463,6 +465,7 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 	}
 	var resp llm.Response
 	var err error
+	defer r.clock.call(req.Purpose, r.now())
 	if tap != nil {
 		resp, err = llm.Stream(ctx, c, req, func(delta string) error {
 			said, err := tap(delta)

@@ -36,7 +36,7 @@ func (s tokenSink) Emit(_ context.Context, e Event) {
 }
 
 func newTestRecorder(st store.Store, sink EventSink) *recorder {
-	return &recorder{id: "d", st: st, sink: sink, now: func() time.Time { return time.Unix(0, 0) }, logger: slog.New(slog.DiscardHandler)}
+	return &recorder{id: "d", st: st, sink: sink, now: func() time.Time { return time.Unix(0, 0) }, logger: slog.New(slog.DiscardHandler), clock: newClock(func() time.Time { return time.Unix(0, 0) })}
 }
 
 // TestTokensDoNotWaitForTheStore: while the store is busy with a record, a

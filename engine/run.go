@@ -71,6 +71,10 @@ type Result[R any] struct {
 	Detail R `json:"detail"`
 	// Arguments is the argument map, when [WithArgumentMap] is on.
 	Arguments *ArgumentMap `json:"arguments,omitempty"`
+	// Timing is how long this Run or Resume took, and its model calls by
+	// purpose: Timing.Share(purposes of Judgments...) is the judgments'
+	// part of the model's time.
+	Timing Timing `json:"timing"`
 	// Judgments counts, by purpose, how the replies of the debate's
 	// judgments ([Judge]) were read: at the first ask, after the one
 	// re-ask, or not at all (the format's default applied), and how many
@@ -321,7 +325,7 @@ func play[R any](ctx context.Context, s *Session, f Format[R], h *head) (res *Re
 func soFar[R any](s *Session, name string) *Result[R] {
 	res := &Result[R]{
 		DebateID: s.d.ID, Format: name, Debate: s.d, Transcript: s.Transcript(),
-		UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(),
+		UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(), Timing: s.rec.clock.timing(),
 	}
 	s.usageMu.Lock()
 	for sp, u := range s.usage {

@@ -77,7 +77,7 @@ func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics)
 	_, streams := o.client.(llm.Streamer)
 	return &Session{
 		o: o, d: d, j: j, stream: streams, mapSem: sem,
-		rec:   &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger},
+		rec:   &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger, clock: newClock(o.now)},
 		index: map[int64]int{},
 		usage: map[string]llm.Usage{},
 		keys:  map[string]bool{},
