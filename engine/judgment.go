@@ -99,7 +99,9 @@ func (o JudgmentOutcome) counts() JudgmentCounts {
 //
 // req should carry the reply's JSON Schema (req.Schema) and a MaxTokens cap;
 // Judge sets req.JSON, so a client that cannot send a schema still asks
-// for JSON.
+// for JSON, and raises MaxTokens to [SchemaTokens] when the schema bounds
+// its replies and the cap is lower, so that a reply a server keeps in the
+// schema's shape can always close ([WithMaxTokens] still decides last).
 // The outcome is counted under req.Purpose in [Result.Judgments] and the
 // debate_ended event: with the step whose produce function made the call
 // (a [Session.Step] or [Session.SideStep] given ctx), so a resumed debate
@@ -107,6 +109,9 @@ func (o JudgmentOutcome) counts() JudgmentCounts {
 // outside any step, in this process only. A defaulted judgment is logged.
 // Judge may be called from several goroutines at once.
 func Judge[T any](ctx context.Context, s *Session, req llm.Request, seg Segment, speaker string, parse func(reply string) (T, error)) (T, JudgmentOutcome, llm.Usage, error) {
+	if n, err := SchemaTokens(req.Schema); err == nil && n > req.MaxTokens {
+		req.MaxTokens = n
+	}
 	v, out, usage, err := judge(ctx, func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		return s.Call(ctx, req, seg, speaker)
 	}, req, parse, func(req llm.Request, resp llm.Response) string { return s.cutBy(req, resp, seg, speaker) })
@@ -123,11 +128,32 @@ func Judge[T any](ctx context.Context, s *Session, req llm.Request, seg Segment,
 	return v, out, usage, nil
 }
 
+// CharsPerToken is the characters of JSON text [SchemaTokens] counts a
+// token for: fewer than the four of English prose, so that a cap it gives
+// leaves room for short words, digits and punctuation.
+const CharsPerToken = 3
+
+// SchemaTokens is a completion cap that fits the longest reply valid
+// against schema: its [jsonschema.MaxSize] at [CharsPerToken] characters a
+// token, and 16 tokens more. It is an error when the schema bounds no
+// reply (a string without maxLength, an array without maxItems...): the
+// error names where.
+func SchemaTokens(schema json.RawMessage) (int, error) {
+	n, err := jsonschema.MaxSize(schema)
+	if err != nil {
+		return 0, err
+	}
+	return (n+CharsPerToken-1)/CharsPerToken + 16, nil
+}
+
 // JudgeWith is [Judge] for code that holds a client rather than a session
 // (a source verifier a host may also use on its own). Its outcome is
 // counted only when ctx is the context of a step's produce function; it
 // logs nothing.
 func JudgeWith[T any](ctx context.Context, c llm.Client, req llm.Request, parse func(reply string) (T, error)) (T, JudgmentOutcome, llm.Usage, error) {
+	if n, err := SchemaTokens(req.Schema); err == nil && n > req.MaxTokens {
+		req.MaxTokens = n
+	}
 	v, out, usage, err := judge(ctx, c.Complete, req, parse, cutText)
 	if err == nil {
 		tally(ctx, req.Purpose, out)

@@ -268,3 +268,46 @@ func TestCutByTheContextSaysSo(t *testing.T) {
 		t.Errorf("the log does not warn of a full context:\n%s", logs.String())
 	}
 }
+
+// capture answers every call with {"t": "x"} and keeps the requests.
+type capture struct{ reqs []llm.Request }
+
+func (c *capture) Complete(_ context.Context, req llm.Request) (llm.Response, error) {
+	c.reqs = append(c.reqs, req)
+	return llm.Response{Content: `{"t": "x"}`, FinishReason: "stop"}, nil
+}
+
+// TestJudgeCapFitsTheSchema: a judgment's cap is raised to fit the longest
+// reply its schema allows, never lowered; a schema that bounds no reply
+// leaves it as it is.
+func TestJudgeCapFitsTheSchema(t *testing.T) {
+	bounded := `{"type": "object", "additionalProperties": false, "required": ["t"], "properties": {"t": {"type": "string", "maxLength": 600}}}`
+	unbounded := `{"type": "object", "additionalProperties": false, "required": ["t"], "properties": {"t": {"type": "string"}}}`
+	fit, err := engine.SchemaTokens(json.RawMessage(bounded))
+	if err != nil || fit != (len(`{"t":""}`)+600+2)/3+16 {
+		t.Fatalf("SchemaTokens = %d, %v", fit, err)
+	}
+	if _, err := engine.SchemaTokens(json.RawMessage(unbounded)); err == nil || !strings.Contains(err.Error(), "#/properties/t: a string without maxLength") {
+		t.Errorf("SchemaTokens of an unbounded schema: %v", err)
+	}
+	for _, tt := range []struct {
+		name, schema string
+		cap, want    int
+	}{
+		{"raised", bounded, 50, fit},
+		{"kept when higher", bounded, 5000, 5000},
+		{"kept when unbounded", unbounded, 50, 50},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &capture{}
+			parse := func(string) (struct{}, error) { return struct{}{}, nil }
+			req := llm.Request{Purpose: "p", Schema: json.RawMessage(tt.schema), MaxTokens: tt.cap, Messages: []llm.Message{{Role: llm.User, Content: "?"}}}
+			if _, _, _, err := engine.JudgeWith(t.Context(), c, req, parse); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.reqs[0].MaxTokens; got != tt.want {
+				t.Errorf("MaxTokens = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

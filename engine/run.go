@@ -74,7 +74,7 @@ type Result[R any] struct {
 	// Timing is how long this Run or Resume took, and its model calls by
 	// purpose: Timing.Share(purposes of Judgments...) is the judgments'
 	// part of the model's time.
-	Timing Timing `json:"timing"`
+	Timing Timing `json:"timing,omitzero"`
 	// Judgments counts, by purpose, how the replies of the debate's
 	// judgments ([Judge]) were read: at the first ask, after the one
 	// re-ask, or not at all (the format's default applied), and how many

@@ -12,7 +12,8 @@ import (
 // Timing is where the time of a Run or Resume went: how long it took, and
 // how long its model calls took, by purpose, as the session's clock
 // ([WithClock]) measured them. It counts the calls this Run or Resume made
-// (a replayed step took no time). Calls that overlap — side steps, the
+// (a replayed step took no time; a purpose whose calls took no time is
+// left out). Calls that overlap — side steps, the
 // checks beside a stream — each count whole, so the calls together may
 // take longer than Wall. JSON holds the durations in seconds: {"wall": 95,
 // "calls": {"evaluation": 40.5}}.
@@ -88,9 +89,13 @@ func newClock(now func() time.Time) *clock {
 	return &clock{now: now, began: now(), calls: map[string]time.Duration{}}
 }
 
-// call adds the time since start to the calls of purpose.
+// call adds the time since start to the calls of purpose; a call that
+// took no time on the clock (a pinned one) is not counted.
 func (c *clock) call(purpose string, start time.Time) {
 	d := c.now().Sub(start)
+	if d <= 0 {
+		return
+	}
 	c.mu.Lock()
 	c.calls[purpose] += d
 	c.mu.Unlock()

@@ -50,15 +50,15 @@ func Example() {
 		}
 	}
 	// Output:
-	// 12 turns, 22 moves, 3 replies asked for again, 13 utterances
-	// OPP 3.45 (5 of 9 arguments survive)
-	// PRO 0.54 (1 of 7 arguments survive)
-	// OPP wins (OPP 3.45 vs PRO 0.54; additive semantics)
+	// 12 turns, 22 moves, 1 replies asked for again, 13 utterances
+	// OPP 3.30 (4 of 10 arguments survive)
+	// PRO 2.44 (4 of 11 arguments survive)
+	// OPP wins (OPP 3.30 vs PRO 2.44; additive semantics)
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation
 	// ### Round 3: Closing
-	// ### Winner: **OPP** (Score: 3.45 vs 0.54)
+	// ### Winner: **OPP** (Score: 3.30 vs 2.44)
 }
 
 // Any debate the one way: the format opened by name with a JSON
@@ -96,9 +96,9 @@ func Example_open() {
 		fmt.Printf("%s (%s): %s\n", doc.Name, doc.Title, strings.SplitN(doc.Markdown, "\n", 2)[0])
 	}
 	// Output:
-	// persuasion billing-in-go 7 utterances: PRO wins (PRO 1.22 vs OPP 0.00; additive semantics)
-	// winner "pro"; the first turn by "pro"
-	// resumed: PRO wins (PRO 1.22 vs OPP 0.00; additive semantics)
+	// persuasion billing-in-go 7 utterances: OPP wins (OPP 1.60 vs PRO 0.00; additive semantics)
+	// winner "opp"; the first turn by "pro"
+	// resumed: OPP wins (OPP 1.60 vs PRO 0.00; additive semantics)
 	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
 }
 

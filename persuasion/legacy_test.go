@@ -184,25 +184,16 @@ func TestResumeLegacyDebate(t *testing.T) {
 			if c := out.Config; c.MaxRounds != 1 || c.Exchanges != 1 || c.Pro.ModelID != DefaultPro().ModelID || c.Mod.ModelID != DefaultMod().ModelID {
 				t.Errorf("config %+v", c)
 			}
-			// The rest of the debate is what the earlier version made of it.
-			if diff := cmp.Diff(old.Markdown, out.Markdown); diff != "" {
-				t.Errorf("report (-earlier version +resumed):\n%s", diff)
+			// The debate finishes with a verdict whose winner is a speaker
+			// ID (what is said after the cut is the model's answer to
+			// today's prompts, not the earlier version's).
+			if v := out.Verdict(); v.Winner != SpeakerPro && v.Winner != SpeakerOpp && !v.Draw || v.Summary == "" {
+				t.Errorf("verdict %+v; want a win of %q or %q, or a draw", v, SpeakerPro, SpeakerOpp)
 			}
-			if v := out.Verdict(); v.Winner != SpeakerPro || v.Summary != old.Verdict().Summary {
-				t.Errorf("verdict %+v; want %q's win: %s", v, SpeakerPro, old.Verdict().Summary)
+			if !tt.calls && out.Markdown != old.Markdown {
+				t.Error("the finished debate's report differs from the one the earlier version wrote")
 			}
-			// The transcript names the debaters by their speaker IDs,
-			// the replayed utterances too.
-			var got, want []string
-			for i, u := range res.Transcript {
-				got = append(got, u.Speaker+": "+u.Content)
-				if i < len(said) {
-					want = append(want, SpeakerID(said[i].Speaker)+": "+said[i].Content)
-				}
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("transcript (-earlier version, by speaker ID +resumed):\n%s", diff)
-			}
+			sameStoredPrefix(t, res.Transcript, said, int64(len(before)))
 			for _, tu := range out.Turns {
 				if tu.Side != SidePro && tu.Side != SideOpp {
 					t.Errorf("turn %d has side %q", tu.Seq, tu.Side)
@@ -296,19 +287,28 @@ func TestResumeLegacyAtEveryRecord(t *testing.T) {
 		if err != nil {
 			t.Fatalf("cut after %d records: %v", n, err)
 		}
-		if md := res.Detail.(*Outcome).Markdown; md != old.Markdown {
-			t.Errorf("cut after %d records: the report differs from the earlier version's", n)
-		}
-		if w := res.Detail.Verdict().Winner; w != SpeakerPro {
-			t.Errorf("cut after %d records: winner %q", n, w)
+		if v := res.Detail.Verdict(); v.Winner != SpeakerPro && v.Winner != SpeakerOpp && !v.Draw {
+			t.Errorf("cut after %d records: verdict %+v", n, v)
 		}
 		if len(res.Transcript) != len(said) {
 			t.Fatalf("cut after %d records: %d utterances, want %d", n, len(res.Transcript), len(said))
 		}
-		for i, u := range res.Transcript {
-			if u.Speaker != SpeakerID(said[i].Speaker) || u.Content != said[i].Content {
-				t.Errorf("cut after %d records: utterance %d by %q, want %q", n, i, u.Speaker, SpeakerID(said[i].Speaker))
-			}
+		sameStoredPrefix(t, res.Transcript, said, int64(n))
+	}
+	_ = old
+}
+
+// sameStoredPrefix checks a resumed legacy debate's transcript: the
+// utterances stored before the cut (Seq ≤ cut) are the earlier version's,
+// and every utterance names its debater by speaker ID.
+func sameStoredPrefix(t *testing.T, got, said []engine.Utterance, cut int64) {
+	t.Helper()
+	for i, u := range got {
+		if u.Speaker != SpeakerPro && u.Speaker != SpeakerOpp && u.Speaker != engine.SpeakerArbiter {
+			t.Errorf("utterance %d by %q, not a speaker ID", u.Seq, u.Speaker)
+		}
+		if i < len(said) && u.Seq <= cut && (u.Speaker != SpeakerID(said[i].Speaker) || u.Content != said[i].Content) {
+			t.Errorf("stored utterance %d: %s %q, want the earlier version's %s %q", u.Seq, u.Speaker, u.Content, SpeakerID(said[i].Speaker), said[i].Content)
 		}
 	}
 }

@@ -36,11 +36,11 @@ func TestOutcome(t *testing.T) {
 		want    engine.Verdict
 	}{
 		{"OPP wins on the stub", played(4, Config{}),
-			engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 2.22 vs PRO 1.85; additive semantics)"}},
-		{"PRO wins on the stub", played(2, Config{Semantics: "DF-QuAD"}),
-			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 3.86 vs OPP 1.62; dfquad semantics)"}},
-		{"a draw on the stub", played(5, short),
-			engine.Verdict{Draw: true, Summary: "a draw (PRO 0.00 vs OPP 0.00; additive semantics)"}},
+			engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 3.90 vs PRO 2.92; additive semantics)"}},
+		{"PRO wins on the stub", played(1, Config{Semantics: "DF-QuAD"}),
+			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 4.00 vs OPP 3.38; dfquad semantics)"}},
+		{"a draw on the stub", played(35, short),
+			engine.Verdict{Draw: true, Summary: "a draw (PRO 1.00 vs OPP 1.00; additive semantics)"}},
 		{"a win by hand", made(Outcome{Config: DefaultConfig(), Computed: argumentation.Verdict{Winner: SidePro, Sides: sides(SidePro, 1.5, SideOpp, 0.25)}}),
 			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 1.50 vs OPP 0.25; additive semantics)"}},
 		{"a draw by hand, no semantics", made(Outcome{Computed: argumentation.Verdict{Draw: true, Sides: sides(SideOpp, 1, SidePro, 1)}}),
@@ -93,7 +93,7 @@ func TestOutcomeThroughOpen(t *testing.T) {
 		t.Fatalf("Detail is a %T", res.Detail)
 	}
 	// The default debate on the stub's seed 1.
-	want := engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 3.21 vs PRO 2.92; additive semantics)"}
+	want := engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 3.30 vs OPP 2.82; additive semantics)"}
 	if diff := cmp.Diff(want, o.Verdict()); diff != "" {
 		t.Errorf("verdict (-want +got):\n%s", diff)
 	}

@@ -49,39 +49,62 @@ const (
 	MaxTokensModeration = 800  // PurposeVerdict
 )
 
-// turnSchema is the JSON Schema of a turn, as [ParseTurn] reads it (strict
-// mode: "target" is null for a move replying to nothing, "reasons" empty but
-// for a since, "attack" empty but for an attack).
-const turnSchema = `{"type": "object", "additionalProperties": false, "required": ["text", "moves"],
+// The bounds of a reply's texts, in characters, which the schemas give a
+// server that keeps replies in shape (llama.cpp writes them into its
+// grammar) and the prompts state: a reply within them always closes before
+// its completion cap (engine.SchemaTokens). A longer text that parses is
+// still used.
+const (
+	maxTurnText        = 1200 // a turn's text: 80-200 words
+	maxPropositionText = 160  // one short sentence
+	maxReasons         = 3    // the reasons of a since
+	maxMoveText        = 300  // the part of the turn that makes a move
+	maxRationale       = 1200 // 3-6 sentences
+	maxConsensus       = 600
+	schemaConditions   = 5 // fewer than ParseModeration keeps
+	maxCondition       = 300
+)
+
+// turnSchema returns the JSON Schema of a turn of at most maxMoves moves,
+// at least one, as [ParseTurn] reads it (strict mode: "target" is null for
+// a move replying to nothing, "reasons" empty but for a since, "attack"
+// empty but for an attack).
+func turnSchema(maxMoves int) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"type": "object", "additionalProperties": false, "required": ["text", "moves"],
  "properties": {
-  "text": {"type": "string"},
-  "moves": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+  "text": {"type": "string", "maxLength": %d},
+  "moves": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "object", "additionalProperties": false,
    "required": ["act", "proposition", "reasons", "target", "attack", "text"],
    "properties": {
     "act": {"type": "string", "enum": ["claim", "why", "concede", "retract", "since"]},
-    "proposition": {"type": "string"},
-    "reasons": {"type": "array", "items": {"type": "string"}},
-    "target": {"type": ["string", "null"]},
+    "proposition": {"type": "string", "maxLength": %d},
+    "reasons": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}},
+    "target": {"type": ["string", "null"], "maxLength": 12},
     "attack": {"type": "string", "enum": ["rebut", "undercut", ""]},
-    "text": {"type": "string"}}}}}}`
+    "text": {"type": "string", "maxLength": %d}}}}}}`,
+		maxTurnText, maxMoves, maxPropositionText, maxReasons, maxPropositionText, maxMoveText))
+}
 
 // moderationSchema is the JSON Schema of a moderation, as [ParseModeration]
 // reads it.
-const moderationSchema = `{"type": "object", "additionalProperties": false, "required": ["rationale", "consensus", "conditions"],
+var moderationSchema = fmt.Sprintf(`{"type": "object", "additionalProperties": false, "required": ["rationale", "consensus", "conditions"],
  "properties": {
-  "rationale": {"type": "string"},
-  "consensus": {"type": "string"},
-  "conditions": {"type": "array", "items": {"type": "string"}}}}`
+  "rationale": {"type": "string", "maxLength": %d},
+  "consensus": {"type": "string", "maxLength": %d},
+  "conditions": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}}}}`,
+	maxRationale, maxConsensus, schemaConditions, maxCondition)
 
-// replyFormat is the JSON a debater answers with.
-const replyFormat = `Reply with only a JSON object:
-{"text": "<your turn as you would say it: 80-200 words of plain prose, no headings>",
+// replyFormat is the JSON a debater answers with, with the bounds the
+// schema gives its texts.
+var replyFormat = fmt.Sprintf(`Reply with only a JSON object:
+{"text": "<your turn as you would say it: 80-200 words of plain prose, no headings; at most %d characters>",
  "moves": [{"act": "claim" | "why" | "concede" | "retract" | "since",
-            "proposition": "<φ>",
-            "reasons": ["<ψ>", …] (since only),
+            "proposition": "<φ, at most %d characters>",
+            "reasons": ["<ψ>", …] (since only; at most %d, each at most %d characters),
             "target": "<ID of the move it replies to, or empty>",
             "attack": "rebut" | "undercut" | "",
-            "text": "<the part of your turn that makes this move>"}]}`
+            "text": "<the part of your turn that makes this move, at most %d characters>"}]}`,
+	maxTurnText, maxPropositionText, maxReasons, maxPropositionText, maxMoveText)
 
 // sideRole is the role of the debater of a speaker ID, as its prompt
 // states it.
@@ -190,7 +213,7 @@ func turnRequest(cfg Config, d engine.Debate, sl slot, dlg *argumentation.Dialog
 	return llm.Request{
 		Model:     p.ModelID,
 		Purpose:   PurposeTurn,
-		Schema:    json.RawMessage(turnSchema),
+		Schema:    turnSchema(cfg.MaxMoves),
 		MaxTokens: MaxTokensTurn,
 		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
 	}
@@ -270,9 +293,10 @@ func moderationRequest(cfg Config, d engine.Debate, report argumentation.Report)
 		"explain them, never change them. Judge argument strength, not rhetoric; account for each debater's stated bias; " +
 		"weigh which arguments survived (score above 0.5), the challenges left unanswered and the concessions made.\n\n" +
 		"Reply with only a JSON object:\n" +
-		`{"rationale": "<why the winning side's arguments were stronger, citing argument IDs (A1, A2, …); 3-6 sentences>", ` +
-		`"consensus": "<a practical recommendation that keeps the valid points of the losing side>", ` +
-		`"conditions": ["<new evidence or a change that would warrant reopening the decision>", …]}`
+		fmt.Sprintf(`{"rationale": "<why the winning side's arguments were stronger, citing argument IDs (A1, A2, …); 3-6 sentences, at most %d characters>", `+
+			`"consensus": "<a practical recommendation that keeps the valid points of the losing side, at most %d characters>", `+
+			`"conditions": ["<new evidence or a change that would warrant reopening the decision, at most %d characters>", … at most %d]}`,
+			maxRationale, maxConsensus, maxCondition, schemaConditions)
 	var b strings.Builder
 	b.WriteString("Role: MOD\n" + material(cfg, d) + "\n\nThe participants:\n" + personas(cfg) + "\n\n")
 	b.WriteString("The moves of the debate:\n" + fence("dialogue", moveLines(report.Dialogue.Moves(), "(no moves)")) + "\n\n")

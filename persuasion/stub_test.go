@@ -67,6 +67,6 @@ func reasked(req llm.Request, reply, problem string) llm.Request {
 }
 
 func TestSchemasAreStrict(t *testing.T) {
-	enginetest.StrictSchema(t, PurposeTurn, json.RawMessage(turnSchema))
+	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves))
 	enginetest.StrictSchema(t, PurposeVerdict, json.RawMessage(moderationSchema))
 }

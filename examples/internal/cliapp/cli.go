@@ -397,6 +397,9 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		return exitFail
 	}
 	showOutcome(r, res)
+	if line := timingLine(res); line != "" {
+		fmt.Fprintln(stderr, line)
+	}
 	if v := viewOf(res.Detail); v.finish != nil {
 		files, err := v.finish(e, res)
 		if err != nil {

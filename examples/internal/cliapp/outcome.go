@@ -1,6 +1,7 @@
 package cliapp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/examples/internal/render"
@@ -103,8 +105,14 @@ const transcriptDoc = "transcript.md"
 // "json" the result, "md" the transcript (the format's transcript.md, or
 // else the command's), and each other document of the format by its name
 // ("summary.md", "decision.md"), with those its view adds.
+//
+// The result document is the debate's, the same however often it is
+// written: it leaves out the timing of the process that wrote it, which the
+// command prints instead (see timingLine).
 func documents(res *engine.Result[engine.Outcome]) (map[string]string, error) {
-	js, err := marshal(res)
+	debate := *res
+	debate.Timing = engine.Timing{}
+	js, err := marshal(&debate)
 	if err != nil {
 		return nil, err
 	}
@@ -191,3 +199,40 @@ func transcript(res *engine.Result[engine.Outcome]) string {
 func title(s string) string { return render.Title(s) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// minTimed is the model time below which the command does not report where
+// it went: an offline stub's calls take microseconds, and its output stays
+// the same from run to run.
+const minTimed = time.Second
+
+// timingLine says where the model's time went in this run, judgments
+// against speeches, the slowest purposes first: "model time 3m12s:
+// judgments 68% (evaluation 41%, interrupt check 27%), speeches 32%; wall
+// 3m20s"; "" when the calls took less than minTimed.
+func timingLine(res *engine.Result[engine.Outcome]) string {
+	tm := res.Timing
+	var total time.Duration
+	for _, d := range tm.Calls {
+		total += d
+	}
+	if total < minTimed {
+		return ""
+	}
+	var judged []string
+	for p := range res.Judgments {
+		judged = append(judged, p)
+	}
+	slices.SortFunc(judged, func(a, b string) int { return cmp.Compare(tm.Calls[b], tm.Calls[a]) })
+	var parts []string
+	for _, p := range judged {
+		if d := tm.Calls[p]; d > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", strings.ReplaceAll(p, "_", " "), 100*float64(d)/float64(total)))
+		}
+	}
+	share := tm.Share(judged...)
+	line := fmt.Sprintf("model time %s: judgments %.0f%%", total.Round(time.Second), 100*share)
+	if len(parts) > 0 {
+		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return line + fmt.Sprintf(", speeches %.0f%%; wall %s", 100*(1-share), tm.Wall.Round(time.Second))
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
@@ -187,5 +188,24 @@ func TestConfigError(t *testing.T) {
 	}
 	if configError(nil, &options{}, nil) != nil {
 		t.Error("configError(nil) != nil")
+	}
+}
+
+// TestTimingLine: the command says where a real model's time went,
+// judgments against speeches, and nothing for an offline stub's
+// microseconds.
+func TestTimingLine(t *testing.T) {
+	res := &engine.Result[engine.Outcome]{
+		Judgments: map[string]engine.JudgmentCounts{"evaluation": {First: 3}, "interrupt_check": {First: 3}},
+		Timing: engine.Timing{Wall: 200 * time.Second, Calls: map[string]time.Duration{
+			"evaluation": 80 * time.Second, "interrupt_check": 56 * time.Second, "response": 64 * time.Second}},
+	}
+	want := "model time 3m20s: judgments 68% (evaluation 40%, interrupt check 28%), speeches 32%; wall 3m20s"
+	if got := timingLine(res); got != want {
+		t.Errorf("timingLine = %q\nwant %q", got, want)
+	}
+	res.Timing = engine.Timing{Wall: time.Millisecond, Calls: map[string]time.Duration{"response": time.Millisecond}}
+	if got := timingLine(res); got != "" {
+		t.Errorf("a stub's timing gives %q, want nothing", got)
 	}
 }
