@@ -85,7 +85,7 @@
 // [engine.WithMaxTokens] overrides by purpose:
 //
 //	PurposeArgument, PurposeRebuttal  MaxTokensArgument (440: the prompt asks for 120-220 words)
-//	PurposeVerdict                    MaxTokensVerdict (500)
+//	PurposeVerdict                    MaxTokensVerdict (640)
 //
 // An argument cut at its cap (finish reason "length") is kept, marked
 // [engine.Utterance].Truncated, and logged; a verdict cut at its cap that

@@ -48,11 +48,11 @@ func Example() {
 	fmt.Printf("total change %+.2f, %d utterances\n", res.Detail.Scores.Total, len(res.Transcript))
 	fmt.Println(res.Detail.Verdict().Summary)
 	// Output:
-	// Problem Validity   advocate   6.50 -> 7.30
-	// Solution Fit       challenger 5.00 -> 4.29
-	// Market Opportunity draw       4.00 -> 4.00
-	// total change +0.09, 15 utterances
-	// advocate wins: total score 15.5 → 15.59 (+0.09) over 3 rounds (advocate 1, challenger 1, draw 1)
+	// Problem Validity   advocate   6.50 -> 7.38
+	// Solution Fit       advocate   5.00 -> 5.80
+	// Market Opportunity advocate   4.00 -> 4.65
+	// total change +2.33, 15 utterances
+	// advocate wins: total score 15.5 → 17.83 (+2.33) over 3 rounds (advocate 3, challenger 0, draw 0)
 }
 
 // The one way to play any format: open it by name with its configuration
@@ -84,7 +84,7 @@ func Example_openRunResume() {
 	}
 	// Output:
 	// stopped: true meal-planner scored
-	// winner "advocate": advocate wins: total score 16.5 → 17.76 (+1.26) over 3 rounds (advocate 2, challenger 1, draw 0)
+	// winner "advocate": advocate wins: total score 16.5 → 18.22 (+1.72) over 3 rounds (advocate 2, challenger 1, draw 0)
 	// debate.md - Scored debate
 }
 

@@ -139,8 +139,9 @@ func verdictRequest(cfg Config, d engine.Debate, cat Category, g *roundGen) llm.
 		"and which arguments were strongest. Rhetoric without evidence counts for little; invented facts count against the side that used them. " +
 		"Call a draw when neither side prevailed.\n\n" +
 		"Reply with only a JSON object:\n" +
-		`{"winner": "advocate" | "challenger" | "draw", "reasoning": "<why, in two to four sentences>", ` +
-		`"keyPoints": ["<each decisive point>"], "confidence": <how sure you are, from 0.0 to 1.0>}`
+		fmt.Sprintf(`{"winner": "advocate" | "challenger" | "draw", "reasoning": "<why, in two to four sentences, at most %d characters>", `+
+			`"keyPoints": ["<each decisive point, at most %d characters>", … 1 to %d], "confidence": <how sure you are, from 0.0 to 1.0>}`,
+			maxReasoning, maxKeyPoint, maxKeyPoints)
 	var b strings.Builder
 	b.WriteString("Role: arbiter\n" + material(cfg, d, cat) + "\n\n")
 	for _, part := range []struct {
@@ -167,20 +168,30 @@ func verdictRequest(cfg Config, d engine.Debate, cat Category, g *roundGen) llm.
 // The default completion caps of this format's calls ([engine.WithMaxTokens]
 // overrides them): an argument or rebuttal is asked for in 120-220 words,
 // about 330 tokens, capped at twice its words; a verdict is a short JSON
-// object.
+// object, whose longest valid form (its texts at their bounds) fits.
 const (
 	MaxTokensArgument = 440 // PurposeArgument and PurposeRebuttal
-	MaxTokensVerdict  = 500 // PurposeVerdict
+	MaxTokensVerdict  = 640 // PurposeVerdict
+)
+
+// The bounds of a verdict's texts, in characters, which its schema gives a
+// server that keeps replies in shape and its prompt states, so that a
+// verdict always closes within MaxTokensVerdict; a longer one that parses
+// is still used.
+const (
+	maxReasoning = 600 // two to four sentences
+	maxKeyPoints = 5
+	maxKeyPoint  = 200
 )
 
 // verdictSchema is the JSON Schema of a verdict, as [ParseVerdict] reads it.
-const verdictSchema = `{"type": "object", "additionalProperties": false,
+var verdictSchema = fmt.Sprintf(`{"type": "object", "additionalProperties": false,
  "required": ["winner", "reasoning", "keyPoints", "confidence"],
  "properties": {
   "winner": {"type": "string", "enum": ["advocate", "challenger", "draw"]},
-  "reasoning": {"type": "string"},
-  "keyPoints": {"type": "array", "items": {"type": "string"}},
-  "confidence": {"type": "number"}}}`
+  "reasoning": {"type": "string", "maxLength": %d},
+  "keyPoints": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}},
+  "confidence": {"type": "number"}}}`, maxReasoning, maxKeyPoints, maxKeyPoint)
 
 // retryMessages extends req's conversation with the unusable reply (clipped
 // to engine.MaxQuotedReply runes) and why it cannot be used.

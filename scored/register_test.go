@@ -103,7 +103,7 @@ func TestOpenRunsOnTheStub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(t.Context(), llm.NewStub(3), f, testIdea)
+	res, err := engine.Run(t.Context(), llm.NewStub(1), f, testIdea)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestOpenRunsOnTheStub(t *testing.T) {
 		t.Fatalf("detail %T of %d rounds, format %q", res.Detail, len(out.Rounds), res.Format)
 	}
 	if v := res.Detail.Verdict(); v.Winner != SpeakerAdvocate {
-		t.Errorf("verdict %+v, want the advocate's (stub seed 3)", v)
+		t.Errorf("verdict %+v, want the advocate's (stub seed 1)", v)
 	}
 	if diff := cmp.Diff(DefaultConfig(), out.Config); diff != "" {
 		t.Errorf("config (-default +got):\n%s", diff)
