@@ -376,7 +376,12 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		fmt.Fprintf(stderr, "\npaused at %s; continue with: debate --store %s --resume %s\n", pausedAt(ctx, js, id), storeName(opt.storeDir), id)
 		return exitOK
 	case err != nil:
-		fmt.Fprintln(stderr, "\ndebate:", safeError(err))
+		if interrupted := ctx.Err() != nil && errors.Is(err, context.Canceled); interrupted {
+			// Ctrl-C or a SIGTERM: the person stopped it, no server failed.
+			fmt.Fprintln(stderr, "\ndebate: interrupted")
+		} else {
+			fmt.Fprintln(stderr, "\ndebate:", safeError(err))
+		}
 		stored := false
 		if _, serr := js.Records(context.WithoutCancel(ctx), id); serr == nil {
 			stored = true

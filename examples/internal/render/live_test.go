@@ -39,7 +39,7 @@ func TestOneSpeechAtATime(t *testing.T) {
 			tok("advocate", "We should. "), tok("challenger", "No. "), tok("advocate", "It pays."),
 			utt("challenger", "No."), {Type: "verdict", Speaker: "arbiter"}, utt("advocate", "We should. It pays."),
 			tok("arbiter", "Advocate wins."), utt("arbiter", "Advocate wins."),
-		}, "\n▶ ADVOCATE\nWe should. It pays.\n\n▶ CHALLENGER\nNo.\n  • verdict · ARBITER\n\n▶ ARBITER\nAdvocate wins.\n"},
+		}, "\n▶ ADVOCATE\nWe should. It pays.\n\n▶ CHALLENGER\nNo.\n\n▶ ARBITER\nAdvocate wins.\n"},
 		{"a speaker's next speech after its held one is live again", nil, []engine.Event{
 			tok("a", "One. "), tok("b", "Two. "), utt("a", "One."), utt("b", "Two."),
 			tok("b", "Three. Four."), utt("b", "Three. Four."),

@@ -24,7 +24,7 @@ func TestPromptIsWhole(t *testing.T) {
 		want                  string
 	}{
 		{"events wait for the answer", []engine.Event{utt("a", "Said.")}, []engine.Event{note, utt("b", "Next.")}, nil,
-			"\n▶ A\nSaid.\n\nQuestion?\n> yes\n  • moderated approval · HUMAN\n\n▶ B\nNext.\n"},
+			"\n▶ A\nSaid.\n\nQuestion?\n> yes\n\n▶ B\nNext.\n"},
 		{"a live speech goes on after it", []engine.Event{tok("a", "One. Two")}, []engine.Event{tok("a", ". Three."), tok("b", "Other.")},
 			[]engine.Event{utt("a", "One. Two. Three."), utt("b", "Other.")},
 			"\n▶ A\nOne\n\nQuestion?\n> yes\n\n▶ A (continued)\n. Two. Three.\n\n▶ B\nOther.\n"},
@@ -65,10 +65,10 @@ func TestPromptWithProgress(t *testing.T) {
 	r.Emit(context.Background(), engine.Event{Type: engine.EventDebateStarted, DebateID: "d1"})
 	r.Prompt("Q? ")
 	r.Tick()
-	r.Emit(context.Background(), engine.Event{Type: "verdict", Speaker: "arbiter"})
+	r.Emit(context.Background(), utt("arbiter", "Verdict."))
 	r.Prompt("yes\n")
 	r.Answered()
-	want := "debate d1\n⏳ 0 tokens · 0:00\r\x1b[2KQ? yes\n  • verdict · ARBITER\n⏳ 0 tokens · 0:00"
+	want := "debate d1\n⏳ 0 tokens · 0:00\r\x1b[2KQ? yes\n\n▶ ARBITER\nVerdict.\n⏳ 0 tokens · 0:00"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -451,6 +451,9 @@ func (r *Renderer) show(e duelogic.Event) {
 		}
 		delete(r.held, u.Speaker)
 		r.endLine()
+		if u.Truncated {
+			fmt.Fprintln(r.w, r.style("  … cut short: the model stopped at its length limit", yellow))
+		}
 		if u.Cut {
 			fmt.Fprintln(r.w, r.style("  ✂ cut off by "+r.label(u.InterruptedBy), yellow))
 		}
@@ -463,6 +466,8 @@ func (r *Renderer) show(e duelogic.Event) {
 	case duelogic.EventEvaluation:
 		r.endLine()
 		r.segmentHead()
+		// An evaluation the arbiter's reply did not give (unscored) shows
+		// nothing: the metrics count it.
 		if ev, ok := duelogic.EvaluationOf(e); ok {
 			flag := ""
 			if ev.RequiresInterjection {
@@ -470,8 +475,6 @@ func (r *Renderer) show(e duelogic.Event) {
 			}
 			fmt.Fprintln(r.w, r.style(Sanitize(fmt.Sprintf("  ✓ evaluation: adherence %d · steel-man %s · self-critique %s · honesty %s%s",
 				ev.AdherenceScore, ev.SteelManning.Quality, ev.SelfCritique.Quality, ev.IntellectualHonesty.Score, flag)), dim))
-		} else {
-			fmt.Fprintln(r.w, r.style("  ✓ evaluation: unscored", dim))
 		}
 	case duelogic.EventInterruption:
 		r.endLine()
@@ -492,21 +495,15 @@ func (r *Renderer) show(e duelogic.Event) {
 		// its event falls depends on how the goroutines ran: it is said
 		// where the chair reviews it, by the verifier's utterance.
 	default:
-		r.endLine()
 		// A format's own event: shown like an utterance when it carries a
-		// view of one (a formal debate's log entry), else by its type and
-		// who it concerns (a verdict, a score card).
+		// view of one (a formal debate's log entry); otherwise it is the
+		// format's bookkeeping (a stored turn, an analysis, a score card),
+		// which the utterances and the outcome say for people.
 		if u := e.Utterance; u != nil && u.Content != "" {
+			r.endLine()
 			r.header(e.Speaker, strings.ReplaceAll(string(u.Kind), "_", " "))
 			fmt.Fprintf(r.w, "%s\n", Sanitize(u.Content))
-			break
 		}
-		r.segmentHead()
-		line := "  • " + Sanitize(strings.ReplaceAll(string(e.Type), "_", " "))
-		if e.Speaker != "" {
-			line += " · " + r.label(e.Speaker)
-		}
-		fmt.Fprintln(r.w, r.style(line, dim))
 	}
 }
 

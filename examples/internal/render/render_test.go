@@ -41,9 +41,7 @@ func TestRender(t *testing.T) {
 			"\n══════ EXCHANGE ══════\n" +
 			"\n▶ CLAUDE SONNET 4 · Utilitarian Chair\nHello there.\n" +
 			"  ✓ evaluation: adherence 80 · steel-man strong · self-critique weak · honesty high\n" +
-			"  • verdict · ARBITER\n" +
-			"\n▶ PROMOTER (opening statement)\nWe affirm.\n" +
-			"  • round scored · PERFORMANCE ADVOCATE\n"},
+			"\n▶ PROMOTER (opening statement)\nWe affirm.\n"},
 		{"terminal", Options{Color: true, Progress: true, Now: clock}, "debate d1\n" +
 			"\x1b[2m⏳ 0 tokens · 0:00\x1b[0m\r\x1b[2K" +
 			"\x1b[2m⏳ exchange · 0 tokens · 0:00\x1b[0m\r\x1b[2K" +
@@ -52,11 +50,9 @@ func TestRender(t *testing.T) {
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m\r\x1b[2K" +
 			"\x1b[2m  ✓ evaluation: adherence 80 · steel-man strong · self-critique weak · honesty high\x1b[0m\n" +
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m\r\x1b[2K" +
-			"\x1b[2m  • verdict · ARBITER\x1b[0m\n" +
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m\r\x1b[2K" +
 			"\n\x1b[1m▶ PROMOTER (opening statement)\x1b[0m\nWe affirm.\n" +
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m\r\x1b[2K" +
-			"\x1b[2m  • round scored · PERFORMANCE ADVOCATE\x1b[0m\n" +
 			"\x1b[2m⏳ exchange · exchange 2/8 · 2 tokens · 0:07\x1b[0m"},
 	}
 	for _, tt := range tests {
@@ -176,6 +172,26 @@ func TestSegmentHeaderOnlyWithContent(t *testing.T) {
 	}
 	r.Println("\n══════ OUTCOME ══════")
 	want := "\n══════ CLOSING ══════\n\n▶ CHAIR\nDone.\n\n══════ OUTCOME ══════\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRenderMarksWhatPeopleShouldKnow: a speech cut short at the model's
+// length limit says so; an evaluation the arbiter's reply did not give
+// (unscored) and a format's bookkeeping events show nothing.
+func TestRenderMarksWhatPeopleShouldKnow(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, duelogic.DefaultConfig(), Options{})
+	for _, e := range []duelogic.Event{
+		{Type: duelogic.EventUtterance, Seq: 3, Speaker: "chair_1", Utterance: &duelogic.Utterance{
+			Speaker: "chair_1", Kind: duelogic.KindResponse, Content: "It was going well until", Truncated: true}},
+		{Type: duelogic.EventEvaluation, Seq: 4, Speaker: "chair_1"}, // unscored: no data
+		{Type: "persuasion_turn", Seq: 5, Speaker: "pro", Data: json.RawMessage(`{"moves": []}`)},
+	} {
+		r.Emit(t.Context(), e)
+	}
+	want := "\n▶ CLAUDE SONNET 4 · Utilitarian Chair\nIt was going well until\n  … cut short: the model stopped at its length limit\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
