@@ -132,7 +132,11 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	if err := s.mapFailure(); err != nil {
 		return u, Watched{}, err
 	}
+	if err := s.checkBudget(); err != nil {
+		return u, Watched{}, err
+	}
 	req = s.hooked(req)
+	ctx, spent := withSpending(ctx)
 	c := newCutter(w)
 	said, cut, err := c.run(ctx, s.rec, s.o.client, req, u.Segment, u.Speaker)
 	if err != nil {
@@ -144,16 +148,20 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	wd := c.watched()
 	wd.Live = true
 	if cut == nil {
-		u.Content = strings.TrimSpace(said.Content)
-		if u.Content == "" {
-			return u, Watched{}, &TurnError{Segment: u.Segment, Speaker: u.Speaker, Purpose: req.Purpose, Err: errors.New("empty reply")}
+		if strings.TrimSpace(said.Content) == "" {
+			// Nothing was said, so nothing was checked: ask once more, as
+			// Say does.
+			if said, err = s.askAgain(ctx, req, said, u); err != nil {
+				return u, Watched{}, err
+			}
 		}
+		u.Content = strings.TrimSpace(said.Content)
 		u.Model = req.Model
 		if said.Model != "" {
 			u.Model = said.Model
 		}
 		u.Truncated = s.Truncated(req, said, u.Segment, u.Speaker)
-		u, err = s.keepWatched(ctx, key, u, said.Usage, &watchEntry{Speaker: w.Speaker, Watched: wd})
+		u, err = s.keepWatched(ctx, key, u, said.Usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
 		return u, wd, err
 	}
 	raw, err := json.Marshal(cut.Value)
@@ -165,7 +173,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	u.Model = req.Model
 	u.Cut, u.Interrupted, u.InterruptedBy = true, true, cut.By
 	usage := llm.Usage{PromptTokens: estimateTokens(promptRunes(req)), CompletionTokens: estimateTokens(utf8.RuneCountInString(u.Content))}
-	u, err = s.keepWatched(ctx, key, u, usage, &watchEntry{Speaker: w.Speaker, Watched: wd})
+	u, err = s.keepWatched(ctx, key, u, usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
 	return u, wd, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -31,6 +32,8 @@ type settings struct {
 	format  []func(f any) error
 
 	maxTokens map[string]int
+	prices    map[string]Price
+	budget    Budget
 }
 
 // WithStore sets where the debate is recorded; the default is a new
@@ -149,6 +152,14 @@ func newSettings(client llm.Client, opts []Option) (*settings, error) {
 	for p, c := range s.maxTokens {
 		if c < 0 {
 			return nil, fmt.Errorf("engine: WithMaxTokens: purpose %q: cap %d is negative", p, c)
+		}
+	}
+	if s.budget.Tokens < 0 || s.budget.Cost < 0 || math.IsNaN(s.budget.Cost) {
+		return nil, fmt.Errorf("engine: WithBudget: %+v: a limit is negative", s.budget)
+	}
+	for m, p := range s.prices {
+		if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
+			return nil, fmt.Errorf("engine: WithPrices: model %q: a price is negative", m)
 		}
 	}
 	if s.now == nil {

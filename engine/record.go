@@ -29,12 +29,14 @@ const recordVersion = 2
 // entry is the Data of every record: the step's key, whether it is a side
 // step, who it is charged to, its value, and the event that announced it.
 type entry struct {
-	Key     string          `json:"key"`
-	Side    bool            `json:"side,omitempty"`
-	Speaker string          `json:"speaker,omitempty"`
-	Usage   llm.Usage       `json:"usage,omitzero"`
-	Value   json.RawMessage `json:"value,omitempty"`
-	Event   *storedEvent    `json:"event,omitempty"`
+	Key     string    `json:"key"`
+	Side    bool      `json:"side,omitempty"`
+	Speaker string    `json:"speaker,omitempty"`
+	Usage   llm.Usage `json:"usage,omitzero"`
+	// Cost is what the step's calls cost, at the prices of [WithPrices].
+	Cost  float64         `json:"cost,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+	Event *storedEvent    `json:"event,omitempty"`
 	// Judgments counts the judgments made for the step ([Judge]), by
 	// purpose: a resumed debate counts them as it charges Usage.
 	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`

@@ -133,6 +133,7 @@ type recorder struct {
 	emitMu sync.Mutex // one Emit at a time: the writer's and the tokens'
 
 	clock *clock // times the run and its calls
+	meter *meter // prices the calls
 }
 
 // maxQueued bounds the writer's backlog; an append past it waits.
@@ -477,6 +478,7 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 	} else {
 		resp, err = c.Complete(ctx, req)
 	}
+	r.meter.spend(ctx, req, resp)
 	if err == nil {
 		err = ctx.Err()
 	}

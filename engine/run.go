@@ -67,6 +67,10 @@ type Result[R any] struct {
 	// step was charged to.
 	Usage          llm.Usage            `json:"usage"`
 	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker"`
+	// Cost is the money the debate's calls cost at the prices of
+	// [WithPrices], including those made before a resume (0 without
+	// prices).
+	Cost float64 `json:"cost,omitempty"`
 	// Detail is the format's own outcome (metrics, verdict, documents...).
 	Detail R `json:"detail"`
 	// Arguments is the argument map, when [WithArgumentMap] is on.
@@ -332,6 +336,7 @@ func soFar[R any](s *Session, name string) *Result[R] {
 		res.UsageBySpeaker[sp] = u
 		res.Usage = res.Usage.Add(u)
 	}
+	res.Cost = s.cost + s.rec.meter.loose()
 	s.usageMu.Unlock()
 	return res
 }
@@ -365,7 +370,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	if err != nil {
 		return nil, fmt.Errorf("engine: encode the %s outcome: %w", f.Name(), err)
 	}
-	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Detail: raw, Arguments: am, Judgments: res.Judgments}
+	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Cost: res.Cost, Detail: raw, Arguments: am, Judgments: res.Judgments}
 	if o, ok := any(detail).(Outcome); ok && !isNil(o) {
 		v := o.Verdict()
 		ended.Verdict = &v

@@ -38,6 +38,7 @@ type Session struct {
 	transcript []Utterance
 	index      map[int64]int
 	usageMu    sync.Mutex
+	cost       float64 // what the stored steps cost; guarded by usageMu
 	usage      map[string]llm.Usage
 	judgments  map[string]JudgmentCounts // guarded by usageMu
 
@@ -77,7 +78,8 @@ func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics)
 	_, streams := o.client.(llm.Streamer)
 	return &Session{
 		o: o, d: d, j: j, stream: streams, mapSem: sem,
-		rec:   &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger, clock: newClock(o.now)},
+		rec: &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger, clock: newClock(o.now),
+			meter: &meter{prices: o.prices}},
 		index: map[int64]int{},
 		usage: map[string]llm.Usage{},
 		keys:  map[string]bool{},
@@ -167,7 +169,11 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 	if err := s.mapFailure(); err != nil {
 		return u, err
 	}
+	if err := s.checkBudget(); err != nil {
+		return u, err
+	}
 	req = s.hooked(req)
+	ctx, spent := withSpending(ctx)
 	resp, err := s.rec.call(ctx, s.o.client, req, u.Segment, u.Speaker, s.stream)
 	if err != nil {
 		return u, err
@@ -183,7 +189,7 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 		u.Model = resp.Model
 	}
 	u.Truncated = s.Truncated(req, resp, u.Segment, u.Speaker)
-	return s.keep(ctx, key, u, resp.Usage)
+	return s.keepWatched(ctx, key, u, resp.Usage, spent.total(), nil)
 }
 
 // emptyReask is what a model that answered a speech with nothing is told
@@ -234,19 +240,19 @@ func (s *Session) RecordCharged(ctx context.Context, key string, u Utterance, us
 }
 
 func (s *Session) keep(ctx context.Context, key string, u Utterance, usage llm.Usage) (Utterance, error) {
-	return s.keepWatched(ctx, key, u, usage, nil)
+	return s.keepWatched(ctx, key, u, usage, 0, nil)
 }
 
 // keepWatched is keep for an utterance that had checks beside it (w not
 // nil): their outcome is stored in the same record and their usage charged
 // to w.Speaker.
-func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usage llm.Usage, w *watchEntry) (Utterance, error) {
+func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usage llm.Usage, cost float64, w *watchEntry) (Utterance, error) {
 	u.Seq = 0
 	raw, err := json.Marshal(u)
 	if err != nil {
 		return u, fmt.Errorf("engine: encode utterance %s: %w", key, err)
 	}
-	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Value: raw, Watch: w},
+	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Cost: cost, Value: raw, Watch: w},
 		func(seq int64) *Announcement {
 			cp := u
 			cp.Seq = seq
@@ -257,6 +263,7 @@ func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usag
 	}
 	u.Seq = rec.Seq
 	s.add(u, usage)
+	s.chargeCost(cost)
 	if w != nil {
 		s.charge(w.Speaker, w.Usage)
 		s.countJudgments(w.Judgments)
@@ -286,6 +293,7 @@ func (s *Session) replayedEntry(key string) (Utterance, entry, bool, error) {
 	}
 	u.Seq = rec.Seq
 	s.add(u, en.Usage)
+	s.chargeCost(en.Cost)
 	if w := en.Watch; w != nil {
 		s.charge(w.Speaker, w.Usage)
 		s.countJudgments(w.Judgments)
@@ -429,10 +437,14 @@ func (s *Session) mainStep(ctx context.Context, key, typ, speaker string, out an
 			return false, err
 		}
 		s.charge(en.Speaker, en.Usage)
+		s.chargeCost(en.Cost)
 		s.countJudgments(en.Judgments)
 		return true, decodeValue(rec, en, out)
 	}
 	if err := s.mapFailure(); err != nil {
+		return false, err
+	}
+	if err := s.checkBudget(); err != nil {
 		return false, err
 	}
 	return false, s.freshStep(ctx, entry{Key: key, Speaker: speaker}, typ, out, produce, announce)
@@ -460,6 +472,9 @@ func (s *Session) sideStep(ctx context.Context, key, typ, speaker string, out an
 			return false, err
 		}
 		return true, decodeValue(rec, en, out)
+	}
+	if err := s.checkBudget(); err != nil {
+		return false, err
 	}
 	ctx = context.WithValue(ctx, sideKey{}, true)
 	defer s.rec.sideBegin()()
@@ -497,6 +512,7 @@ func (s *Session) chargeSide() error {
 			return err
 		}
 		s.charge(en.Speaker, en.Usage)
+		s.chargeCost(en.Cost)
 		s.countJudgments(en.Judgments)
 	}
 	return nil
@@ -504,11 +520,12 @@ func (s *Session) chargeSide() error {
 
 func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, produce StepFunc, announce func(int64) *Announcement) error {
 	pctx, judged := withTally(ctx)
+	pctx, spent := withSpending(pctx)
 	v, usage, err := produce(pctx)
 	if err != nil {
 		return err
 	}
-	e.Judgments = judged.counts()
+	e.Judgments, e.Cost = judged.counts(), spent.total()
 	if e.Value, err = json.Marshal(v); err != nil {
 		return fmt.Errorf("engine: encode step %s: %w", e.Key, err)
 	}
@@ -524,6 +541,7 @@ func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, p
 		return err
 	}
 	s.charge(e.Speaker, usage)
+	s.chargeCost(e.Cost)
 	s.countJudgments(e.Judgments)
 	return nil
 }

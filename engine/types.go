@@ -209,8 +209,10 @@ type Ended struct {
 	Format         string               `json:"format"`
 	Usage          llm.Usage            `json:"usage"`
 	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker,omitempty"`
-	Detail         json.RawMessage      `json:"detail,omitempty"`
-	Arguments      *ArgumentMap         `json:"arguments,omitempty"`
+	// Cost is [Result].Cost.
+	Cost      float64         `json:"cost,omitempty"`
+	Detail    json.RawMessage `json:"detail,omitempty"`
+	Arguments *ArgumentMap    `json:"arguments,omitempty"`
 	// Judgments is [Result.Judgments].
 	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
 	// Verdict is the outcome's [Outcome.Verdict], when the format's

@@ -75,11 +75,24 @@ func (r Request) WantsJSON() bool { return r.JSON || len(r.Schema) > 0 }
 type Usage struct {
 	PromptTokens     int `json:"promptTokens"`
 	CompletionTokens int `json:"completionTokens"`
+	// CachedPromptTokens are the prompt tokens (of PromptTokens) the
+	// provider served from its prompt cache, as it reports them; 0 when it
+	// does not.
+	CachedPromptTokens int `json:"cachedPromptTokens,omitempty"`
+	// ReasoningTokens are the completion tokens (of CompletionTokens) the
+	// model spent on reasoning it did not show, as the provider reports
+	// them.
+	ReasoningTokens int `json:"reasoningTokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{PromptTokens: u.PromptTokens + v.PromptTokens, CompletionTokens: u.CompletionTokens + v.CompletionTokens}
+	return Usage{
+		PromptTokens:       u.PromptTokens + v.PromptTokens,
+		CompletionTokens:   u.CompletionTokens + v.CompletionTokens,
+		CachedPromptTokens: u.CachedPromptTokens + v.CachedPromptTokens,
+		ReasoningTokens:    u.ReasoningTokens + v.ReasoningTokens,
+	}
 }
 
 // Total is PromptTokens + CompletionTokens.

@@ -94,7 +94,7 @@ func ExampleFake_Stream() {
 	// "a "
 	// "practice."
 	// Freedom is a practice. <nil>
-	// {PromptTokens:4 CompletionTokens:6}
+	// {PromptTokens:4 CompletionTokens:6 CachedPromptTokens:0 ReasoningTokens:0}
 }
 
 // A stream can break off after some deltas, as a dropped connection would.

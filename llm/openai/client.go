@@ -424,21 +424,51 @@ type chatResponse struct {
 		FinishReason string          `json:"finish_reason"`
 		Error        json.RawMessage `json:"error"` // OpenRouter
 	} `json:"choices"`
-	Usage  *wireUsage      `json:"usage"`
-	Error  json.RawMessage `json:"error"`
-	Object string          `json:"object"`
+	Usage   *wireUsage      `json:"usage"`
+	Timings *wireTimings    `json:"timings"` // llama.cpp
+	Error   json.RawMessage `json:"error"`
+	Object  string          `json:"object"`
 }
 
+// wireUsage is a usage object: OpenAI's, with the details of cached prompt
+// tokens and reasoning tokens that OpenAI, llama.cpp, vLLM and OpenRouter
+// send.
 type wireUsage struct {
 	PromptTokens     tokenCount `json:"prompt_tokens"`
 	CompletionTokens tokenCount `json:"completion_tokens"`
+	PromptDetails    *struct {
+		CachedTokens tokenCount `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionDetails *struct {
+		ReasoningTokens tokenCount `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
-func (u *wireUsage) llm() llm.Usage {
+// wireTimings is llama.cpp's timings object, whose cache_n is the prompt
+// tokens its slot reused from its cache.
+type wireTimings struct {
+	CacheN tokenCount `json:"cache_n"`
+}
+
+// usageOf reads a usage object, and llama.cpp's timings for the cached
+// tokens when the usage does not say them.
+func usageOf(u *wireUsage, t *wireTimings) llm.Usage {
 	if u == nil {
 		return llm.Usage{}
 	}
-	return llm.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
+	out := llm.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
+	if d := u.PromptDetails; d != nil {
+		out.CachedPromptTokens = int(d.CachedTokens)
+	}
+	if out.CachedPromptTokens == 0 && t != nil {
+		out.CachedPromptTokens = int(t.CacheN)
+	}
+	if d := u.CompletionDetails; d != nil {
+		out.ReasoningTokens = int(d.ReasoningTokens)
+	}
+	out.CachedPromptTokens = min(out.CachedPromptTokens, out.PromptTokens)
+	out.ReasoningTokens = min(out.ReasoningTokens, out.CompletionTokens)
+	return out
 }
 
 // contentText is a message's content: a string, null, or a list of parts
@@ -499,7 +529,7 @@ func (c *Client) decodeCompletion(data []byte, model string) (llm.Response, erro
 	if r.Model != "" {
 		model = r.Model
 	}
-	return llm.Response{Content: string(ch.Message.Content), Model: model, FinishReason: finishReason(ch.FinishReason), Usage: r.Usage.llm()}, nil
+	return llm.Response{Content: string(ch.Message.Content), Model: model, FinishReason: finishReason(ch.FinishReason), Usage: usageOf(r.Usage, r.Timings)}, nil
 }
 
 // eventError turns an error object found in a 200 response into an error.

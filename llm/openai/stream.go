@@ -84,9 +84,10 @@ type streamChunk struct {
 		} `json:"delta"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage  *wireUsage      `json:"usage"`
-	Error  json.RawMessage `json:"error"`
-	Object string          `json:"object"`
+	Usage   *wireUsage      `json:"usage"`
+	Timings *wireTimings    `json:"timings"` // llama.cpp
+	Error   json.RawMessage `json:"error"`
+	Object  string          `json:"object"`
 }
 
 // streamState accumulates a stream's response.
@@ -137,7 +138,7 @@ func (st *streamState) handle(ev sseEvent, onDelta func(string) error) (done boo
 		st.model = ch.Model
 	}
 	if ch.Usage != nil {
-		st.usage = ch.Usage.llm()
+		st.usage = usageOf(ch.Usage, ch.Timings)
 	}
 	for _, choice := range ch.Choices {
 		if choice.Index != 0 {

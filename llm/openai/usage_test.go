@@ -1,0 +1,46 @@
+package openai
+
+import (
+	"testing"
+
+	"github.com/duelogic/duelogic/llm"
+)
+
+// TestUsageDetails: cached prompt tokens and reasoning tokens are read from
+// the usage details OpenAI, vLLM and llama.cpp send, else from llama.cpp's
+// timings, in a reply and at the end of a stream; counts that do not add
+// up are held within their totals.
+func TestUsageDetails(t *testing.T) {
+	const choice = `"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]`
+	tests := []struct {
+		name, usage string
+		want        llm.Usage
+	}{
+		{"OpenAI", `"usage":{"prompt_tokens":100,"completion_tokens":30,"prompt_tokens_details":{"cached_tokens":64},"completion_tokens_details":{"reasoning_tokens":12}}`,
+			llm.Usage{PromptTokens: 100, CompletionTokens: 30, CachedPromptTokens: 64, ReasoningTokens: 12}},
+		{"llama.cpp", `"usage":{"prompt_tokens":24,"completion_tokens":8,"prompt_tokens_details":{"cached_tokens":23}},"timings":{"cache_n":23,"prompt_n":1}`,
+			llm.Usage{PromptTokens: 24, CompletionTokens: 8, CachedPromptTokens: 23}},
+		{"llama.cpp timings only", `"usage":{"prompt_tokens":24,"completion_tokens":8},"timings":{"cache_n":20,"prompt_n":4}`,
+			llm.Usage{PromptTokens: 24, CompletionTokens: 8, CachedPromptTokens: 20}},
+		{"no details", `"usage":{"prompt_tokens":5,"completion_tokens":2}`, llm.Usage{PromptTokens: 5, CompletionTokens: 2}},
+		{"details beyond their totals", `"usage":{"prompt_tokens":5,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":9},"completion_tokens_details":{"reasoning_tokens":null}}`,
+			llm.Usage{PromptTokens: 5, CompletionTokens: 2, CachedPromptTokens: 5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"model":"m",` + choice + `,` + tt.usage + `}`
+			c, _ := testClient(Config{BaseURL: serve(t, reply(200, "application/json", body)).URL})
+			resp, err := c.Complete(t.Context(), userReq("x"))
+			if err != nil || resp.Usage != tt.want {
+				t.Errorf("Complete: usage %+v, %v; want %+v", resp.Usage, err, tt.want)
+			}
+			stream := `data: {"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}` + "\n\n" +
+				`data: {"choices":[],` + tt.usage + "}\n\ndata: [DONE]\n\n"
+			c, _ = testClient(Config{BaseURL: serve(t, sse(stream)).URL})
+			resp, err = c.Stream(t.Context(), userReq("x"), nil)
+			if err != nil || resp.Usage != tt.want {
+				t.Errorf("Stream: usage %+v, %v; want %+v", resp.Usage, err, tt.want)
+			}
+		})
+	}
+}
