@@ -53,6 +53,16 @@ type Cast interface {
 	JudgeModel() string
 }
 
+// Proposer is implemented by a format that finds the proposition of a
+// debate given without one (formal: its topic prompt, else it asks the
+// person, seed 001's Step B). When d.Proposition is blank, [Run] calls
+// Propose before it checks the debate, with the debate's [Human] (nil
+// without [WithHuman], or when d is unattended); the proposition it
+// returns is debated, and its error stops Run before anything is stored.
+type Proposer interface {
+	Propose(ctx context.Context, d Debate, h Human) (string, error)
+}
+
 // Result is a finished debate of a format with outcome type R.
 type Result[R any] struct {
 	DebateID string `json:"debateId"`
@@ -166,6 +176,17 @@ func Run[R any](ctx context.Context, client llm.Client, f Format[R], d Debate, o
 	}
 	if err := s.configure(f); err != nil {
 		return nil, err
+	}
+	if p, ok := underlying(f).(Proposer); ok && strings.TrimSpace(d.Proposition) == "" {
+		h := s.human
+		if d.Unattended {
+			h = nil
+		}
+		prop, err := p.Propose(ctx, d, h)
+		if err != nil {
+			return nil, err
+		}
+		d.Proposition = prop
 	}
 	if err := ValidateDebate(d); err != nil {
 		return nil, err

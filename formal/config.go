@@ -54,27 +54,36 @@ type Config struct {
 
 	// TopicPrompt is the topic debated when none is given: the seed's
 	// topic_prompt ("If `topic` is empty: use `topic_prompt` from config as
-	// the topic"). The engine needs a debate's proposition before the
-	// format plays, so a host applies it with [Config.Topic] before
-	// [engine.Run]; "": none.
+	// the topic"). [engine.Run] debates it when the debate's proposition is
+	// blank ([Format.Propose]); "": none, and the person is asked.
 	TopicPrompt string `json:"topicPrompt,omitempty"`
 
-	// OutputDir is the directory in which the debate's documents are
-	// written, into a new directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>"
-	// (see [WriteOutput]); "": none are written (they are still in
-	// [Outcome.Docs]).
+	// OutputDir is the directory in which the debate creates its output
+	// directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>" when it starts,
+	// appends its debate-log.jsonl as it goes and writes its documents at
+	// its end (see the package documentation); "": none are written (they
+	// are still in [Outcome.Docs]).
 	OutputDir string `json:"outputDir"`
 }
 
 // ErrNoTopic is matched (errors.Is) by the error of [Config.Topic] when
-// neither a topic nor Config.TopicPrompt is given.
-var ErrNoTopic = errors.New("formal: no topic: give one, or set topicPrompt")
+// neither a topic nor Config.TopicPrompt is given, and by that of
+// [engine.Run] for a debate given no proposition that has nobody to ask
+// for one (see [Format.Propose]): nothing is stored.
+var ErrNoTopic = errors.New("formal: no topic: give one, set topicPrompt, or let a person be asked (engine.WithHuman)")
+
+// TopicQuestion is the seed's question for a debate given no topic (Step
+// B: "ask the user: What should the debate topic be?").
+const TopicQuestion = "What should the debate topic be?"
 
 // Topic returns the topic to debate as the seed's Step B chooses it: topic
 // when it is not blank, else c.TopicPrompt; [ErrNoTopic] when both are
 // blank. Give the result to the debate's Proposition:
 //
 //	d.Proposition, err = cfg.Topic(d.Proposition)
+//
+// [engine.Run] does this itself for a debate given no proposition, and
+// asks a person when neither is set ([Format.Propose]).
 func (c Config) Topic(topic string) (string, error) {
 	if strings.TrimSpace(topic) != "" {
 		return topic, nil

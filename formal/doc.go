@@ -69,15 +69,23 @@
 //
 // # The course of a debate
 //
-// Setup: the chair opens the log ("setup") and announces the topic (the
-// debate's proposition; a host without one takes Config.TopicPrompt, the
-// seed's topic_prompt, with [Config.Topic]: nobody is asked). Opening statements: the
-// promoter, then the detractor. Rounds, between Config.MinRounds and
+// Setup: the debate's setup is announced ([EventSetup]: the topic and the
+// output directory created, the seed's Steps B and C), the chair opens the
+// log ("setup") and announces the topic. The topic is the debate's
+// proposition; a debate given none ([engine.Run] calls [Format.Propose])
+// takes Config.TopicPrompt, the seed's topic_prompt, else asks its person
+// (engine.WithHuman) "What should the debate topic be?" ([TopicQuestion],
+// kind [engine.QuestionTopic]); with nobody to ask it fails with
+// [ErrNoTopic] before anything is stored. The seed's configuration file,
+// config/debate-config.json, is read and written back by
+// [LoadSeedConfig] and [SaveSeedConfig] (a host's concern: the CLI's
+// --config). Opening statements: the promoter, then the detractor. Rounds, between Config.MinRounds and
 // Config.MaxRounds: the chair reviews the verifier's findings and announces
 // the round; the promoter, then the detractor, make a "new_point", a
 // "rebuttal" naming the entry it rebuts (none named: the other side's
 // latest argument, as the seed's chair cues it), or a "conjecture" — or
-// first ask the chair for a clarification (below); the audience asks up to
+// first ask the chair for a clarification (below), and may raise a point
+// of order (below); the audience asks up to
 // two questions,
 // and the chair relays the fair ones ("audience_question"), which are put to
 // their debater in its next turn. From MinRounds on, the chair ends the rounds
@@ -106,6 +114,22 @@
 // the relayed questions, the end of the rounds, the verdict, every document —
 // is a stored step of the session, so a resumed debate continues exactly as
 // the stopped one would have.
+//
+// # Points of order
+//
+// "6. No ad hominem. 7. No misrepresentation." — rules the chair enforces.
+// In a round, a debater's turn may carry a point of order
+// ("point_of_order": {target_seq, rule, complaint}) on an argument of the
+// other side still on the record: it breaks rule 6 (it attacks the
+// debater, not the argument) or rule 7 (it mischaracterises the
+// debater's stated position). As on a source challenge, the turn pauses:
+// the chair rules on it ([PurposePointOfOrder], JSON {"upheld", "ruling"};
+// unreadable: not upheld) with a "ruling" on the entry named, quoting the
+// complaint, and the turn resumes. Upheld, the ruling counts against the
+// entry's side (the verdict prompt's "rulings on its entries") and is put
+// to its debater as a warning in its next turn; dismissed, it does
+// neither. An entry is ruled on once; the schema offers only the entries
+// a point of order may name.
 //
 // # Debater turns and the rules
 //
@@ -196,27 +220,33 @@
 //
 // Rule 12: "Citing a non-existent URL is an immediate disqualification
 // offence." A debater with an entry struck for a fabricated source is
-// disqualified at once — the chair's ruling says so — and the outcome
-// follows by rule, not by the chair model's judgement: the other side wins
+// disqualified at once — the chair's ruling says so — and speaks no more:
+// the chair announces it, the rounds end there (the round under way is
+// not finished, and no round begins: [EndDisqualification]; Outcome.Rounds
+// counts the rounds begun), the pending findings are reviewed, and the
+// other side alone delivers its closing statement. The outcome follows by
+// rule, not by the chair model's judgement: the other side wins
 // ("negative_wins" when the promoter is disqualified, "affirmative_wins"
 // when the detractor is), unless the other side is disqualified too, when
-// the debate is "void" (the seed's example of a void debate: "both debaters
-// had fabricated sources"). The debate still runs its course, so that the
-// other side's sources are checked too; the chair model is asked for the
-// verdict only when neither side is disqualified ([Outcome.Disqualified]).
+// the debate is "void" at once — no closing statement is delivered (the
+// seed's example of a void debate: "both debaters had fabricated
+// sources"). The chair model is asked for the verdict only when neither
+// side is disqualified ([Outcome.Disqualified]).
 //
 // # Redactions
 //
 // A redacted entry is struck from every output: [Strike] replaces its
-// content and sources with a notice (and those of the source challenges and
-// findings about it, which may quote it; the chair's rulings never quote an
-// entry), and prompts written after the redaction, [Outcome.Entries], the
-// result's transcript (amended with [engine.Session.Amend]), [ExportLog]
-// and all documents — including everything the reporter and assessor models
-// are shown — see only the struck log. The store keeps the entry as it was
-// said, for audit, and so do the events announced before the redaction and
-// an argument map (engine.WithArgumentMap), whose moves are extracted from
-// each turn as it is said. What the other debater said about the entry
+// content and sources with a notice (and those of the source challenges,
+// findings and rulings on points of order about it, which may quote it;
+// the chair's other rulings never quote an entry), and prompts written
+// after the redaction, [Outcome.Entries], the result's transcript (amended
+// with [engine.Session.Amend]), [ExportLog] and all documents — including
+// everything the reporter and assessor models are shown — see only the
+// struck log. The store keeps the entry as it was said, for audit, and so
+// do the events announced before the redaction, an argument map
+// (engine.WithArgumentMap), whose moves are extracted from each turn as it
+// is said, and the seed's append-only debate-log.jsonl in the output
+// directory (below), where the redaction follows the entry. What the other debater said about the entry
 // before it was struck (a rebuttal quoting it, say) is that debater's own
 // words and stays.
 //
@@ -233,14 +263,25 @@
 // The documents are in [Outcome.Docs] and, with their file names and
 // titles, [Outcome.Documents]. The seed's output directory,
 // <timestamp>-<slug>, holds transcript.md, summary.md, blog-post.md (none
-// on a void debate), assessor-report.md and debate-log.jsonl, the struck log in the seed's schema ([ExportLog]; read
-// it back with [ImportLog]). [WriteOutput] writes it for a finished
-// debate; its name, [DirName], is the debate's recorded start
-// ([Outcome.Started], UTC) and the topic's [Slug], as the seed's shell
-// snippet computes them, so writing the same debate again, or after a
-// resume, finds the same directory. With Config.OutputDir set, the debate
-// writes it itself, as its last stored step, naming it when the debate
-// starts (a name taken then gets a suffix, "-2", "-3", ...). Files are 0644
-// in a 0755 directory; an existing directory is never written over
+// on a void debate), assessor-report.md and debate-log.jsonl, the log in
+// the seed's schema (read it back with [ImportLog]); its name, [DirName],
+// is the debate's recorded start ([Outcome.Started], UTC) and the topic's
+// [Slug], as the seed's shell snippet computes them.
+//
+// With Config.OutputDir set, the debate creates the directory in it when
+// it starts (Step C; a name taken gets a suffix, "-2", "-3", ...) and
+// appends every entry to its debate-log.jsonl as the entry is stored, as
+// said — the seed's "append-only debate log": a reader can follow it
+// (tail -f), a debate stopped midway leaves the log of what it stored, a
+// struck entry stays as it was, followed by its redaction entry, and a
+// resumed debate appends after the lines it finds, never rewriting one (a
+// replayed debate that adds no entry writes nothing). The documents are
+// written into it as the debate's last stored step, each file whole or
+// not at all.
+//
+// [WriteOutput] writes the directory for a finished debate from its
+// outcome, whose entries are struck: its debate-log.jsonl is the struck
+// log ([ExportLog]). Writing the same outcome again finds the directory it
+// wrote. Files are 0644 in a 0755 directory; a file is never written over
 // ([ErrOutputExists]).
 package formal

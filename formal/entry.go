@@ -195,12 +195,31 @@ func redactedSeqs(entries []Entry) map[int]int {
 	return red
 }
 
+// orderPrefix begins what follows "Ruling on seq N: " in the chair's
+// ruling on a point of order; orderStruck replaces it once the entry is
+// struck.
+const (
+	orderPrefix = "point of order by"
+	orderStruck = "a point of order on this entry"
+)
+
+// isOrderRuling reports whether e is the chair's ruling on a point of order.
+func isOrderRuling(e Entry) bool {
+	if e.Type != TypeRuling || e.TargetSeq == nil {
+		return false
+	}
+	rest, ok := strings.CutPrefix(e.Content, fmt.Sprintf("Ruling on seq %d: ", *e.TargetSeq))
+	return ok && (strings.HasPrefix(rest, orderPrefix) || strings.HasPrefix(rest, orderStruck))
+}
+
 // Strike returns a copy of entries with redacted content removed: a
 // redacted entry keeps its place, type and speaker, but its content is
 // replaced by a notice and its sources by nil; so are the source challenges
 // and verification results about it, which may quote it (a finding keeps its
-// status). The chair's rulings and redactions are written from templates
-// that never quote an entry, and stay. Strike is idempotent. Every output of
+// status), and the chair's rulings on a point of order about it, which
+// quote the complaint and give the chair's reason. The chair's other
+// rulings and its redactions are written from templates that never quote
+// an entry, and stay. Strike is idempotent. Every output of
 // this package — prompts written after a redaction, [Outcome.Entries],
 // [ExportLog], the documents — goes through it.
 func Strike(entries []Entry) []Entry {
@@ -216,7 +235,7 @@ func Strike(entries []Entry) []Entry {
 			e.Sources = nil
 			continue
 		}
-		if e.TargetSeq == nil || (e.Type != TypeSourceChallenge && e.Type != TypeVerificationResult) {
+		if e.TargetSeq == nil || (e.Type != TypeSourceChallenge && e.Type != TypeVerificationResult && !isOrderRuling(*e)) {
 			continue
 		}
 		t := *e.TargetSeq
@@ -224,6 +243,10 @@ func Strike(entries []Entry) []Entry {
 			continue
 		}
 		e.Sources = nil
+		if e.Type == TypeRuling {
+			e.Content = fmt.Sprintf("Ruling on seq %d: %s. Details are struck with the redacted entry.", t, orderStruck)
+			continue
+		}
 		if e.Type == TypeSourceChallenge {
 			e.Content = fmt.Sprintf("Challenge to seq %d. Details are struck with the redacted entry.", t)
 			continue

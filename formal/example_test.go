@@ -69,7 +69,7 @@ func Example_open() {
 	st := store.NewMemory()
 	now := func() time.Time { return time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC) }
 	d := engine.Debate{ID: "fd-example", Proposition: "Cities should ban private cars from their centres."}
-	res, err := engine.Run(ctx, llm.NewStub(1), f, d, engine.WithStore(st), engine.WithClock(now))
+	res, err := engine.Run(ctx, llm.NewStub(0), f, d, engine.WithStore(st), engine.WithClock(now))
 	if err != nil {
 		log.Fatal(err) // res, if not nil, holds the debate so far: engine.ResumeStored finishes it
 	}
@@ -78,7 +78,7 @@ func Example_open() {
 	for _, doc := range res.Detail.Documents() {
 		fmt.Printf("%s (%s)\n", doc.Name, doc.Title)
 	}
-	again, err := engine.ResumeStored(ctx, llm.NewStub(1), d.ID, engine.WithStore(st))
+	again, err := engine.ResumeStored(ctx, llm.NewStub(0), d.ID, engine.WithStore(st))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -202,7 +202,8 @@ func TestRunOnStub(t *testing.T) {
 }
 
 // checkFiles checks the output directory: mode 0755, files 0644, the
-// documents of the result and no blog post on a void debate.
+// documents of the result, no blog post on a void debate, and the seed's
+// log of every entry as said (the result's entries are the struck log).
 func checkFiles(t *testing.T, res *result) {
 	t.Helper()
 	fi, err := os.Stat(res.Detail.Dir)
@@ -212,9 +213,25 @@ func checkFiles(t *testing.T, res *result) {
 	if fi.Mode().Perm() != 0o755 {
 		t.Errorf("dir mode %v", fi.Mode())
 	}
-	var log bytes.Buffer
-	if err := ExportLog(&log, res.Detail.Entries); err != nil {
+	f, err := os.Open(filepath.Join(res.Detail.Dir, FileLog))
+	if err != nil {
 		t.Fatal(err)
+	}
+	said, err := ImportLog(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.Detail.Entries, Strike(said)); diff != "" {
+		t.Errorf("%s, struck (-result +file):\n%s", FileLog, diff)
+	}
+	var log bytes.Buffer
+	for _, e := range said {
+		line, err := logLine(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Write(line)
 	}
 	want := map[string]string{
 		FileTranscript: res.Detail.Docs.Transcript, FileSummary: res.Detail.Docs.Summary,
@@ -259,7 +276,9 @@ func TestInvalidConfigCallsNoModel(t *testing.T) {
 	if !errors.Is(err, engine.ErrInvalidConfig) || !strings.Contains(err.Error(), "maxRounds") || !strings.Contains(err.Error(), "chairModel") {
 		t.Errorf("Run: err = %v", err)
 	}
-	if _, err := engine.Run(t.Context(), c, newFormat(t, testConfig()), engine.Debate{}); !errors.Is(err, engine.ErrInvalidDebate) {
+	// No proposition, no topic prompt and nobody to ask: the seed's Step B
+	// finds no topic.
+	if _, err := engine.Run(t.Context(), c, newFormat(t, testConfig()), engine.Debate{}); !errors.Is(err, ErrNoTopic) {
 		t.Errorf("empty proposition: %v", err)
 	}
 	if c.calls() != 0 {
@@ -612,16 +631,15 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	// The promoter's round-1 point (8) is struck at the start of round 2
 	// (11), before the round is announced: "If a fabricated source was
 	// reported: issue a `redaction` ruling immediately before the round
-	// begins."
+	// begins." The promoter is disqualified, so round 2 never begins.
 	if diff := cmp.Diff([]Redaction{{Seq: 8, RedactionSeq: 11, Speaker: SpeakerPromoter, Reason: "source 1 was found fabricated by the verifier"}}, res.Detail.Redactions); diff != "" {
 		t.Fatalf("redactions (-want +got):\n%s", diff)
 	}
 	if e := res.Detail.Entries[8]; e.Content != "[REDACTED: struck from the record by the chair, see seq 11.]" || e.Sources != nil {
 		t.Errorf("struck entry %+v", e)
 	}
-	round2 := slices.IndexFunc(res.Detail.Entries, func(e Entry) bool { return e.Content == "Round 2 of 2 beginning." })
-	if round2 < 11 {
-		t.Errorf("round 2 announced at %d, before the redaction at 11", round2)
+	if round2 := slices.IndexFunc(res.Detail.Entries, func(e Entry) bool { return e.Content == "Round 2 of 2 beginning." }); round2 >= 0 {
+		t.Errorf("round 2 announced at %d, after the promoter's disqualification", round2)
 	}
 	if res.Detail.Decision == VerdictVoid {
 		t.Error("one side's fabrication voids the debate")
@@ -644,15 +662,22 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 	leaks("the documents", fmt.Sprint(res.Detail.Docs))
 	checkFiles(t, res)
 	for _, p := range res.Detail.Files {
+		if filepath.Base(p) == FileLog {
+			continue // the seed's append-only log: the entry as said, then its redaction
+		}
 		b, _ := os.ReadFile(p)
 		leaks(filepath.Base(p), string(b))
 	}
-	// No prompt after the redaction shows it: not round 2's turns, the
-	// closings, the verdict, the audience, the reporter or the assessor.
+	// No prompt after the redaction shows it: not the detractor's closing
+	// (the promoter, disqualified, gives none), the verdict, the audience,
+	// the reporter or the assessor.
 	redactedAt := false
 	for _, r := range f.Requests() {
-		if r.Purpose == PurposeTurn && strings.Contains(text(r), "Your turn: Round 2 of") {
+		if r.Purpose == PurposeTurn && strings.Contains(text(r), "Your turn: Deliver your closing statement") {
 			redactedAt = true
+			if r.Model != "detractor-model" {
+				t.Errorf("%s is asked for a closing statement", r.Model)
+			}
 		}
 		if redactedAt {
 			leaks(r.Purpose+" prompt", text(r))
@@ -664,7 +689,7 @@ func TestRedactionHonouredEverywhere(t *testing.T) {
 		}
 	}
 	if !redactedAt {
-		t.Error("no round 2 turn requested")
+		t.Error("no closing turn requested")
 	}
 	// The store keeps the entry as it was said.
 	recs, _ := st.Records(t.Context(), testDebate.ID)
@@ -724,7 +749,7 @@ func TestSourceChallenge(t *testing.T) {
 		want   []string
 		ruling string
 	}{
-		{"fabricated", "fabricated-1", []string{"source_challenge:detractor", "verification_result:verifier", "redaction:chair", "ruling:chair"},
+		{"fabricated", "fabricated-1", []string{"source_challenge:detractor", "verification_result:verifier", "redaction:chair", "ruling:chair", "announcement:chair"},
 			"Ruling on seq 8: citing a fabricated source is an immediate disqualification offence (rule 12). The entry is struck and the promoter is disqualified: the detractor wins, unless it too is found to have cited a fabricated source, when the debate is void. The source challenge at seq 9 is upheld."},
 		{"unreliable", "unreliable-1", []string{"source_challenge:detractor", "verification_result:verifier", "ruling:chair"},
 			"Ruling on seq 8: the verifier found source 2 unreliable. The promoter is warned and asked to withdraw or replace it. The source challenge at seq 9 is upheld."},
@@ -752,14 +777,16 @@ func TestSourceChallenge(t *testing.T) {
 			checkLog(t, res.Detail.Entries)
 			// A challenge of an entry that is not the promoter's was asked
 			// again (the openings' sources were ruled on at round 1's start).
-			var reask string
+			var reasks []string
 			for _, r := range requestsOf(f, PurposeTurn) {
 				if m := r.Messages[len(r.Messages)-1].Content; strings.HasPrefix(m, engine.ReaskPrefix) {
-					reask = m
+					reasks = append(reasks, m)
 				}
 			}
-			if !strings.Contains(reask, `"source_challenge.target_seq" 3 names no source you may challenge; want one of: 8`) {
-				t.Errorf("re-ask %q", reask)
+			if !slices.ContainsFunc(reasks, func(m string) bool {
+				return strings.Contains(m, `"source_challenge.target_seq" 3 names no source you may challenge; want one of: 8`)
+			}) {
+				t.Errorf("re-asks %q", reasks)
 			}
 			got := types(res.Detail.Entries[9 : 9+len(tc.want)])
 			if diff := cmp.Diff(tc.want, got); diff != "" {
@@ -772,7 +799,7 @@ func TestSourceChallenge(t *testing.T) {
 			if tc.name != "fabricated" && (ch.Content != "Challenge to seq 8, source 2 ("+url+"): It does not say traffic fell." || ch.Sources[0].URL != url) {
 				t.Errorf("challenge %+v", ch)
 			}
-			if r := res.Detail.Entries[9+len(tc.want)-1]; r.Content != tc.ruling {
+			if r := res.Detail.Entries[9+slices.Index(tc.want, "ruling:chair")]; r.Content != tc.ruling {
 				t.Errorf("ruling %q\nwant %q", r.Content, tc.ruling)
 			}
 			if e := res.Detail.Entries[9+len(tc.want)]; e.Type != TypeNewPoint || e.Speaker != SpeakerDetractor {

@@ -2,6 +2,7 @@ package formal
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ const (
 	PurposeBlogPost           = "formal_blog_post"        // the reporter's blog-post.md
 	PurposeAssessment         = "assessment"              // the assessor's assessor-report.md
 	PurposeClarification      = "formal_clarification"    // the chair's ruling on a request for clarification (JSON)
+	PurposePointOfOrder       = "formal_point_of_order"   // the chair's ruling on a point of order under rule 6 or 7 (JSON)
 )
 
 // Segments of a formal debate ([engine.Session.Segment]), in order.
@@ -61,6 +63,9 @@ const (
 	// with engine.DataAs[formal.Entry]), as said: the entry is struck
 	// from the outputs only once the chair redacts it.
 	EventEntry engine.EventType = "formal_entry"
+	// EventSetup announces the debate's setup, the seed's Steps B and C:
+	// the topic and the output directory created (Data a [Setup]).
+	EventSetup engine.EventType = "formal_setup"
 	// EventVerification announces a finding on a source, made beside the
 	// debate (segment SegmentVerification, speaker "verifier"); Data is a
 	// [Finding].
@@ -75,7 +80,23 @@ const (
 	EndMaxRounds         End = "max_rounds"
 	EndNaturalConclusion End = "natural_conclusion"
 	EndTimeBudget        End = "time_budget"
+	// EndDisqualification: a debater was disqualified under rule 12, so
+	// the rounds ended at once (Outcome.Rounds counts those begun).
+	EndDisqualification End = "disqualification"
 )
+
+// Setup is the data of [EventSetup].
+type Setup struct {
+	// Topic is the debate's proposition.
+	Topic string `json:"topic"`
+	// Started is when the debate started (UTC); it names the output
+	// directory ([DirName]).
+	Started time.Time `json:"started"`
+	// Dir is the output directory the debate created, where its log is
+	// appended as it goes and its documents are written at its end; ""
+	// without Config.OutputDir.
+	Dir string `json:"dir,omitempty"`
+}
 
 // Finding is a verification of one source of one entry.
 type Finding struct {
@@ -148,7 +169,8 @@ func (f *Format) Name() string { return FormatName }
 // [engine.Purposer].
 func (f *Format) Purposes() []string {
 	return []string{PurposeTurn, PurposeVerification, PurposeAudienceQuestions, PurposeRelay, PurposeConclusionCheck,
-		PurposeVerdict, PurposeAudienceConclusion, PurposeSummary, PurposeBlogPost, PurposeAssessment, PurposeClarification}
+		PurposeVerdict, PurposeAudienceConclusion, PurposeSummary, PurposeBlogPost, PurposeAssessment, PurposeClarification,
+		PurposePointOfOrder}
 }
 
 // Participants returns the debaters, "promoter" and "detractor": their
@@ -183,6 +205,28 @@ func capital(s string) string {
 // JudgeModel is the chair's model, which extracts the arguments when
 // argument mapping is on. Part of [engine.Cast].
 func (f *Format) JudgeModel() string { return f.ChairModel }
+
+// Propose is the seed's Step B for a debate given no topic, called by
+// [engine.Run] when the debate's proposition is blank (an
+// [engine.Proposer]): the topic prompt (Config.TopicPrompt) when it is
+// set; else the answer of the debate's person, h, to [TopicQuestion]
+// (kind [engine.QuestionTopic], free text). With nobody to ask (h nil: no
+// [engine.WithHuman], or an unattended debate) or a blank answer, the
+// error wraps [ErrNoTopic]; an error of h (such as [engine.ErrPaused]) is
+// returned wrapped. Either way Run stops before anything is stored.
+func (f *Format) Propose(ctx context.Context, d engine.Debate, h engine.Human) (string, error) {
+	if t, err := f.Config.Topic(d.Proposition); err == nil || h == nil {
+		return t, err
+	}
+	a, err := h.Ask(ctx, engine.Question{Kind: engine.QuestionTopic, Text: TopicQuestion})
+	if err != nil {
+		return "", fmt.Errorf("formal: asking for the topic: %w", err)
+	}
+	if t := strings.TrimSpace(a.Text); t != "" {
+		return t, nil
+	}
+	return "", fmt.Errorf("%w (the answer to %q was blank)", ErrNoTopic, TopicQuestion)
+}
 
 // Play runs the debate on s and returns its outcome; see the package
 // documentation for its course. It is called by [engine.Run] and

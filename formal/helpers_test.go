@@ -78,6 +78,7 @@ func newFake(rounds int, script func(f *llmtest.Fake)) *llmtest.Fake {
 	f.OnPurpose(PurposeRelay).Reply(`{"relay": [], "reason": "None relayed."}`)
 	f.OnPurpose(PurposeConclusionCheck).Reply(`{"concluded": false, "reason": "More to say."}`)
 	f.OnPurpose(PurposeVerdict).Reply(`{"outcome": "draw", "reason": "The cases were balanced."}`)
+	f.OnPurpose(PurposePointOfOrder).Reply(`{"upheld": false, "ruling": "The entry addresses the argument."}`)
 	f.OnPurpose(PurposeAudienceConclusion).Reply(words(250))
 	f.OnPurpose(PurposeSummary).Reply("# Summary\n\nBoth sides argued.")
 	f.OnPurpose(PurposeBlogPost).Reply("# Blog post\n\nA debate took place.")

@@ -27,11 +27,11 @@ func TestVerdictOfStubDebates(t *testing.T) {
 		decision Verdict
 		want     engine.Verdict
 	}{
-		{1, VerdictAffirmativeWins, engine.Verdict{Winner: "promoter", Summary: "promoter wins"}},
-		{7, VerdictNegativeWins, engine.Verdict{Winner: "detractor", Summary: "detractor wins"}},
-		{4, VerdictDraw, engine.Verdict{Draw: true, Summary: "draw"}},
-		{2, VerdictAffirmativeWins, engine.Verdict{Winner: "promoter", Summary: "promoter wins (rule 12: detractor disqualified)"}},
-		{9, VerdictNegativeWins, engine.Verdict{Winner: "detractor", Summary: "detractor wins (rule 12: promoter disqualified)"}},
+		{0, VerdictAffirmativeWins, engine.Verdict{Winner: "promoter", Summary: "promoter wins"}},
+		{12, VerdictNegativeWins, engine.Verdict{Winner: "detractor", Summary: "detractor wins"}},
+		{1, VerdictDraw, engine.Verdict{Draw: true, Summary: "draw"}},
+		{87, VerdictAffirmativeWins, engine.Verdict{Winner: "promoter", Summary: "promoter wins (rule 12: detractor disqualified)"}},
+		{285, VerdictNegativeWins, engine.Verdict{Winner: "detractor", Summary: "detractor wins (rule 12: promoter disqualified)"}},
 	} {
 		t.Run(tc.want.Summary, func(t *testing.T) {
 			cfg := DefaultConfig()

@@ -32,13 +32,21 @@ type play struct {
 
 	start time.Time
 	dir   string
+	// live is the output directory's debate-log.jsonl, opened at the
+	// first entry this run adds (a finished debate replayed writes
+	// nothing); synced entries of the log are in it; liveOff: it is
+	// another debate's, and left alone.
+	live    *liveLog
+	synced  int
+	liveOff bool
 
 	log         []Entry
 	said        []int64 // said[n]: the Seq of the utterance of entry n
 	redacted    map[int]Redaction
 	adjudicated map[[2]int]bool // (seq, source index) findings applied
 	findings    map[int][]Status
-	rulings     map[int]int // rulings per entry
+	rulings     map[int]int  // rulings per entry
+	ordered     map[int]bool // entries a point of order was ruled on
 	warnings    map[Speaker][]warning
 	questions   map[Speaker][]string
 	marks       []int // marks[r]: log length when round r began (marks[0]: openings)
@@ -81,6 +89,7 @@ func newPlay(cfg Config, s *engine.Session, build func(SourceVerifier) SourceVer
 		adjudicated: map[[2]int]bool{},
 		findings:    map[int][]Status{},
 		rulings:     map[int]int{},
+		ordered:     map[int]bool{},
 		warnings:    map[Speaker][]warning{},
 		questions:   map[Speaker][]string{},
 		sem:         make(chan struct{}, maxConcurrentChecks),
@@ -113,6 +122,7 @@ func (p *play) run(ctx context.Context) error {
 	defer func() {
 		cancel()
 		p.side.Wait() // errors are kept in the checks
+		p.closeLive()
 	}()
 	for _, ph := range []struct {
 		seg  engine.Segment
@@ -125,6 +135,11 @@ func (p *play) run(ctx context.Context) error {
 		{SegmentConclusion, p.conclusion},
 		{SegmentReport, p.report},
 	} {
+		if ph.seg == SegmentClosing && p.void() {
+			// Both debaters are disqualified: the debate is void and
+			// concludes at once, with no closing statements.
+			continue
+		}
 		p.seg = ph.seg
 		if err := p.s.Segment(ctx, ph.seg, ph.body); err != nil {
 			return err
@@ -176,7 +191,7 @@ func (p *play) strikeTranscript() {
 func (p *play) add(ctx context.Context, e Entry) (Entry, error) {
 	e.Seq = len(p.log)
 	var got Entry
-	_, err := p.s.Step(ctx, fmt.Sprintf("entry:%d", e.Seq), RecordEntry, e.Speaker.voice(), &got,
+	replayed, err := p.s.Step(ctx, fmt.Sprintf("entry:%d", e.Seq), RecordEntry, e.Speaker.voice(), &got,
 		func(context.Context) (any, llm.Usage, error) {
 			e.Timestamp = p.s.Now().UTC().Truncate(time.Second)
 			return e, llm.Usage{}, nil
@@ -212,6 +227,11 @@ func (p *play) add(ctx context.Context, e Entry) (Entry, error) {
 	}
 	p.log = append(p.log, got)
 	p.said = append(p.said, said.Seq)
+	if !replayed {
+		if err := p.syncLive(); err != nil {
+			return Entry{}, err
+		}
+	}
 	return got, nil
 }
 
@@ -240,15 +260,21 @@ func (p *play) setup(ctx context.Context) error {
 		now := p.s.Now().UTC()
 		v := setupValue{Start: now}
 		if p.cfg.OutputDir != "" {
-			// Named now, as the seed does at startup; created with the
-			// documents, so that a resumed debate writes where it would
-			// have. A name already taken (a debate on the same topic in
-			// the same second) gets a suffix, "-2", "-3", ..., so the
-			// debate does not run to its end only to be refused there.
-			v.Dir = freeDir(filepath.Join(p.cfg.OutputDir, DirName(now, p.d.Proposition)))
+			// Created now, as the seed's Step C does at startup, so that
+			// its log is written as the debate goes. A name already
+			// taken (a debate on the same topic in the same second) gets
+			// a suffix, "-2", "-3", ...
+			dir, err := makeDir(filepath.Join(p.cfg.OutputDir, DirName(now, p.d.Proposition)))
+			if err != nil {
+				return nil, llm.Usage{}, err
+			}
+			v.Dir = dir
 		}
 		return v, llm.Usage{}, nil
-	}, nil); err != nil {
+	}, func(int64) *engine.Announcement {
+		return &engine.Announcement{Type: EventSetup, Segment: SegmentSetup, Speaker: SpeakerChair.voice(),
+			Data: Setup{Topic: p.d.Proposition, Started: v.Start, Dir: v.Dir}}
+	}); err != nil {
 		return err
 	}
 	p.start, p.dir = v.Start, v.Dir
@@ -257,6 +283,47 @@ func (p *play) setup(ctx context.Context) error {
 		return err
 	}
 	return p.announce(ctx, PhaseSystem, "All agents confirmed ready. Beginning Phase 1: Opening Statements. Topic: %s", p.d.Proposition)
+}
+
+// syncLive appends the entries of the log not yet in the output
+// directory's log file, when there is one: opened (made again if it went
+// missing) at the first entry a run adds, it gets every entry up to it —
+// those a resumed debate replayed and finds in the file already are
+// checked against it. A log file that another debate wrote (the debate a
+// fork was made from) or an earlier version of this package wrote (it
+// wrote the struck log once the debate had finished) is left as it is,
+// and no longer appended to.
+func (p *play) syncLive() error {
+	if p.dir == "" || p.liveOff {
+		return nil
+	}
+	if p.live == nil {
+		live, err := openLiveLog(p.dir)
+		if err != nil {
+			return err
+		}
+		p.live = live
+	}
+	for ; p.synced < len(p.log); p.synced++ {
+		err := p.live.append(p.log[p.synced])
+		if errors.Is(err, errForeignLog) {
+			p.s.Logger().Warn("formal: not appending to the output directory's log", "debate", p.s.DebateID(), "err", err)
+			p.closeLive()
+			p.liveOff = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *play) closeLive() {
+	if p.live != nil {
+		p.live.close()
+		p.live = nil
+	}
 }
 
 func (p *play) openings(ctx context.Context) error {
@@ -272,7 +339,7 @@ func (p *play) openings(ctx context.Context) error {
 
 func (p *play) debateRounds(ctx context.Context) error {
 	for r := 1; r <= p.cfg.MaxRounds; r++ {
-		p.round, p.rounds = r, r
+		p.round = r
 		p.marks = append(p.marks, len(p.log))
 		// Every finding on the entries made so far, the previous round's
 		// included, is awaited and applied before the round begins: a
@@ -280,15 +347,29 @@ func (p *play) debateRounds(ctx context.Context) error {
 		if err := p.review(ctx, fmt.Sprintf("round%d:review", r), p.marks[r]); err != nil {
 			return err
 		}
+		if p.anyDisqualified() {
+			// Rule 12: the disqualified side speaks no more, so the
+			// rounds end before this one begins.
+			p.endedBy = EndDisqualification
+			break
+		}
+		p.rounds = r
 		if err := p.announce(ctx, PhaseRebuttal, "Round %d of %d beginning.", r, p.cfg.MaxRounds); err != nil {
 			return err
 		}
 		for _, who := range []Speaker{SpeakerPromoter, SpeakerDetractor} {
+			if p.anyDisqualified() {
+				break // a source challenge disqualified the other side
+			}
 			task := fmt.Sprintf("Round %d of at most %d. Make a new point, rebut an entry of the other side, or offer a labelled conjecture.", r, p.cfg.MaxRounds)
 			if _, err := p.debaterTurn(ctx, fmt.Sprintf("round%d:%s", r, who), who, PhaseRebuttal, task,
 				[]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}); err != nil {
 				return err
 			}
+		}
+		if p.anyDisqualified() {
+			p.endedBy = EndDisqualification
+			break
 		}
 		if err := p.audience(ctx, r); err != nil {
 			return err
@@ -313,26 +394,96 @@ func (p *play) debateRounds(ctx context.Context) error {
 	var why string
 	switch p.endedBy {
 	case EndMaxRounds:
-		why = fmt.Sprintf("the maximum of %d rounds was reached", p.cfg.MaxRounds)
+		why = fmt.Sprintf("the maximum of %d %s was reached", p.cfg.MaxRounds, plural(p.cfg.MaxRounds, "round", "rounds"))
 	case EndTimeBudget:
 		why = fmt.Sprintf("the time budget of %s was spent", p.cfg.TimeBudget)
+	case EndDisqualification:
+		when := "before its first round"
+		if p.rounds > 0 {
+			when = fmt.Sprintf("after %d %s", p.rounds, plural(p.rounds, "round", "rounds"))
+		}
+		if p.void() {
+			return p.announce(ctx, PhaseSystem, "Phase 2 ends %s: both debaters are disqualified under rule 12. The debate is void; no closing statements are delivered. Proceeding to the conclusion.", when)
+		}
+		out := p.disqualifiedSide()
+		return p.announce(ctx, PhaseSystem, "Phase 2 ends %s: the %s is disqualified under rule 12. Proceeding to Phase 3: the %s's closing statement.", when, out, out.opponent())
 	default:
 		why = "the chair judged that the debate had reached a natural conclusion"
 	}
-	return p.announce(ctx, PhaseSystem, "Phase 2 complete after %d rounds: %s. Proceeding to Phase 3: Closing Statements.", p.rounds, why)
+	return p.announce(ctx, PhaseSystem, "Phase 2 complete after %d %s: %s. Proceeding to Phase 3: Closing Statements.", p.rounds, plural(p.rounds, "round", "rounds"), why)
 }
 
 func (p *play) closings(ctx context.Context) error {
 	if err := p.review(ctx, "closing:review", len(p.log)); err != nil {
 		return err
 	}
+	if p.void() {
+		return nil // the review disqualified both: the debate concludes at once
+	}
 	for _, who := range []Speaker{SpeakerDetractor, SpeakerPromoter} {
+		if p.disqualified(who) {
+			continue // rule 12: it speaks no more
+		}
 		task := "Deliver your closing statement: sum up your case and answer the strongest points made against it, without new arguments."
 		if _, err := p.debaterTurn(ctx, "closing:"+string(who), who, PhaseClosing, task, []EntryType{TypeClosingStatement}); err != nil {
 			return err
 		}
 	}
+	if out := p.disqualifiedSide(); out != "" {
+		return p.announce(ctx, PhaseSystem, "Phase 3 complete. The %s delivered its closing statement; the %s, disqualified under rule 12, delivered none.", out.opponent(), out)
+	}
 	return p.announce(ctx, PhaseSystem, "Phase 3 complete. Closing statements delivered.")
+}
+
+// disqualified reports whether who is disqualified under rule 12: an
+// entry of its was struck for citing a fabricated source.
+func (p *play) disqualified(who Speaker) bool {
+	for _, r := range p.redacted {
+		if r.Speaker == who {
+			return true
+		}
+	}
+	return false
+}
+
+// anyDisqualified reports whether a debater is disqualified.
+func (p *play) anyDisqualified() bool {
+	return p.disqualified(SpeakerPromoter) || p.disqualified(SpeakerDetractor)
+}
+
+// void reports whether both debaters are disqualified: the debate is void.
+func (p *play) void() bool {
+	return p.disqualified(SpeakerPromoter) && p.disqualified(SpeakerDetractor)
+}
+
+// disqualifiedSide is the one debater disqualified; "" when neither or
+// both are.
+func (p *play) disqualifiedSide() Speaker {
+	switch pro, det := p.disqualified(SpeakerPromoter), p.disqualified(SpeakerDetractor); {
+	case pro && !det:
+		return SpeakerPromoter
+	case det && !pro:
+		return SpeakerDetractor
+	}
+	return ""
+}
+
+// disqualify has the chair announce that who, just disqualified under rule
+// 12, speaks no more, and what follows in the phase the debate is in.
+func (p *play) disqualify(ctx context.Context, who Speaker) error {
+	other := who.opponent()
+	var next string
+	switch {
+	case p.disqualified(other):
+		return p.announce(ctx, PhaseSystem, "Both debaters are disqualified under rule 12: the debate is void and concludes at once. Neither debater speaks again.")
+	case p.seg == SegmentConclusion:
+		next = "The outcome follows by rule."
+	case p.seg == SegmentClosing:
+		next = fmt.Sprintf("It delivers no closing statement; the %s closes, and the outcome follows by rule.", other)
+	default:
+		next = fmt.Sprintf("The rounds end: the %s delivers its closing statement, and the outcome follows by rule.", other)
+	}
+	return p.announce(ctx, PhaseSystem, "The %s is disqualified under rule 12 and speaks no more in this debate. %s", who, next)
 }
 
 // turnValue is stored by a debater's turn step.
@@ -391,6 +542,9 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 		}
 		if phase == PhaseRebuttal {
 			rules.rebuttable = append(rules.rebuttable, e.Seq)
+			if !p.ordered[e.Seq] {
+				rules.order = append(rules.order, e.Seq)
+			}
 		}
 		for i, src := range e.Sources {
 			if phase == PhaseRebuttal && !p.adjudicated[[2]int{e.Seq, i}] {
@@ -400,6 +554,9 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 	}
 	if phase == PhaseRebuttal && rules.challenge == nil {
 		rules.challenge = []challengeable{}
+	}
+	if phase == PhaseRebuttal && rules.order == nil {
+		rules.order = []int{}
 	}
 	// With nothing to rebut (the other side's arguments all forfeited or
 	// struck), a rebuttal is not offered: neither the prompt nor the
@@ -417,10 +574,10 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 	_, err := p.s.Step(ctx, key, RecordTurn, who.voice(), &tv, func(ctx context.Context) (any, llm.Usage, error) {
 		rules.today = today(p.s.Now()) // sources left undated get it: stored with the turn
 		prompt := turnPrompt(p.d, who, view, turnTask{
-			phase: phase, allowed: rules.allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge,
+			phase: phase, allowed: rules.allowed, task: task, rebuttable: rules.rebuttable, challenge: rules.challenge, order: rules.order,
 			questions: p.questions[who], warnings: warnings, today: rules.today, clarification: c,
 		})
-		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(rules.allowed, rules.rebuttable, rules.challenge),
+		req := llm.Request{Model: p.cfg.Model(who), Purpose: PurposeTurn, Schema: turnSchema(rules.allowed, rules.rebuttable, rules.challenge, rules.order),
 			MaxTokens: MaxTokensTurn, Messages: prompt.Messages()}
 		var v turnValue
 		t, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, who.voice(), func(reply string) (turn, error) {
@@ -442,8 +599,8 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 
 // settle logs the turn tv (key its step) of a debater, or the forfeit of
 // an unusable one, with everything that follows from it: the source
-// challenge it makes, the chair's rulings on the conjecture rules, the
-// checks of its sources.
+// challenge and the point of order it raises, the chair's rulings on the
+// conjecture rules, the checks of its sources.
 func (p *play) settle(ctx context.Context, key string, who Speaker, phase Phase, tv turnValue) (Entry, error) {
 	if tv.Forfeit {
 		last := ""
@@ -462,6 +619,11 @@ func (p *play) settle(ctx context.Context, key string, who Speaker, phase Phase,
 			return Entry{}, err
 		}
 	}
+	if tr.Order != nil {
+		if err := p.pointOfOrder(ctx, key, who, *tr.Order); err != nil {
+			return Entry{}, err
+		}
+	}
 	e, err := p.add(ctx, Entry{Phase: phase, Speaker: who, Type: tr.Type, Content: tr.Content, Sources: tr.Sources, RebuttalToSeq: tr.RebuttalToSeq})
 	if err != nil {
 		return Entry{}, err
@@ -473,6 +635,67 @@ func (p *play) settle(ctx context.Context, key string, who Speaker, phase Phase,
 	}
 	p.verifyEntry(e)
 	return e, nil
+}
+
+// orderRuling is the chair's ruling on a point of order.
+type orderRuling struct {
+	Upheld bool   `json:"upheld"`
+	Ruling string `json:"ruling"`
+	// Defaulted: the chair's replies could not be read; the point of
+	// order is not upheld.
+	Defaulted bool `json:"defaulted,omitempty"`
+}
+
+// pointOfOrder has the chair rule on a debater's point of order (a
+// stored step), as on a source challenge: the turn pauses, the chair logs
+// its ruling on the entry named, and the turn resumes. Upheld, the
+// ruling counts against the entry's side and warns its debater, who is
+// shown the warning in its next turn; dismissed, it does not count. The
+// ruling quotes the complaint (see [Strike]).
+func (p *play) pointOfOrder(ctx context.Context, key string, who Speaker, o pointOfOrder) error {
+	if o.TargetSeq < 0 || o.TargetSeq >= len(p.log) {
+		return fmt.Errorf("%w: a point of order on entry %d of %d", engine.ErrCorruptLog, o.TargetSeq, len(p.log))
+	}
+	target := p.log[o.TargetSeq]
+	view := Strike(p.log)
+	var v orderRuling
+	if _, err := p.s.Step(ctx, key+":order", RecordDecision, SpeakerChair.voice(), &v, func(ctx context.Context) (any, llm.Usage, error) {
+		r := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposePointOfOrder, Schema: json.RawMessage(pointOfOrderSchema),
+			MaxTokens: MaxTokensPointOfOrder, Messages: pointOfOrderPrompt(p.d, view, who, o, view[o.TargetSeq]).Messages()}
+		out, res, usage, err := engine.Judge(ctx, p.s, r, p.seg, SpeakerChair.voice(), parseOrderRuling)
+		if res.Defaulted {
+			out = orderRuling{Defaulted: true, Ruling: "The chair could not rule on it, so it is not upheld."}
+		}
+		return out, usage, err
+	}, nil); err != nil {
+		return err
+	}
+	p.ordered[o.TargetSeq] = true
+	seq := o.TargetSeq
+	head := fmt.Sprintf("Ruling on seq %d: %s the %s under rule %d (%s): \"%s\"", seq, orderPrefix, who, o.Rule, ruleName(o.Rule), oneLine(o.Complaint))
+	reason := sentence(v.Ruling)
+	if !v.Upheld {
+		_, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRuling, TargetSeq: &seq,
+			Content: fmt.Sprintf("%s. Dismissed: %s", head, reason)})
+		return err
+	}
+	p.rulings[seq]++
+	if _, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRuling, TargetSeq: &seq,
+		Content: fmt.Sprintf("%s. Upheld: %s The %s is warned.", head, reason, target.Speaker)}); err != nil {
+		return err
+	}
+	p.warnings[target.Speaker] = append(p.warnings[target.Speaker], warning{seq: seq, text: fmt.Sprintf(
+		"Ruling on seq %d: your entry broke rule %d (%s): %s Keep to the rules in your next turns.", seq, o.Rule, ruleName(o.Rule), reason)})
+	return nil
+}
+
+// sentence is s on one line, ending as a sentence does.
+func sentence(s string) string {
+	s = oneLine(s)
+	if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+		s += "."
+	}
+	return s
 }
 
 // clarification is a debater's request for clarification and the chair's
@@ -662,6 +885,7 @@ func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
 	}
 	switch f.Verification.Status {
 	case StatusFabricated:
+		first := !p.disqualified(target.Speaker)
 		reason := fmt.Sprintf("source %d was found fabricated by the verifier", f.Index+1)
 		red, err := p.add(ctx, Entry{Phase: PhaseSystem, Speaker: SpeakerChair, Type: TypeRedaction, TargetSeq: &seq,
 			Content: fmt.Sprintf("REDACTED: seq %d (%s). Reason: %s. Entry is struck from the record.", seq, target.Speaker, reason)})
@@ -669,8 +893,11 @@ func (p *play) apply(ctx context.Context, f Finding, challenge int) error {
 			return err
 		}
 		p.redacted[seq] = Redaction{Seq: seq, RedactionSeq: red.Seq, Speaker: target.Speaker, Reason: reason}
-		return p.ruling(ctx, seq, fmt.Sprintf("citing a fabricated source is an immediate disqualification offence (rule 12). The entry is struck and the %s is disqualified: the %s wins, unless it too is found to have cited a fabricated source, when the debate is void.%s",
-			target.Speaker, target.Speaker.opponent(), upheld))
+		if err := p.ruling(ctx, seq, fmt.Sprintf("citing a fabricated source is an immediate disqualification offence (rule 12). The entry is struck and the %s is disqualified: the %s wins, unless it too is found to have cited a fabricated source, when the debate is void.%s",
+			target.Speaker, target.Speaker.opponent(), upheld)); err != nil || !first {
+			return err
+		}
+		return p.disqualify(ctx, target.Speaker)
 	case StatusUnreliable:
 		p.warnings[target.Speaker] = append(p.warnings[target.Speaker], warning{seq: seq, text: fmt.Sprintf(
 			"Ruling on seq %d: the verifier found source %d (%s) unreliable: %s Withdraw or replace it.", seq, f.Index+1, f.Source.URL, f.Verification.Reason)})

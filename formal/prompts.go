@@ -28,6 +28,7 @@ const (
 	maxContentRunes   = 6000 // a debater turn's content
 	maxSources        = 5    // sources per turn
 	maxQuestionRunes  = 500
+	maxComplaintRunes = 500 // a point of order's complaint
 	maxQuestionsRound = 2
 )
 
@@ -90,6 +91,7 @@ The rules, which the chair enforces and whose rulings are binding:
 - A claim you cannot source is conjecture and must be labelled %s. A turn of type "conjecture" begins with %s.
 - A rebuttal names the entry of the other side it answers and is backed by at least one source: conjecture alone cannot carry a rebuttal.
 - You may challenge a source the other side cited by naming its entry, its URL and the claim the source fails to support; the verifier checks it at once.
+- If an entry of the other side attacks you rather than your arguments (rule 6, no ad hominem) or misrepresents your stated position (rule 7, no misrepresentation), you may raise a point of order on it in your turn; the chair rules on it at once.
 
 %s`, role, who.side(), stance, who.side(), ConjectureLabel, ConjectureLabel, dataNote)
 }
@@ -101,6 +103,7 @@ type turnTask struct {
 	task       string
 	rebuttable []int
 	challenge  []challengeable
+	order      []int // the entries a point of order may name
 	questions  []string
 	warnings   []string
 	today      string
@@ -151,11 +154,18 @@ func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Pr
 		}
 		b.WriteString("Sources you may challenge:\n" + fence("sources", strings.Join(list, "\n")) + "\n")
 	}
+	if len(t.order) > 0 {
+		fmt.Fprintf(&b, "Entries you may raise a point of order on: %s\n", joinInts(t.order))
+		b.WriteString("A point of order asks the chair to rule that one of those entries breaks rule 6 (it attacks you rather than your argument) or rule 7 (it misrepresents your stated position); raise one only when the entry plainly does so.\n")
+	}
 	fmt.Fprintf(&b, "Today: %s\n\n", t.today)
 	b.WriteString(`Reply with one JSON object and nothing else:
 {"type": "<one of the allowed types>", "content": "<your turn, 120 to 250 words>", "sources": [{"url": "<https URL>", "title": "<title of the page or work>", "accessed": "<YYYY-MM-DD>"}], "rebuttal_to_seq": <for a rebuttal, the seq of the entry you rebut (null: the other side's latest); otherwise null>`)
 	if len(t.challenge) > 0 {
 		b.WriteString(`, "source_challenge": <null, or {"target_seq": <seq>, "url": "<a URL that entry cites>", "claim": "<the claim the source fails to support>"}>`)
+	}
+	if len(t.order) > 0 {
+		b.WriteString(`, "point_of_order": <null, or {"target_seq": <seq>, "rule": <6 or 7>, "complaint": "<what the entry does that breaks the rule>"}>`)
 	}
 	fmt.Fprintf(&b, "}\nCite at most %d sources; use an empty list when you cite none.", maxSources)
 	return engine.Prompt{System: debaterSystem(who), User: b.String()}
@@ -175,6 +185,7 @@ const (
 	MaxTokensAudienceConclusion = 900  // PurposeAudienceConclusion
 	MaxTokensDocument           = 2500 // PurposeSummary, PurposeBlogPost, PurposeAssessment
 	MaxTokensClarification      = 300  // PurposeClarification
+	MaxTokensPointOfOrder       = 300  // PurposePointOfOrder
 )
 
 // Patterns of the strings a debater's source carries, as parseTurn
@@ -204,10 +215,12 @@ func js(v any) string {
 // entries (null on a rebuttal rebuts the other side's latest); and, when
 // the turn may challenge a source (the prompt then asks for it),
 // "source_challenge": null or a challenge of one of the challengeable
-// sources, naming its entry, one of that entry's URLs and a claim. Only the
-// one rule a schema cannot say is left to parseTurn: that content is more
-// than white space.
-func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable) json.RawMessage {
+// sources, naming its entry, one of that entry's URLs and a claim; and,
+// when the turn may raise a point of order (the prompt then asks for it),
+// "point_of_order": null or a complaint naming one of the entries order
+// lists, rule 6 or 7. Only the one rule a schema cannot say is left to
+// parseTurn: that content is more than white space.
+func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable, order []int) json.RawMessage {
 	// rebuttal_to_seq: null, or one of the entries the turn may rebut, so
 	// that a server constrained by the schema cannot name another.
 	seqs, _ := json.Marshal(append(slices.Clone(rebuttable), -1))
@@ -236,6 +249,12 @@ func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable
 		props += `,
   "source_challenge": {"anyOf": [` + strings.Join(alts, ", ") + `]}`
 		required += `, "source_challenge"`
+	}
+	if len(order) > 0 {
+		props += `,
+  "point_of_order": {"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": false, "required": ["target_seq", "rule", "complaint"],
+   "properties": {"target_seq": {"type": "integer", "enum": ` + js(order) + `}, "rule": {"type": "integer", "enum": [6, 7]}, "complaint": {"type": "string", "minLength": 1}}}]}`
+		required += `, "point_of_order"`
 	}
 	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": [` + required + `],
  "properties": {` + props + `}}`)
@@ -267,6 +286,8 @@ const (
  "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string", "minLength": 1}}}`
 	clarificationSchema = `{"type": "object", "additionalProperties": false, "required": ["ruling"],
  "properties": {"ruling": {"type": "string", "minLength": 1}}}`
+	pointOfOrderSchema = `{"type": "object", "additionalProperties": false, "required": ["upheld", "ruling"],
+ "properties": {"upheld": {"type": "boolean"}, "ruling": {"type": "string", "minLength": 1}}}`
 )
 
 func joinTypes(ts []EntryType) string {
@@ -331,6 +352,24 @@ func clarificationPrompt(d engine.Debate, log []Entry, who Speaker, question str
 Answer as the neutral chair: clarify the rule, the procedure or the state of the debate the question is about (which entries may be rebutted, what a ruling meant, what a phase allows). Never advise either side on its arguments and never express a view on the proposition; if the question is not about the rules or the procedure, say so and ask the debater to proceed. The debater's turn resumes after your ruling.
 
 Reply with one JSON object and nothing else: {"ruling": "<one to three neutral sentences>"}`
+	return engine.Prompt{System: chairSystem, User: user}
+}
+
+// pointOfOrderPrompt asks the chair to rule on a debater's point of order:
+// does the entry e of the other side break the rule it names?
+func pointOfOrderPrompt(d engine.Debate, log []Entry, who Speaker, o pointOfOrder, e Entry) engine.Prompt {
+	rule := "Rule 6, no ad hominem: arguments must address substance, not the opposing agent."
+	if o.Rule == RuleMisrepresentation {
+		rule = "Rule 7, no misrepresentation: agents must not mischaracterise the opponent's stated position."
+	}
+	user := debateBlock(d) + "\n\nThe debate so far, most recent last:\n" + transcriptBlock(log, chairWindow) +
+		fmt.Sprintf("\n\nThe %s (%s side) raises a point of order on entry #%d of the %s:\n", who, who.side(), e.Seq, e.Speaker) +
+		fence("entry", promptEntry(e)) + "\nThe rule it invokes:\n" + rule + "\nIts complaint:\n" + fence("complaint", o.Complaint) +
+		fmt.Sprintf(`
+
+Rule on the point of order as the neutral chair. Uphold it only if entry #%d plainly breaks the rule: an attack on the debater rather than on an argument breaks rule 6; stating as the other side's position something it did not say breaks rule 7. Sharp criticism of an argument, or a fair summary of the other side's position, breaks neither rule. Apply the same standard whichever side raises it, never let your view of the proposition count, and do not quote the entry.
+
+Reply with one JSON object and nothing else: {"upheld": <true or false>, "ruling": "<one or two neutral sentences giving the reason>"}`, e.Seq)
 	return engine.Prompt{System: chairSystem, User: user}
 }
 

@@ -22,7 +22,7 @@ var (
 	stopDebate = engine.Debate{ID: "fd-stop", Proposition: "Cities should ban private cars from their centres."}
 	pinned     = func() time.Time { return time.Date(2026, 2, 21, 14, 0, 0, 0, time.UTC) }
 	short      = json.RawMessage(`{"minRounds": 1, "maxRounds": 2}`)
-	stubSeed   = int64(1) // the promoter wins, the chair asked for the verdict
+	stubSeed   = int64(1) // a draw: the chair is asked for the verdict
 )
 
 // storedSpec is the configuration stored in a debate's first record.

@@ -26,7 +26,7 @@ const (
 	FileSummary        = "summary.md"
 	FileBlogPost       = "blog-post.md"
 	FileAssessorReport = "assessor-report.md"
-	FileLog            = "debate-log.jsonl" // the struck log, as ExportLog writes it
+	FileLog            = "debate-log.jsonl" // the log: appended as said by the debate (Config.OutputDir), struck by WriteOutput
 )
 
 // Slug is the seed's slug of a topic: lower-cased, every character other
@@ -62,7 +62,8 @@ func DirName(t time.Time, topic string) string {
 
 // report has the reporter write the summary and (unless the debate is void)
 // the blog post from the struck log, renders the transcript, has the
-// assessor review them, and writes the files.
+// assessor review them, and writes the documents into the output
+// directory, beside its log.
 func (p *play) report(ctx context.Context) error {
 	view := Strike(p.log)
 	audience := ""
@@ -91,13 +92,21 @@ func (p *play) report(ctx context.Context) error {
 	if p.dir == "" {
 		return nil
 	}
+	// The log is in the directory already, appended entry by entry (a
+	// resumed debate that added none makes sure of it).
 	_, err = p.s.Step(ctx, "report:files", RecordDocument, SpeakerReporter.voice(), &p.files, func(context.Context) (any, llm.Usage, error) {
-		files, err := outputFiles(p.docs, p.log)
+		if err := p.syncLive(); err != nil {
+			return nil, llm.Usage{}, err
+		}
+		var files [][2]string
+		for _, d := range p.docs.list() {
+			files = append(files, [2]string{d.Name, d.Markdown})
+		}
+		paths, err := addDocuments(p.dir, files)
 		if err != nil {
 			return nil, llm.Usage{}, err
 		}
-		paths, err := writeDocuments(p.dir, files)
-		return paths, llm.Usage{}, err
+		return append(paths, filepath.Join(p.dir, FileLog)), llm.Usage{}, nil
 	}, nil)
 	return err
 }
@@ -222,19 +231,6 @@ func writeDocuments(dir string, files [][2]string) ([]string, error) {
 		return nil, fmt.Errorf("formal: output directory: %w", err)
 	}
 	return paths, nil
-}
-
-// freeDir returns base, or base-2, base-3, ... the first that does not exist.
-// Two debates starting at once may still pick the same name; the second to
-// finish is then refused with ErrOutputExists.
-func freeDir(base string) string {
-	dir := base
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-			return dir
-		}
-		dir = fmt.Sprintf("%s-%d", base, i)
-	}
 }
 
 // holds reports whether dir holds exactly files, with their contents.

@@ -10,12 +10,13 @@ import (
 
 func TestSchemasAreStrict(t *testing.T) {
 	for name, schema := range map[string]json.RawMessage{
-		"turn (opening)": turnSchema([]EntryType{TypeOpeningStatement}, nil, nil),
+		"turn (opening)": turnSchema([]EntryType{TypeOpeningStatement}, nil, nil, nil),
 		"turn (round, challenge)": turnSchema([]EntryType{TypeNewPoint, TypeRebuttal, TypeConjecture}, []int{2, 8},
-			[]challengeable{{seq: 2, src: Source{URL: "https://a.example/x"}}, {seq: 2, index: 1, src: Source{URL: "https://b.example/y"}}, {seq: 8, src: Source{URL: "https://c.example/"}}}),
+			[]challengeable{{seq: 2, src: Source{URL: "https://a.example/x"}}, {seq: 2, index: 1, src: Source{URL: "https://b.example/y"}}, {seq: 8, src: Source{URL: "https://c.example/"}}}, []int{2, 8}),
 		PurposeAudienceQuestions: json.RawMessage(questionsSchema),
 		PurposeRelay:             relaySchema(2),
 		PurposeClarification:     json.RawMessage(clarificationSchema),
+		PurposePointOfOrder:      json.RawMessage(pointOfOrderSchema),
 		PurposeConclusionCheck:   json.RawMessage(conclusionCheckSchema),
 		PurposeVerdict:           json.RawMessage(verdictSchema),
 		PurposeVerification:      json.RawMessage(verificationSchema),

@@ -27,7 +27,8 @@ import (
 
 // "At the start of each round, review pending Verifier findings: ... If a
 // fabricated source was reported: issue a `redaction` ruling immediately
-// before the round begins."
+// before the round begins." The promoter, disqualified by it (rule 12),
+// speaks no more: round 2 never begins.
 func TestFabricationStruckAtNextRoundStart(t *testing.T) {
 	f := newFake(3, func(f *llmtest.Fake) {
 		p := turns(SpeakerPromoter, 3)
@@ -45,16 +46,21 @@ func TestFabricationStruckAtNextRoundStart(t *testing.T) {
 	if len(red) != 1 {
 		t.Fatalf("%d redactions, want 1", len(red))
 	}
-	round1, round2 := at("Round 1 of 3 beginning."), at("Round 2 of 3 beginning.")
+	round1 := at("Round 1 of 3 beginning.")
 	point := slices.IndexFunc(es, func(e Entry) bool { return e.Speaker == SpeakerPromoter && e.Type == TypeNewPoint })
-	if !(round1 < point && point < red[0].Seq && red[0].Seq < round2) || *red[0].TargetSeq != point {
-		t.Errorf("round 1 at %d, the point at %d, its redaction at %d, round 2 at %d: want the redaction right before round 2",
-			round1, point, red[0].Seq, round2)
+	audience := slices.IndexFunc(es, func(e Entry) bool { return e.Type == TypeAudienceQuestion })
+	end := at("Phase 2 ends after 1 round: the promoter is disqualified under rule 12. Proceeding to Phase 3: the detractor's closing statement.")
+	if !(round1 < point && point < red[0].Seq && red[0].Seq < end) || *red[0].TargetSeq != point || audience >= 0 {
+		t.Errorf("round 1 at %d, the point at %d, its redaction at %d, the end of the rounds at %d: want the redaction right before round 2 would begin",
+			round1, point, red[0].Seq, end)
 	}
-	// No turn of round 2 sees the struck content.
+	if r := at("Round 2 of 3 beginning."); r >= 0 {
+		t.Errorf("round 2 begins at %d", r)
+	}
+	// No turn after the redaction sees the struck content.
 	for _, r := range requestsOf(f, PurposeTurn) {
-		if strings.Contains(text(r), "Your turn: Round 2 of") && strings.Contains(text(r), "Traffic fell.") {
-			t.Errorf("%s's round-2 prompt shows the struck entry", r.Model)
+		if strings.Contains(text(r), "Your turn: Deliver your closing") && strings.Contains(text(r), "Traffic fell.") {
+			t.Errorf("%s's closing prompt shows the struck entry", r.Model)
 		}
 	}
 }
@@ -317,8 +323,8 @@ func TestTurnSchemaSaysTheParsersRules(t *testing.T) {
 	rules := roundRules
 	rules.allowed = append(slices.Clone(roundRules.allowed), TypeClarificationRequest)
 	for name, schema := range map[string]json.RawMessage{
-		"opening": turnSchema(openingRules.allowed, nil, nil),
-		"round":   turnSchema(rules.allowed, rules.rebuttable, rules.challenge),
+		"opening": turnSchema(openingRules.allowed, nil, nil, nil),
+		"round":   turnSchema(rules.allowed, rules.rebuttable, rules.challenge, rules.order),
 	} {
 		zero, err := jsonschema.Zero(schema)
 		if err != nil {
@@ -333,9 +339,12 @@ func TestTurnSchemaSaysTheParsersRules(t *testing.T) {
 		}
 	}
 	// A schema-shaped reply that the old schema let through fails now.
-	round := turnSchema(rules.allowed, rules.rebuttable, rules.challenge)
+	round := turnSchema(rules.allowed, rules.rebuttable, rules.challenge, rules.order)
 	for _, bad := range []string{
-		`{"type": "new_point", "content": "", "sources": [], "rebuttal_to_seq": null, "source_challenge": null}`,
+		`{"type": "new_point", "content": "x", "sources": [], "rebuttal_to_seq": null, "source_challenge": null, "point_of_order": {"target_seq": 3, "rule": 6, "complaint": "c"}}`,
+		`{"type": "new_point", "content": "x", "sources": [], "rebuttal_to_seq": null, "source_challenge": null, "point_of_order": {"target_seq": 2, "rule": 8, "complaint": "c"}}`,
+		`{"type": "new_point", "content": "x", "sources": [], "rebuttal_to_seq": null, "source_challenge": null, "point_of_order": {"target_seq": 2, "rule": 7, "complaint": ""}}`,
+		`{"type": "new_point", "content": "", "sources": [], "rebuttal_to_seq": null, "source_challenge": null, "point_of_order": null}`,
 		`{"type": "new_point", "content": "x", "sources": [{"url": ", a tiny test model.", "title": "t", "accessed": "2026-02-20"}], "rebuttal_to_seq": null, "source_challenge": null}`,
 		`{"type": "new_point", "content": "x", "sources": [{"url": "https://e.org/", "title": "", "accessed": "2026-02-20"}], "rebuttal_to_seq": null, "source_challenge": null}`,
 		`{"type": "new_point", "content": "x", "sources": [{"url": "https://e.org/", "title": "t", "accessed": "2026-02-30"}], "rebuttal_to_seq": null, "source_challenge": null}`,

@@ -32,6 +32,7 @@ func init() {
 		PurposeBlogPost:           stubBlogPost,
 		PurposeAssessment:         stubAssessment,
 		PurposeClarification:      stubClarification,
+		PurposePointOfOrder:       stubPointOfOrder,
 	} {
 		llm.RegisterStub(purpose, func(c *llm.StubCall) string { return write(stubUndated(c)) })
 	}
@@ -138,12 +139,19 @@ type stubChallenge struct {
 	Claim     string `json:"claim"`
 }
 
+type stubOrder struct {
+	TargetSeq int    `json:"target_seq"`
+	Rule      int    `json:"rule"`
+	Complaint string `json:"complaint"`
+}
+
 type stubTurnReply struct {
 	Type          string         `json:"type"`
 	Content       string         `json:"content"`
 	Sources       []stubSource   `json:"sources"`
 	RebuttalToSeq *int           `json:"rebuttal_to_seq"`
 	Challenge     *stubChallenge `json:"source_challenge,omitempty"`
+	Order         *stubOrder     `json:"point_of_order,omitempty"`
 }
 
 // stubChallengeLine is a line of "Sources you may challenge:".
@@ -206,6 +214,62 @@ var stubElaborations = []string{
 	"The main objection assumes conditions that rarely hold in practice.",
 	"Where the policy was tried at scale, the outcomes were measured and published.",
 	"A careful reading of the figures shows the trend is stable rather than noise.",
+	"The studies I cite were designed before the results were known, which guards against reading into them what one hoped to find.",
+	"Several of the comparisons control for income, density and the business cycle, so the pattern is not an artefact of a boom year.",
+	"Practitioners who run these programmes day to day describe the same trade-offs that the published evaluations report.",
+	"The costs and the benefits do not fall on the same people, and any honest account has to say who gains and who pays.",
+	"Short-term reactions are often louder than the long-term effects, so the later measurements deserve more weight.",
+	"Where the results were mixed, the differences trace back to how the policy was designed and enforced rather than to the idea itself.",
+	"It matters that the findings were replicated by groups with no stake in the outcome.",
+	"A single striking case can mislead, which is why I rely on the averages across many cases instead.",
+	"The question is not whether there are any downsides, but whether they outweigh what is gained.",
+	"Any fair reading of the record has to account for the places where the expected effect did not appear.",
+	"The figures are reported in the sources cited, and anyone can check them against the original tables.",
+	"Public attitudes shifted once people could see the results for themselves, which suggests the effects were noticeable.",
+	"The administrative costs were modest compared with the amounts at stake on either side of the ledger.",
+	"None of this depends on a single study: the conclusion rests on the weight of the evidence taken together.",
+}
+
+// stubSpeculations fill out a conjecture.
+var stubSpeculations = []string{
+	"If that happens, the debate we are having today may look rather different in a few years.",
+	"This is a conjecture, not a finding, and I offer it as a possibility worth weighing rather than as evidence.",
+	"One way to test it would be to follow the same places for another decade and compare them with similar ones.",
+	"It may also be that behaviour adapts in ways the early studies could not capture.",
+	"Early adopters often differ from later ones, so the first results may not predict what follows.",
+	"Second-order effects, on prices, on habits and on expectations, tend to take years to show up.",
+	"We should be modest about forecasts of this kind, but we should not ignore them either.",
+	"If the pattern holds, the case for acting early becomes stronger; if it does not, little is lost by watching closely.",
+	"Much depends on choices that have not yet been made, which is why this remains speculation.",
+	"I raise it because the evidence so far leaves room for more than one reading of where this leads.",
+}
+
+// Bounds of a stub turn's words: the turn prompt asks for 120 to 250; the
+// conjecture label may add one.
+const (
+	stubTurnMinWords = 125
+	stubTurnMaxWords = 240
+)
+
+// stubFill adds sentences of pool, in random order, to sentences until they
+// reach a length drawn between min and the middle of min..max words, never
+// past max.
+func stubFill(c *llm.StubCall, sentences, pool []string, min, max int) []string {
+	words := 0
+	for _, s := range sentences {
+		words += stubtext.Words(s)
+	}
+	target := min + c.Intn((max-min)/2+1)
+	for _, s := range c.PickN(pool, len(pool)) {
+		if words >= target {
+			break
+		}
+		if n := stubtext.Words(s); words+n <= max {
+			sentences = append(sentences, s)
+			words += n
+		}
+	}
+	return sentences
 }
 
 var stubRebuttals = []string{
@@ -264,7 +328,7 @@ func stubTurn(c *llm.StubCall) string {
 	}
 	vars := map[string]string{"P": topic}
 	sentences := []string{stubtext.Expand(c.Pick(claims), vars)}
-	sentences = append(sentences, c.PickN(stubElaborations, 2+c.Intn(2))...)
+	pool := stubElaborations
 	switch typ {
 	case string(TypeRebuttal):
 		n := rebuttable[c.Intn(len(rebuttable))]
@@ -273,12 +337,13 @@ func stubTurn(c *llm.StubCall) string {
 		sentences = append([]string{stubtext.Expand(c.Pick(stubRebuttals), vars)}, sentences...)
 	case string(TypeConjecture):
 		sentences = []string{"Looking ahead, " + c.Pick(stubConjectures), stubtext.Expand(c.Pick(claims), vars)}
+		pool = stubSpeculations
 	case string(TypeOpeningStatement):
 		sentences = append([]string{"In this opening statement I will set out why I take this side."}, sentences...)
 	case string(TypeClosingStatement):
 		sentences = append([]string{"To close, let me sum up the case I have made."}, sentences...)
 	}
-	content := stubtext.Join(sentences)
+	content := stubtext.Join(stubFill(c, sentences, pool, stubTurnMinWords, stubTurnMaxWords))
 	sourced := c.Roll("sourced") < 0.88
 	if typ == string(TypeClosingStatement) {
 		sourced = c.Roll("sourced") < 0.5
@@ -301,6 +366,15 @@ func stubTurn(c *llm.StubCall) string {
 			t.Challenge = &stubChallenge{TargetSeq: n, URL: l[2], Claim: "The source does not support the figures entry " + l[1] + " attributes to it."}
 		}
 	}
+	if seqs := stubtext.SplitList(c.Field("Entries you may raise a point of order on")); len(seqs) > 0 && c.Roll("order") < 0.08 {
+		if n, err := strconv.Atoi(seqs[c.Intn(len(seqs))]); err == nil {
+			o := stubOrder{TargetSeq: n, Rule: RuleAdHominem, Complaint: stubtext.Expand(c.Pick(stubAdHominem), map[string]string{"N": strconv.Itoa(n)})}
+			if c.Roll("order rule") < 0.5 {
+				o.Rule, o.Complaint = RuleMisrepresentation, stubtext.Expand(c.Pick(stubMisrepresentation), map[string]string{"N": strconv.Itoa(n)})
+			}
+			t.Order = &o
+		}
+	}
 	if !reasked && len(allowed) > 1 && typ == string(TypeRebuttal) && c.Roll("invalid") < 0.16 {
 		// In the schema's shape (as a server constrained by it answers),
 		// and still unusable: a turn of white space.
@@ -309,17 +383,50 @@ func stubTurn(c *llm.StubCall) string {
 	return stubTurnJSON(c, t)
 }
 
-// stubTurnJSON is t as the turn's schema shapes it.
+// stubTurnJSON is t as the turn's schema shapes it: a property the schema
+// offers (a source challenge, a point of order) is always there, as strict
+// mode has it, null when none is made.
 func stubTurnJSON(c *llm.StubCall, t stubTurnReply) string {
-	if bytes.Contains(c.Request().Schema, []byte(`"source_challenge"`)) {
-		// The schema offers a challenge: strict mode has the property
-		// always, null when none is made.
+	schema := c.Request().Schema
+	challenge, order := bytes.Contains(schema, []byte(`"source_challenge"`)), bytes.Contains(schema, []byte(`"point_of_order"`))
+	switch {
+	case challenge && order:
+		return stubtext.JSON(struct {
+			stubTurnReply
+			Challenge *stubChallenge `json:"source_challenge"`
+			Order     *stubOrder     `json:"point_of_order"`
+		}{t, t.Challenge, t.Order})
+	case challenge:
 		return stubtext.JSON(struct {
 			stubTurnReply
 			Challenge *stubChallenge `json:"source_challenge"`
 		}{t, t.Challenge})
+	case order:
+		return stubtext.JSON(struct {
+			stubTurnReply
+			Order *stubOrder `json:"point_of_order"`
+		}{t, t.Order})
 	}
 	return stubtext.JSON(t)
+}
+
+var stubAdHominem = []string{
+	"Entry {N} attacks the debater rather than the argument, calling my case the work of someone who cannot read a study.",
+	"Entry {N} questions my motives instead of answering the evidence I cited.",
+}
+
+var stubMisrepresentation = []string{
+	"Entry {N} claims I argued for an outright ban everywhere, which I never said; my position was limited to city centres.",
+	"Entry {N} attributes to me a claim about costs that I did not make.",
+}
+
+// stubPointOfOrder is the chair's ruling on a point of order: upheld about
+// one time in three.
+func stubPointOfOrder(c *llm.StubCall) string {
+	if c.Roll("upheld") < 0.35 {
+		return stubtext.JSON(map[string]any{"upheld": true, "ruling": "The entry goes beyond the substance of the argument as the rule forbids."})
+	}
+	return stubtext.JSON(map[string]any{"upheld": false, "ruling": "The entry criticises the argument, not the debater, and fairly states the other side's position."})
 }
 
 var stubClarifications = []string{
@@ -447,7 +554,13 @@ func stubVerdict(c *llm.StubCall) string {
 		VerdictDraw:            "Both sides made well-sourced arguments and answered each other effectively; neither established a clear advantage on the criteria.",
 	}
 	o := outcomes[c.Intn(len(outcomes))]
-	return stubtext.JSON(map[string]string{"outcome": string(o), "reason": reasons[o]})
+	// The prompt asks for the entries that decided it, by #seq.
+	f := stubFacts(c)
+	decided := "The entries of both sides were weighed alike."
+	if pro, det := f.entries["promoter"], f.entries["detractor"]; len(pro) > 0 && len(det) > 0 {
+		decided = fmt.Sprintf("Entries #%d of the promoter and #%d of the detractor weighed most in this judgement.", pro[c.Intn(len(pro))], det[c.Intn(len(det))])
+	}
+	return stubtext.JSON(map[string]string{"outcome": string(o), "reason": reasons[o] + " " + decided})
 }
 
 // stubOutcome reads "Outcome: X." from the prompt's outcome block.
@@ -504,29 +617,182 @@ func stubAudienceConclusion(c *llm.StubCall) string {
 	return stubtext.Join(paras...)
 }
 
+// stubLogFacts are what the stub's reporter counts in the transcript it
+// is shown.
+type stubLogFacts struct {
+	arguments, sources, rebuttals map[string]int // by debater
+	findings                      map[string]int // by status
+	rulings, struck, questions    int
+	entries                       map[string][]int // argument entries by debater
+}
+
+// stubEntryLine is an entry's first line in a prompt's transcript.
+var stubEntryLine = regexp.MustCompile(`^#(\d+) (\w+), (\w+)(?: of #\d+)?(?: on #\d+)?: (.*)$`)
+
+// stubFacts counts the entries of the transcript in c's prompt.
+func stubFacts(c *llm.StubCall) stubLogFacts {
+	f := stubLogFacts{arguments: map[string]int{}, sources: map[string]int{}, rebuttals: map[string]int{},
+		findings: map[string]int{}, entries: map[string][]int{}}
+	log, _ := c.Tag("transcript")
+	speaker := ""
+	for _, line := range strings.Split(log, "\n") {
+		if strings.HasPrefix(line, "  source ") {
+			f.sources[speaker]++
+			continue
+		}
+		m := stubEntryLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		speaker = m[2]
+		switch EntryType(m[3]) {
+		case TypeOpeningStatement, TypeNewPoint, TypeConjecture, TypeClosingStatement, TypeRebuttal:
+			f.arguments[speaker]++
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				f.entries[speaker] = append(f.entries[speaker], n)
+			}
+			if EntryType(m[3]) == TypeRebuttal {
+				f.rebuttals[speaker]++
+			}
+		case TypeVerificationResult:
+			if st, _, ok := strings.Cut(m[4], ":"); ok {
+				f.findings[st]++
+			}
+		case TypeRuling:
+			f.rulings++
+		case TypeRedaction:
+			f.struck++
+		case TypeAudienceQuestion:
+			f.questions++
+		}
+	}
+	return f
+}
+
+// stubReason reads the chair's reason from the prompt's outcome block.
+func stubReason(c *llm.StubCall) string {
+	s, _ := c.Tag("outcome")
+	if _, r, ok := strings.Cut(s, "Reason: "); ok {
+		return strings.TrimSpace(r)
+	}
+	return "none was given"
+}
+
+func plainCount(n int, one, many string) string {
+	if n == 1 {
+		return "one " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// stubPad adds paragraphs of pool, in order, until the text has at least
+// min words.
+func stubPad(paras [][]string, pool [][]string, min int) [][]string {
+	words := 0
+	for _, p := range paras {
+		for _, s := range p {
+			words += stubtext.Words(s)
+		}
+	}
+	for _, p := range pool {
+		if words >= min {
+			break
+		}
+		paras = append(paras, p)
+		for _, s := range p {
+			words += stubtext.Words(s)
+		}
+	}
+	return paras
+}
+
+// Bounds of the stub's documents, within the prompts' (summary 300 to 600
+// words, blog post 500 to 900).
+const (
+	stubSummaryMinWords = 320
+	stubBlogMinWords    = 540
+)
+
 func stubSummary(c *llm.StubCall) string {
 	topic := stubTopic(c)
 	outcome := strings.ReplaceAll(stubOutcome(c), "_", " ")
-	return stubtext.Join(
-		[]string{"# Debate summary: " + strings.Trim(topic, `"`)},
-		[]string{"This debate considered " + topic + "."},
-		[]string{"## The affirmative case", "The promoter argued that the proposition is supported by the evidence, citing studies and reports on its measured effects."},
-		[]string{"## The negative case", "The detractor argued that the costs and risks outweigh the benefits, citing evidence on the problems the proposition may create."},
-		[]string{"## Verification and rulings", "The verifier checked the sources both sides cited, and the chair ruled on the findings; any entry struck from the record is left out of this summary."},
-		[]string{"## Outcome", "The chair declared the outcome: " + outcome + "."},
-	)
+	f := stubFacts(c)
+	checked := f.findings["verified"] + f.findings["unreliable"] + f.findings["fabricated"]
+	paras := [][]string{
+		{"# Debate summary: " + strings.Trim(topic, `"`)},
+		{"This formal debate considered " + topic + ".",
+			"A neutral chair ran it in four phases: opening statements, debate rounds, closing statements and the conclusion.",
+			"The promoter argued the affirmative side and the detractor the negative, and each had to back its factual claims with sources that a verifier checked."},
+		{"## The affirmative case"},
+		{fmt.Sprintf("The promoter made %s, citing %s.", plainCount(f.arguments["promoter"], "argument", "arguments"), plainCount(f.sources["promoter"], "source", "sources")),
+			"It argued that the proposition is supported by the evidence, pointing to studies and reports on its measured effects, and that the benefits it described held across the cases it cited.",
+			"Where it could not cite a source, it labelled its claims as conjecture, as the rules require."},
+		{"## The negative case"},
+		{fmt.Sprintf("The detractor made %s, citing %s.", plainCount(f.arguments["detractor"], "argument", "arguments"), plainCount(f.sources["detractor"], "source", "sources")),
+			"It argued that the costs and risks outweigh the benefits, drawing on evidence about the problems the proposition may create and on other ways of reaching the same goals.",
+			"It, too, labelled as conjecture the claims it could not source."},
+		{"## Key exchanges"},
+		{"The debate turned on how much weight the cited evidence could bear.",
+			fmt.Sprintf("The promoter answered the other side in %s and the detractor in %s.", plainCount(f.rebuttals["promoter"], "rebuttal", "rebuttals"), plainCount(f.rebuttals["detractor"], "rebuttal", "rebuttals")),
+			"Both sides pressed each other on the scope of the studies and on who bears the costs.",
+			fmt.Sprintf("The chair relayed %s from the audience to the debaters.", plainCount(f.questions, "question", "questions"))},
+		{"## Verification and rulings"},
+		{fmt.Sprintf("The verifier reported on %s: %d verified, %d unreliable and %d fabricated.", plainCount(checked, "source", "sources"), f.findings["verified"], f.findings["unreliable"], f.findings["fabricated"]),
+			fmt.Sprintf("The chair made %s and struck %s from the record.", plainCount(f.rulings, "ruling", "rulings"), plainCount(f.struck, "entry", "entries")),
+			"Any entry struck from the record is left out of this summary."},
+		{"## The audience's view"},
+		{"The audience found the exchange informative, noted how much depended on the quality of the sources each side brought, and said that the disagreement was as much about how to weigh the evidence as about the evidence itself."},
+		{"## Outcome"},
+		{"The chair declared the outcome: " + outcome + ".", "The chair's reason: " + stubReason(c)},
+	}
+	return stubtext.Join(stubPad(paras, [][]string{
+		{"Both sides kept to the format: they spoke in turn, cited sources for their factual claims and labelled their conjectures."},
+		{"Readers who want the detail of each argument will find every entry, with its sources and the rulings on it, in the transcript."},
+	}, stubSummaryMinWords)...)
 }
 
 func stubBlogPost(c *llm.StubCall) string {
 	topic := stubTopic(c)
 	outcome := strings.ReplaceAll(stubOutcome(c), "_", " ")
-	return stubtext.Join(
-		[]string{"# Two sides of " + strings.Trim(topic, `"`)},
-		[]string{"What happens when two debaters have to back every claim with a source, and a verifier checks each one?", "That was the setting of this formal debate on " + topic + "."},
-		[]string{"The promoter made the affirmative case, pointing to evidence of benefits.", "The detractor made the negative case, pointing to costs and risks."},
-		[]string{"The audience asked questions between rounds, and the chair relayed the fair ones to the debaters."},
-		[]string{"In the end the chair declared the outcome: " + outcome + ".", "Readers can weigh the arguments for themselves in the full transcript."},
-	)
+	f := stubFacts(c)
+	checked := f.findings["verified"] + f.findings["unreliable"] + f.findings["fabricated"]
+	paras := [][]string{
+		{"# Two sides of " + strings.Trim(topic, `"`)},
+		{"What happens when two debaters have to back every claim with a source, and a verifier checks each one?",
+			"That was the setting of this formal debate on " + topic + ".",
+			"It was not a shouting match: a neutral chair kept the order, a verifier checked the sources, and an audience listened and asked questions."},
+		{"## How the debate worked"},
+		{"The format is simple to describe and demanding to follow.",
+			"Each side opened with a statement of its case, then the two sides took turns over several rounds, making new points, rebutting each other or offering clearly labelled conjectures.",
+			"Every factual claim had to come with a source: a web address, a title and the date it was read.",
+			"The verifier checked every source, and a source found fabricated would have its entry struck from the record and its author disqualified."},
+		{"## The affirmative case"},
+		{"The promoter made the affirmative case, pointing to evidence of benefits.",
+			fmt.Sprintf("Over the debate it made %s and cited %s.", plainCount(f.arguments["promoter"], "argument", "arguments"), plainCount(f.sources["promoter"], "source", "sources")),
+			"Its argument was that the measured effects are real, that they hold across different places, and that the objections assume conditions that rarely hold in practice."},
+		{"## The negative case"},
+		{"The detractor made the negative case, pointing to costs and risks.",
+			fmt.Sprintf("It made %s and cited %s.", plainCount(f.arguments["detractor"], "argument", "arguments"), plainCount(f.sources["detractor"], "source", "sources")),
+			"Its argument was that the costs are larger and more certain than the promised benefits, that they fall on people who gain little, and that other approaches could reach the same goals."},
+		{"## Checking the evidence"},
+		{fmt.Sprintf("The verifier reported on %s: %d were verified, %d were found unreliable and %d were found fabricated.", plainCount(checked, "source", "sources"), f.findings["verified"], f.findings["unreliable"], f.findings["fabricated"]),
+			fmt.Sprintf("The chair made %s along the way and struck %s from the record.", plainCount(f.rulings, "ruling", "rulings"), plainCount(f.struck, "entry", "entries")),
+			"Where a source was found unreliable, the debater who cited it was warned and asked to withdraw or replace it."},
+		{"## The audience"},
+		{"The audience asked questions between rounds, and the chair relayed the fair ones to the debaters.",
+			fmt.Sprintf("%s reached the debaters this way.", stubtext.UpperFirst(plainCount(f.questions, "question", "questions"))),
+			"At the end, the audience shared its own conclusions: that the debate had sharpened the question, and that much depended on how the evidence is weighed."},
+		{"## The outcome"},
+		{"In the end the chair declared the outcome: " + outcome + ".", "The chair's reason: " + stubReason(c)},
+		{"Readers can weigh the arguments for themselves in the full transcript, which records every entry, every source and every ruling."},
+	}
+	return stubtext.Join(stubPad(paras, [][]string{
+		{"Debates about public questions often stall because each side talks past the other.",
+			"Requiring sources changes that: a claim has to point to something a reader can check, and a claim that cannot be checked has to say so.",
+			"The result is slower than a television debate, but it leaves a record that others can build on."},
+		{"Whatever one thinks of the outcome, the exercise shows what careful disagreement can look like: arguments set side by side, evidence checked, and the reasons for the verdict written down."},
+		{"That is perhaps the most useful thing a debate like this can offer: not a final answer, but a clearer view of where the real disagreements lie."},
+	}, stubBlogMinWords)...)
 }
 
 func stubAssessment(c *llm.StubCall) string {
@@ -537,10 +803,11 @@ func stubAssessment(c *llm.StubCall) string {
 	}
 	return stubtext.Join(
 		[]string{"# Assessor report"},
-		[]string{"## Accuracy", "The summary matches the transcript on the arguments, the rulings and the outcome."},
-		[]string{"## Neutrality", "Neither document favours a side; both give the two cases comparable space."},
-		[]string{"## Redactions", "No struck content appears in the documents."},
-		[]string{"## Blog post", blogLine},
-		[]string{"## Overall rating", "Good. No corrections are required."},
+		[]string{"## Accuracy"}, []string{"The summary matches the transcript on the arguments, the rulings and the outcome."},
+		[]string{"## Neutrality"}, []string{"Neither document favours a side; both give the two cases comparable space."},
+		[]string{"## Completeness"}, []string{"Both sides' main arguments, the verifier's findings and the chair's rulings are covered."},
+		[]string{"## Redactions"}, []string{"No struck content appears in the documents."},
+		[]string{"## Blog post"}, []string{blogLine},
+		[]string{"## Overall rating"}, []string{"Good. No corrections are required."},
 	)
 }

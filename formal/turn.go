@@ -17,6 +17,31 @@ type turn struct {
 	Sources       []Source   `json:"sources,omitempty"`
 	RebuttalToSeq *int       `json:"rebuttalToSeq,omitempty"`
 	Challenge     *challenge `json:"challenge,omitempty"`
+	// Order is the point of order the debater raises with its turn.
+	Order *pointOfOrder `json:"pointOfOrder,omitempty"`
+}
+
+// Conduct rules a debater may raise a point of order under (the seed's
+// "Debater Conduct Rules").
+const (
+	RuleAdHominem         = 6 // "No ad hominem. Arguments must address substance, not the opposing agent."
+	RuleMisrepresentation = 7 // "No misrepresentation. Agents must not mischaracterise the opponent's stated position."
+)
+
+// ruleName is the short name of a conduct rule.
+func ruleName(rule int) string {
+	if rule == RuleAdHominem {
+		return "no ad hominem"
+	}
+	return "no misrepresentation"
+}
+
+// pointOfOrder is a debater's complaint that an entry of the other side
+// breaks rule 6 or 7, for the chair to rule on.
+type pointOfOrder struct {
+	TargetSeq int    `json:"targetSeq"`
+	Rule      int    `json:"rule"`
+	Complaint string `json:"complaint"`
 }
 
 // challenge is a debater's challenge of a source the other side cited.
@@ -32,6 +57,7 @@ type turnRules struct {
 	allowed    []EntryType
 	rebuttable []int
 	challenge  []challengeable // nil: no challenge allowed
+	order      []int           // the entries a point of order may name; nil: none allowed
 	today      string
 }
 
@@ -125,10 +151,58 @@ func parseTurn(reply string, r turnRules) (turn, error) {
 		bad(`"source_challenge" is %s; want null or an object`, describe(raw))
 	}
 
+	raw, ok = lookup(m, "point_of_order")
+	if !ok {
+		raw, _ = lookup(m, "order")
+	}
+	if o, isObj := raw.(map[string]any); isObj && len(o) > 0 {
+		t.Order = parseOrder(o, r, bad)
+	} else if raw != nil && !isObj {
+		bad(`"point_of_order" is %s; want null or an object`, describe(raw))
+	}
+
 	if len(probs) > 0 {
 		return turn{}, errors.New(strings.Join(probs, "; "))
 	}
 	return t, nil
+}
+
+// parseOrder reads a point of order: the entry it names (one of r.order),
+// the rule (6 or 7; "rule 6", "ad hominem", "misrepresentation" are read
+// too) and the complaint.
+func parseOrder(o map[string]any, r turnRules, bad func(string, ...any)) *pointOfOrder {
+	if r.order == nil {
+		bad("a point of order is not allowed in this phase")
+		return nil
+	}
+	var probs int
+	fail := func(format string, args ...any) { probs++; bad(format, args...) }
+	rawSeq, _ := lookup(o, "target_seq")
+	seq, ok := intValue(rawSeq)
+	if !ok || !slices.Contains(r.order, seq) {
+		fail(`"point_of_order.target_seq" %s is not an entry you may raise a point of order on; want one of: %s`, describe(rawSeq), orNone(r.order))
+	}
+	rawRule, _ := lookup(o, "rule")
+	rule, ok := intValue(rawRule)
+	if s, isString := rawRule.(string); isString {
+		switch s = strings.ToLower(s); {
+		case strings.Contains(s, "6") || strings.Contains(s, "hominem"):
+			rule, ok = RuleAdHominem, true
+		case strings.Contains(s, "7") || strings.Contains(s, "misrepresent"):
+			rule, ok = RuleMisrepresentation, true
+		}
+	}
+	if !ok || (rule != RuleAdHominem && rule != RuleMisrepresentation) {
+		fail(`"point_of_order.rule" %s; want 6 (no ad hominem) or 7 (no misrepresentation)`, describe(rawRule))
+	}
+	complaint := stringField(o, "complaint")
+	if complaint == "" {
+		fail(`"point_of_order.complaint" is missing: say what the entry does that breaks the rule`)
+	}
+	if probs > 0 {
+		return nil
+	}
+	return &pointOfOrder{TargetSeq: seq, Rule: rule, Complaint: clip(complaint, maxComplaintRunes)}
 }
 
 func orNone(xs []int) string {
@@ -391,6 +465,25 @@ func parseClarification(reply string) (string, error) {
 		return "", errors.New(`"ruling" is missing: answer the request in one to three sentences`)
 	}
 	return clip(r, maxQuestionRunes*2), nil
+}
+
+// parseOrderRuling reads the chair's {"upheld", "ruling"} ruling on a
+// point of order.
+func parseOrderRuling(reply string) (orderRuling, error) {
+	m, err := jsonObject(reply)
+	if err != nil {
+		return orderRuling{}, err
+	}
+	raw, _ := lookup(m, "upheld")
+	upheld, ok := boolValue(raw)
+	if !ok {
+		return orderRuling{}, fmt.Errorf(`"upheld" is %s; want true or false`, describe(raw))
+	}
+	r := stringField(m, "ruling")
+	if r == "" {
+		return orderRuling{}, errors.New(`"ruling" is missing: give the reason in one or two sentences`)
+	}
+	return orderRuling{Upheld: upheld, Ruling: clip(r, maxQuestionRunes*2)}, nil
 }
 
 // parseVerdict reads the chair's {"outcome", "reason"} reply.

@@ -16,6 +16,7 @@ var roundRules = turnRules{
 		{seq: 6, index: 1, src: Source{URL: "https://example.org/b", Title: "B", Accessed: "2026-02-20"}},
 		{seq: 2, index: 0, src: Source{URL: "https://example.org/c", Title: "C", Accessed: "2026-02-20"}},
 	},
+	order: []int{2, 6},
 	today: "2026-02-21",
 }
 

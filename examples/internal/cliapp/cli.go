@@ -197,10 +197,17 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 	if err := check(o.format, o); err != nil {
 		return nil, fs, err
 	}
-	if q := cliOf(o.format).question; q != nil && o.question == "" {
-		o.question = q(o)
+	fc := cliOf(o.format)
+	if q := fc.question; q != nil {
+		found, err := q(o)
+		if err != nil {
+			return nil, fs, usageError{err.Error()}
+		}
+		if o.question == "" {
+			o.question = found
+		}
 	}
-	if o.question == "" {
+	if o.question == "" && !fc.asks {
 		return nil, fs, usagef("no question to debate")
 	}
 	return o, fs, nil

@@ -91,7 +91,9 @@ func TestFormalOutputLayout(t *testing.T) {
 			t.Errorf("stderr does not say it wrote %s:\n%s", name, r.stderr)
 		}
 	}
-	// The log is the seed's JSONL: 0-indexed, the stored debate's, struck.
+	// The log is the seed's JSONL: 0-indexed, the stored debate's, as said
+	// (appended as the debate went: a struck entry stays, its redaction
+	// follows).
 	f, err := os.Open(filepath.Join(out, formal.FileLog))
 	if err != nil {
 		t.Fatal(err)
@@ -101,14 +103,14 @@ func TestFormalOutputLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(formal.Strike(stored), back); diff != "" {
+	if diff := cmp.Diff(stored, back); diff != "" {
 		t.Errorf("debate-log.jsonl (-store +file):\n%s", diff)
 	}
 	if back[0].Seq != 0 || back[0].Type != formal.TypeSetup {
 		t.Errorf("first entry %+v", back[0])
 	}
-	if cfg.OutputDir != "" {
-		t.Errorf("the stored configuration writes documents itself: %q", cfg.OutputDir)
+	if cfg.OutputDir != "out" {
+		t.Errorf("the stored configuration writes its documents to %q, want out, as it goes", cfg.OutputDir)
 	}
 	// Other formats keep the flat layout; formal writes none of it.
 	if _, err := os.Stat(filepath.Join(dir, "out", id+".json")); !os.IsNotExist(err) {
@@ -212,5 +214,162 @@ func TestFormalFlagErrorsAndHelp(t *testing.T) {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("usage lacks %q", want)
 		}
+	}
+}
+
+// Rule 12, "an immediate disqualification offence", as the command shows
+// it: stub seed 285 has the promoter's opening statement struck at the
+// start of round 1; from then on the promoter is silent.
+func TestFormalDisqualifiedDebaterIsSilent(t *testing.T) {
+	r := debate(t, t.TempDir(), "", "--format", "formal", "--seed", "285", "--store", "db", "Cities should ban private cars from their centres.")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	_, after, ok := strings.Cut(r.stdout, "REDACTED: seq 2 (promoter)")
+	if !ok {
+		t.Fatalf("seed 285 strikes no promoter opening:\n%s", r.stdout)
+	}
+	for _, want := range []string{
+		"The promoter is disqualified under rule 12 and speaks no more in this debate.",
+		"▶ DETRACTOR (NEGATIVE)\nTo close,",
+		"detractor wins (rule 12: promoter disqualified)",
+	} {
+		if !strings.Contains(after, want) {
+			t.Errorf("after the redaction the output lacks %q", want)
+		}
+	}
+	if strings.Contains(after, "▶ PROMOTER") {
+		t.Errorf("the promoter speaks after its disqualification:\n%s", after)
+	}
+}
+
+// The seed's Step B: with no question, "ask the user: What should the
+// debate topic be?"; with nobody to answer, there is no debate.
+func TestFormalAsksForTheTopic(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "Should cities ban cars?\n", "--format", "formal", "--max-rounds", "1", "--store", "db")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "\n═══ Topic ═══\nWhat should the debate topic be?\n> Should cities ban cars?\n") {
+		t.Errorf("the output does not begin with the question:\n%.200s", r.stdout)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	if stored, _ := storedFormal(t, filepath.Join(dir, "db"), id); !strings.HasSuffix(stored[1].Content, "Topic: Should cities ban cars?") {
+		t.Errorf("announced %q", stored[1].Content)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		asked bool
+	}{
+		{"", nil, true},
+		{"\n", nil, true},
+		{"Should cities ban cars?\n", []string{"--no-checkpoints"}, false},
+	} {
+		dir := t.TempDir()
+		r := debate(t, dir, tc.stdin, append([]string{"--format", "formal", "--store", "db"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "no question to debate") {
+			t.Errorf("stdin %q %v: exit %d, %s", tc.stdin, tc.args, r.code, r.stderr)
+		}
+		if asked := strings.Contains(r.stdout, "What should the debate topic be?"); asked != tc.asked {
+			t.Errorf("stdin %q %v: asked %v", tc.stdin, tc.args, asked)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "db")); err == nil {
+			if ents, _ := os.ReadDir(filepath.Join(dir, "db")); len(ents) > 0 {
+				t.Errorf("stdin %q %v: a debate was stored: %v", tc.stdin, tc.args, ents)
+			}
+		}
+	}
+}
+
+// "Step A — Read config: cat config/debate-config.json", Step B ("Write
+// the final topic back to config/debate-config.json") and Step C ("Update
+// output_dir in config/debate-config.json with this path").
+func TestFormalConfigFile(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		file     string
+		args     []string
+		topic    string
+		min, max int
+		prompt   string
+	}{
+		{"topic prompt", `{"topic": "", "topic_prompt": "Should cities ban cars?", "min_rounds": 1, "max_rounds": 1, "models": {"chair": "anthropic/claude-sonnet-4"}, "output_dir": ""}`,
+			nil, "Should cities ban cars?", 1, 1, "Should cities ban cars?"},
+		{"topic, and the command line wins", `{"topic": "Is remote work better?", "min_rounds": 2, "max_rounds": 3}`,
+			[]string{"--max-rounds", "1"}, "Is remote work better?", 1, 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, "config"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, formal.SeedConfigPath)
+			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := debate(t, dir, "", append([]string{"--format", "formal", "--store", "db", "--config", formal.SeedConfigPath}, tc.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+			stored, cfg := storedFormal(t, filepath.Join(dir, "db"), id)
+			if !strings.HasSuffix(stored[1].Content, "Topic: "+tc.topic) || cfg.MinRounds != tc.min || cfg.MaxRounds != tc.max || cfg.TopicPrompt != tc.prompt {
+				t.Errorf("announced %q, rounds %d..%d, topic prompt %q", stored[1].Content, cfg.MinRounds, cfg.MaxRounds, cfg.TopicPrompt)
+			}
+			sc, err := formal.LoadSeedConfig(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := filepath.Join(formal.SeedOutputParent, formal.DirName(stored[0].Timestamp, tc.topic))
+			if sc.Topic != tc.topic || sc.OutputDir != want {
+				t.Errorf("written back: topic %q, output_dir %q; want %q, %q", sc.Topic, sc.OutputDir, tc.topic, want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, want, formal.FileSummary)); err != nil {
+				t.Errorf("the output directory: %v", err)
+			}
+			back, _ := os.ReadFile(path)
+			if strings.Contains(tc.file, "models") && !strings.Contains(string(back), `"chair": "anthropic/claude-sonnet-4"`) {
+				t.Errorf("the file's other fields were lost:\n%s", back)
+			}
+		})
+	}
+	r := debate(t, t.TempDir(), "", "--format", "formal", "--config", "missing.json", "q?")
+	if r.code != 2 || !strings.Contains(r.stderr, "--config: formal: read debate config") {
+		t.Errorf("a missing file: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// With --out, the output directory is made when the debate starts and its
+// debate-log.jsonl is appended as the debate goes: a debate that stops
+// leaves the log of what it stored.
+func TestFormalOutWritesTheLogAsItGoes(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"this test server answers nothing"}}`, http.StatusBadRequest)
+	}))
+	defer s.Close()
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--format", "formal", "--store", "db", "--out", "out", "--base-url", s.URL+"/v1", "--model", "m", "Should cities ban cars?")
+	if r.code != 1 || !strings.Contains(r.stderr, "the debate is stored") {
+		t.Fatalf("exit %d; want 1, the debate stored: %s", r.code, r.stderr)
+	}
+	id := debateIDRE.FindStringSubmatch(r.stdout)[1]
+	stored, _ := storedFormal(t, filepath.Join(dir, "db"), id)
+	ents, _ := os.ReadDir(filepath.Join(dir, "out"))
+	if len(ents) != 1 {
+		t.Fatalf("out holds %v; want the debate's directory", ents)
+	}
+	f, err := os.Open(filepath.Join(dir, "out", ents[0].Name(), formal.FileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := formal.ImportLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) == 0 || !cmp.Equal(stored, back) {
+		t.Errorf("the log holds %d entries, the store %d", len(back), len(stored))
 	}
 }

@@ -38,9 +38,21 @@ type formatCLI struct {
 	// (listed in flags too) and returns where their values go, a pointer
 	// that config and prepare read back with ownFlags.
 	declare func(fs *flag.FlagSet) any
-	// question, when set, is the question debated when none is given
-	// (formal's topic prompt); "" for none.
-	question func(o *options) string
+	// question, when set, is called for every fresh debate and returns
+	// the question debated when none is given (formal's topic from its
+	// --config file, which it reads); "" for none. Its error is a usage
+	// error.
+	question func(o *options) (string, error)
+	// asks: the format finds the question itself when none is given
+	// (engine.Proposer: formal's topic prompt, else it asks the person),
+	// so none is no usage error; noQuestion is the error it fails with
+	// when it finds none, which the command reports as one.
+	asks       bool
+	noQuestion error
+	// observe, when set, is given every event of a fresh debate of the
+	// format as it is emitted, beside the renderer (formal writes its
+	// topic and output directory back to its --config file).
+	observe func(e *env, ev engine.Event)
 	// config, when set, sets in p the configuration fields the flags
 	// given set (a fresh debate's; a stored one keeps its own).
 	config func(e *env, p patch) error
@@ -131,7 +143,11 @@ func check(name string, o *options) error {
 // debate plays on, before.
 func (e *env) options(name string, stored []engine.Event, before func()) []engine.Option {
 	fc := cliOf(name)
-	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(e.sink)}
+	sink := e.sink
+	if fc.observe != nil && stored == nil {
+		sink = events.FanOut(sink, engine.SinkFunc(func(_ context.Context, ev engine.Event) { fc.observe(e, ev) }))
+	}
+	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(sink)}
 	if e.now != nil {
 		opts = append(opts, engine.WithClock(e.now))
 	}
@@ -184,6 +200,9 @@ func start(ctx context.Context, e *env, name string, d engine.Debate) (*engine.R
 		return nil, configError(err, e.opt, fc.fields)
 	}
 	res, err := engine.Run(ctx, e.client, f, d, e.options(name, nil, nil)...)
+	if fc.noQuestion != nil && errors.Is(err, fc.noQuestion) {
+		return nil, usagef("no question to debate")
+	}
 	if err != nil && res == nil {
 		// Before the debate exists: a configuration or debate the
 		// format rejects is a usage error.

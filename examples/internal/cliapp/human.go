@@ -120,7 +120,8 @@ func (e *env) human(follows func(engine.Question) func(engine.Event) bool) engin
 // other questions take what nothing else decides — the clarification keeps
 // the moderator's assumption (nothing has been debated yet, and the first
 // checkpoint is where a debate whose input ended pauses), the synthesis
-// stays unreviewed, no workflow is made.
+// stays unreviewed, no workflow is made, and a debate asking for its topic
+// has none (it does not start).
 func askPerson(ctx context.Context, in *lines, w prompter, q engine.Question) (engine.Answer, error) {
 	paused := func() (engine.Answer, error) {
 		return engine.Answer{}, fmt.Errorf("%w: the input ended at the %s question", engine.ErrPaused, q.Kind)
@@ -128,6 +129,12 @@ func askPerson(ctx context.Context, in *lines, w prompter, q engine.Question) (e
 	switch q.Kind {
 	case engine.QuestionClarification:
 		w.Prompt(heading("Clarifying question") + block(q.Text) + "> ")
+		text, _ := in.answer(ctx, w)
+		return engine.Answer{Text: text}, nil
+	case engine.QuestionTopic:
+		// Before the debate exists: at the end of input there is no
+		// topic, and nothing to pause.
+		w.Prompt(heading("Topic") + block(q.Text) + "> ")
 		text, _ := in.answer(ctx, w)
 		return engine.Answer{Text: text}, nil
 	case engine.QuestionCheckpoint:

@@ -60,8 +60,10 @@ func TestAskPerson(t *testing.T) {
 		{"workflow empty", workflow, "\n", engine.Answer{Choice: "yes"}, false},
 		{"workflow no", workflow, "NO\n", engine.Answer{Choice: "no"}, false},
 		{"workflow end of input", workflow, "", engine.Answer{Choice: "no"}, false},
-		{"another kind", engine.Question{Kind: "topic", Text: "What should be debated?"}, "Cars\n", engine.Answer{Text: "Cars"}, false},
-		{"another kind at the end of input", engine.Question{Kind: "topic", Text: "What should be debated?"}, "", engine.Answer{}, true},
+		{"topic", engine.Question{Kind: engine.QuestionTopic, Text: "What should the debate topic be?"}, "Cars\n", engine.Answer{Text: "Cars"}, false},
+		{"topic at the end of input", engine.Question{Kind: engine.QuestionTopic, Text: "What should the debate topic be?"}, "", engine.Answer{}, false},
+		{"another kind", engine.Question{Kind: "motion", Text: "What should be debated?"}, "Cars\n", engine.Answer{Text: "Cars"}, false},
+		{"another kind at the end of input", engine.Question{Kind: "motion", Text: "What should be debated?"}, "", engine.Answer{}, true},
 		{"choices sharing a letter", engine.Question{Kind: "vote", Choices: []string{"stay", "switch"}}, "s\nswitch\n", engine.Answer{Choice: "switch"}, false},
 	}
 	for _, tt := range tests {

@@ -488,6 +488,13 @@ func (r *Renderer) show(e duelogic.Event) {
 			Sanitize(string(c.TriggerReason)), c.Urgency, c.TriggerContent), yellow))
 	case duelogic.EventDebateEnded:
 		r.endLine()
+	case formal.EventSetup:
+		// The seed's Step C: echo "Output directory: $OUTPUT_DIR".
+		if s, err := engine.DataAs[formal.Setup](e); err == nil && s.Dir != "" {
+			r.endLine()
+			r.segmentHead()
+			fmt.Fprintln(r.w, r.style("  • output directory: "+Sanitize(s.Dir), dim))
+		}
 	case duelogic.EventSegmentEnded, duelogic.EventArgumentMap, formal.EventEntry, formal.EventVerification, engine.EventAsked:
 		// A question to the person and its answer are printed where they
 		// are asked (the CLI's prompts), not again as an event. A formal log entry is said as the utterance right behind it. A
