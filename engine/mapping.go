@@ -55,22 +55,26 @@ type movesValue struct {
 }
 
 // MaxTokensArgumentExtraction is the default completion cap of an
-// extraction call: at most four moves of short sentences.
-const MaxTokensArgumentExtraction = 800
+// extraction call: at most four moves of short sentences, which its
+// schema's longest valid reply fits.
+const MaxTokensArgumentExtraction = 1200
 
 // argumentExtractionSchema is the JSON Schema of an extraction's reply, as
 // [argumentation.ParseMoves] reads it (strict mode: "target" is null for a
 // move that replies to nothing, "reasons" empty but for a since, "attack"
 // empty but for an attack). A reply that does not parse is asked again once;
 // then the turn is left unmapped, its [MovesUpdate].Error saying why.
+// Its bounds (4 moves, propositions and reasons of at most 200 characters,
+// 3 reasons) let a server that keeps replies in shape always close one
+// within MaxTokensArgumentExtraction; the prompt states them.
 const argumentExtractionSchema = `{"type": "object", "additionalProperties": false, "required": ["moves"],
- "properties": {"moves": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+ "properties": {"moves": {"type": "array", "maxItems": 4, "items": {"type": "object", "additionalProperties": false,
   "required": ["act", "proposition", "reasons", "target", "attack"],
   "properties": {
    "act": {"type": "string", "enum": ["claim", "why", "concede", "retract", "since"]},
-   "proposition": {"type": "string"},
-   "reasons": {"type": "array", "items": {"type": "string"}},
-   "target": {"type": ["string", "null"]},
+   "proposition": {"type": "string", "maxLength": 200},
+   "reasons": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 200}},
+   "target": {"type": ["string", "null"], "maxLength": 12},
    "attack": {"type": "string", "enum": ["rebut", "undercut", ""]}}}}}}`
 
 // maxPromptMoves bounds the moves an extraction prompt lists.
@@ -101,8 +105,9 @@ Legal replies (target = the move replied to, by its ID):
 - to why φ (aimed at this speaker): φ since S, or retract φ.
 A claim or since with no target opens a new line of argument.
 
-Write each proposition as one short declarative sentence (at most 20 words); write a negation as "¬" followed
-by the proposition it negates. Use at most 4 moves, and only what the speaker actually argued.
+Write each proposition as one short declarative sentence (at most 20 words, 200 characters); write a negation
+as "¬" followed by the proposition it negates. Give a since at most 3 reasons. Use at most 4 moves, and only
+what the speaker actually argued.
 
 Respond with one JSON object and nothing else:
 {"moves": [{"act": "claim" | "why" | "concede" | "retract" | "since", "proposition": "...",

@@ -179,8 +179,8 @@
 // # Token caps
 //
 // Every call carries a completion cap, which [engine.WithMaxTokens]
-// overrides by purpose: [MaxTokensTurn] (900: a turn is 120-250 words and
-// its sources), [MaxTokensVerification], [MaxTokensAudienceQuestions],
+// overrides by purpose: [MaxTokensTurn] (2000: a turn is 120-250 words and
+// up to five sources, the longest its schema allows), [MaxTokensVerification], [MaxTokensAudienceQuestions],
 // [MaxTokensRelay], [MaxTokensConclusionCheck], [MaxTokensVerdict],
 // [MaxTokensClarification],
 // [MaxTokensAudienceConclusion] and [MaxTokensDocument]. A reply cut at its

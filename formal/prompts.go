@@ -30,6 +30,15 @@ const (
 	maxQuestionRunes  = 500
 	maxComplaintRunes = 500 // a point of order's complaint
 	maxQuestionsRound = 2
+
+	// The bounds a turn's schema gives a server that keeps replies in
+	// shape, so that a turn always closes before its cap (a longer text
+	// that parses is still used, up to maxContentRunes).
+	schemaContentRunes = 2000 // 120-250 words
+	maxURLRunes        = 300
+	maxTitleRunes      = 200
+	maxClaimRunes      = 500 // a source challenge's claim
+	maxReasonRunes     = 600 // the chair's reason for its relay
 )
 
 // promptEntry shows one entry in a prompt.
@@ -174,13 +183,15 @@ func turnPrompt(d engine.Debate, who Speaker, log []Entry, t turnTask) engine.Pr
 // The default completion caps of this format's calls ([engine.WithMaxTokens]
 // overrides them by purpose). A debater's turn is 120-250 words (about 375
 // tokens) with up to five sources; the audience's conclusion is 200-400
-// words; a document is a page or two.
+// words; a document is a page or two. Each JSON reply's cap fits the
+// longest reply its schema allows (engine.SchemaTokens), so a server that
+// keeps replies in shape can always close one.
 const (
-	MaxTokensTurn               = 900  // PurposeTurn
+	MaxTokensTurn               = 2000 // PurposeTurn
 	MaxTokensVerification       = 300  // PurposeVerification
-	MaxTokensAudienceQuestions  = 400  // PurposeAudienceQuestions
+	MaxTokensAudienceQuestions  = 750  // PurposeAudienceQuestions
 	MaxTokensRelay              = 300  // PurposeRelay
-	MaxTokensConclusionCheck    = 200  // PurposeConclusionCheck
+	MaxTokensConclusionCheck    = 240  // PurposeConclusionCheck
 	MaxTokensVerdict            = 500  // PurposeVerdict
 	MaxTokensAudienceConclusion = 900  // PurposeAudienceConclusion
 	MaxTokensDocument           = 2500 // PurposeSummary, PurposeBlogPost, PurposeAssessment
@@ -195,7 +206,7 @@ const (
 // net/url parses, sourceDatePattern only dates YYYY-MM-DD of the Gregorian
 // calendar (leap days included), which time.Parse reads.
 const (
-	sourceURLPattern  = `^https?://[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?([/?#]([A-Za-z0-9._~!$&'()*+,;=:@/?#-]|%[0-9A-Fa-f]{2})*)?$`
+	sourceURLPattern  = `^https?://[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(:[0-9]{1,5})?([/?#]([A-Za-z0-9._~!$&'()*+,;=:@/?#-]|%[0-9A-Fa-f]{2}){0,250})?$`
 	sourceDatePattern = `^([0-9]{4}-((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)$`
 )
 
@@ -226,10 +237,10 @@ func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable
 	seqs, _ := json.Marshal(append(slices.Clone(rebuttable), -1))
 	seqs = bytes.Replace(seqs, []byte("-1]"), []byte("null]"), 1)
 	props := `"type": {"type": "string", "enum": ` + js(allowed) + `},
-  "content": {"type": "string", "minLength": 1},
+  "content": {"type": "string", "minLength": 1, "maxLength": ` + js(schemaContentRunes) + `},
   "sources": {"type": "array", "maxItems": ` + js(maxSources) + `, "items": {"type": "object", "additionalProperties": false, "required": ["url", "title", "accessed"],
-   "properties": {"url": {"type": "string", "pattern": ` + js(sourceURLPattern) + `}, "title": {"type": "string", "minLength": 1},
-    "accessed": {"type": "string", "pattern": ` + js(sourceDatePattern) + `}}}},
+   "properties": {"url": {"type": "string", "maxLength": ` + js(maxURLRunes) + `, "pattern": ` + js(sourceURLPattern) + `}, "title": {"type": "string", "minLength": 1, "maxLength": ` + js(maxTitleRunes) + `},
+    "accessed": {"type": "string", "maxLength": 10, "pattern": ` + js(sourceDatePattern) + `}}}},
   "rebuttal_to_seq": {"type": ["integer", "null"], "enum": ` + string(seqs) + `}`
 	required := `"type", "content", "sources", "rebuttal_to_seq"`
 	if len(challenge) > 0 {
@@ -244,7 +255,7 @@ func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable
 		}
 		for _, seq := range order {
 			alts = append(alts, `{"type": "object", "additionalProperties": false, "required": ["target_seq", "url", "claim"],
-   "properties": {"target_seq": {"type": "integer", "enum": `+js([]int{seq})+`}, "url": {"type": "string", "enum": `+js(urls[seq])+`}, "claim": {"type": "string", "minLength": 1}}}`)
+   "properties": {"target_seq": {"type": "integer", "enum": `+js([]int{seq})+`}, "url": {"type": "string", "enum": `+js(urls[seq])+`}, "claim": {"type": "string", "minLength": 1, "maxLength": `+js(maxClaimRunes)+`}}}`)
 		}
 		props += `,
   "source_challenge": {"anyOf": [` + strings.Join(alts, ", ") + `]}`
@@ -253,7 +264,7 @@ func turnSchema(allowed []EntryType, rebuttable []int, challenge []challengeable
 	if len(order) > 0 {
 		props += `,
   "point_of_order": {"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": false, "required": ["target_seq", "rule", "complaint"],
-   "properties": {"target_seq": {"type": "integer", "enum": ` + js(order) + `}, "rule": {"type": "integer", "enum": [6, 7]}, "complaint": {"type": "string", "minLength": 1}}}]}`
+   "properties": {"target_seq": {"type": "integer", "enum": ` + js(order) + `}, "rule": {"type": "integer", "enum": [6, 7]}, "complaint": {"type": "string", "minLength": 1, "maxLength": ` + js(maxComplaintRunes) + `}}}]}`
 		required += `, "point_of_order"`
 	}
 	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": [` + required + `],
@@ -268,7 +279,7 @@ func relaySchema(n int) json.RawMessage {
 		nums[i] = i + 1
 	}
 	return json.RawMessage(`{"type": "object", "additionalProperties": false, "required": ["relay", "reason"],
- "properties": {"relay": {"type": "array", "items": {"type": "integer", "enum": ` + js(nums) + `}}, "reason": {"type": "string"}}}`)
+ "properties": {"relay": {"type": "array", "maxItems": ` + js(n) + `, "items": {"type": "integer", "enum": ` + js(nums) + `}}, "reason": {"type": "string", "maxLength": ` + js(maxReasonRunes) + `}}}`)
 }
 
 // The JSON Schemas of the other judgments, as parseQuestions,
@@ -276,18 +287,18 @@ func relaySchema(n int) json.RawMessage {
 // parseClarification read them.
 const (
 	questionsSchema = `{"type": "object", "additionalProperties": false, "required": ["questions"],
- "properties": {"questions": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["to", "question"],
-  "properties": {"to": {"type": "string", "enum": ["promoter", "detractor", "both"]}, "question": {"type": "string"}}}}}}`
+ "properties": {"questions": {"type": "array", "maxItems": 4, "items": {"type": "object", "additionalProperties": false, "required": ["to", "question"],
+  "properties": {"to": {"type": "string", "enum": ["promoter", "detractor", "both"]}, "question": {"type": "string", "maxLength": 500}}}}}}`
 	conclusionCheckSchema = `{"type": "object", "additionalProperties": false, "required": ["concluded", "reason"],
- "properties": {"concluded": {"type": "boolean"}, "reason": {"type": "string"}}}`
+ "properties": {"concluded": {"type": "boolean"}, "reason": {"type": "string", "maxLength": 600}}}`
 	verdictSchema = `{"type": "object", "additionalProperties": false, "required": ["outcome", "reason"],
- "properties": {"outcome": {"type": "string", "enum": ["affirmative_wins", "negative_wins", "draw", "void"]}, "reason": {"type": "string", "minLength": 1}}}`
+ "properties": {"outcome": {"type": "string", "enum": ["affirmative_wins", "negative_wins", "draw", "void"]}, "reason": {"type": "string", "minLength": 1, "maxLength": 1200}}}`
 	verificationSchema = `{"type": "object", "additionalProperties": false, "required": ["status", "reason"],
- "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string", "minLength": 1}}}`
+ "properties": {"status": {"type": "string", "enum": ["verified", "unreliable", "fabricated"]}, "reason": {"type": "string", "minLength": 1, "maxLength": 600}}}`
 	clarificationSchema = `{"type": "object", "additionalProperties": false, "required": ["ruling"],
- "properties": {"ruling": {"type": "string", "minLength": 1}}}`
+ "properties": {"ruling": {"type": "string", "minLength": 1, "maxLength": 800}}}`
 	pointOfOrderSchema = `{"type": "object", "additionalProperties": false, "required": ["upheld", "ruling"],
- "properties": {"upheld": {"type": "boolean"}, "ruling": {"type": "string", "minLength": 1}}}`
+ "properties": {"upheld": {"type": "boolean"}, "ruling": {"type": "string", "minLength": 1, "maxLength": 800}}}`
 )
 
 func joinTypes(ts []EntryType) string {
