@@ -118,13 +118,17 @@
 // "auth" → Security Advocate, "ship fast" → Simplicity Advocate, a host
 // perspective's priorities → that perspective), then in catalog order. A
 // reply without JSON is asked for again once and, failing that, the keyword
-// heuristic decides alone ([Analysis].Fallback). The seats are then balanced: they must include a
-// pair of opposites (Performance Advocate vs Simplicity Advocate or
-// Operational Simplicity, Security Advocate vs User Experience, Future
-// Flexibility vs Simplicity Advocate, plus Config.Opposites); if they do
-// not, the last seat goes to an opposite of the first perspective that has
-// one. Config.Perspectives seats perspectives directly, and must itself be
-// balanced.
+// heuristic decides alone ([Analysis].Fallback). The perspective that best
+// matches the analysis's domain ("security" → Security Advocate) always has
+// a seat: the last one, when the moderator did not name it. The seats are
+// then balanced: they must include a pair of opposites (Performance
+// Advocate vs Simplicity Advocate or Operational Simplicity, Security
+// Advocate vs User Experience, Future Flexibility vs Simplicity Advocate,
+// plus Config.Opposites); if they do not, the least relevant seat that can
+// be — the last, else the one before — goes to an opposite of a
+// perspective that stays (the one the question's keywords call for most),
+// never the domain's best match's seat. Config.Perspectives seats
+// perspectives directly, and must itself be balanced.
 //
 // # Rounds
 //

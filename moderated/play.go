@@ -210,7 +210,7 @@ func (g *game) assign(d engine.Debate) []Perspective {
 		}
 		n = min(max(n, 2), 4)
 		text := d.Proposition + "\n" + strings.Join(g.analysis.Constraints, "\n")
-		ids = g.ps.choose(text, g.analysis.Suggested, n)
+		ids = g.ps.choose(text, g.analysis.Domain, g.analysis.Suggested, n)
 	}
 	seats := make([]Perspective, len(ids))
 	for i, id := range ids {

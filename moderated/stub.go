@@ -87,16 +87,20 @@ var stubKeywordPerspectives = []struct{ words, name string }{
 	{"simple simplicity maintain maintainable team ship quickly deadline mvp", "Simplicity Advocate"},
 }
 
-func stubHasWord(text string, words string) bool {
+func stubHasWord(text string, words string) bool { return stubWordCount(text, words) > 0 }
+
+// stubWordCount is how many of words text uses.
+func stubWordCount(text string, words string) int {
 	lower := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
 	}), " ") + " "
+	n := 0
 	for _, w := range strings.Fields(words) {
 		if strings.Contains(lower, " "+w+" ") {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // stubVagueWords: a question (with its background) of fewer words than
@@ -149,15 +153,16 @@ func writeStubAnalysis(c *llm.StubCall) string {
 		q += "\n" + answer
 	}
 	a := stubAnalysis{Domain: "architecture", Constraints: []string{}, Debaters: 3}
+	// The domain whose words the question uses most; ties in this order.
+	hits := 0
 	for _, d := range []struct{ words, domain string }{
 		{"auth authentication security encrypt password compliance privacy", "security"},
 		{"user users ui ux frontend onboarding", "ux"},
 		{"database cache caching schema postgresql postgres redis data", "data"},
 		{"deploy deployment monitoring kubernetes on-call", "operations"},
 	} {
-		if stubHasWord(q, d.words) {
-			a.Domain = d.domain
-			break
+		if n := stubWordCount(q, d.words); n > hits {
+			a.Domain, hits = d.domain, n
 		}
 	}
 	if stubHasWord(q, "or vs versus") {
