@@ -240,7 +240,7 @@ func (ps *perspectives) choose(text, domain string, suggested []string, n int) [
 	if keep != "" && len(ids) > 0 && !slices.Contains(ids, keep) {
 		ids[len(ids)-1] = keep
 	}
-	return ps.balance(ids, keep, text)
+	return ps.balance(ids, keep)
 }
 
 // domainMatch is the perspective whose keywords the domain of the
@@ -254,42 +254,30 @@ func (ps *perspectives) domainMatch(domain string) catalog.Framework {
 }
 
 // balance returns ids unchanged when they are balanced. Otherwise one seat
-// is given to an opposite of a perspective that stays: the least relevant
-// seat that can be — the last, else the one before, and so on, never keep's
-// (the domain's best match) —, to the opposite the question's keywords
-// (text) call for most, else the first opposite of the most relevant seat.
-// When no seat can be, the last two seats that are not keep's go to the
-// first pair of opposites.
-func (ps *perspectives) balance(ids []catalog.Framework, keep catalog.Framework, text string) []catalog.Framework {
+// is given to an opposite of a perspective that stays — the first opposite
+// of the most relevant one that has one —: the least relevant seat that
+// can be (the last, else the one before, and so on), never keep's (the
+// domain's best match). When no seat can be, the last two seats that are
+// not keep's go to the first pair of opposites.
+func (ps *perspectives) balance(ids []catalog.Framework, keep catalog.Framework) []catalog.Framework {
 	if len(ids) < 2 || ps.balanced(ids) {
 		return ids
-	}
-	ranked := ps.rank(text)
-	relevance := func(id catalog.Framework) int {
-		if i := slices.Index(ranked, id); i >= 0 {
-			return i
-		}
-		return len(ranked)
 	}
 	for j := len(ids) - 1; j >= 0; j-- {
 		if ids[j] == keep {
 			continue
 		}
-		var best catalog.Framework
 		for i, stays := range ids {
 			if i == j {
 				continue
 			}
 			for _, opp := range ps.opposites[stays] {
-				if !slices.Contains(ids, opp) && (best == "" || relevance(opp) < relevance(best)) {
-					best = opp
+				if !slices.Contains(ids, opp) {
+					out := slices.Clone(ids)
+					out[j] = opp
+					return out
 				}
 			}
-		}
-		if best != "" {
-			out := slices.Clone(ids)
-			out[j] = best
-			return out
 		}
 	}
 	if len(ps.pairs) == 0 {
