@@ -103,19 +103,37 @@ func TestAskedThroughAHuman(t *testing.T) {
 			2, EndHuman,
 			Clarification{Answer: "Redis or PostgreSQL, for sessions."},
 			Approval{Status: Approved, Note: "Go with it."}, true, 1, guidance},
-		{"the assumption kept, rejected",
+		// Issue 24: a rejected synthesis goes back to the moderator, who
+		// revises it once; the revision is reviewed in turn.
+		{"the assumption kept, rejected twice",
 			map[string][]engine.Answer{
 				engine.QuestionCheckpoint: {{Choice: string(Guide), Text: " "}, {Choice: string(End)}},
-				engine.QuestionApproval:   {{Choice: ChoiceReject, Text: "It ignores our on-call load."}},
+				engine.QuestionApproval:   {{Choice: ChoiceReject, Text: "It ignores our on-call load."}, {Choice: ChoiceReject, Text: "Still too much."}},
 			},
 			// A rejected synthesis is not handed over, nor asked about.
-			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionApproval},
 			2, EndHuman,
 			Clarification{Assumed: true},
-			Approval{Status: Rejected, Note: "It ignores our on-call load."}, false, 0, ""},
-		{"defaults, workflow declined",
-			map[string][]engine.Answer{engine.QuestionWorkflow: {{Choice: ChoiceNo}}},
+			Approval{Status: Rejected, Note: "Still too much."}, false, 0, ""},
+		{"rejected, the revision approved, workflow",
+			map[string][]engine.Answer{
+				engine.QuestionApproval: {{Choice: ChoiceReject, Text: "It ignores our on-call load."}, {Choice: ChoiceApprove}},
+			},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionApproval, engine.QuestionWorkflow},
+			3, EndMaxRounds,
+			Clarification{Assumed: true},
+			Approval{Status: Approved}, true, 1, ""},
+		{"defaults, approved, workflow declined",
+			map[string][]engine.Answer{engine.QuestionApproval: {{Choice: ChoiceApprove}}, engine.QuestionWorkflow: {{Choice: ChoiceNo}}},
 			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionWorkflow},
+			3, EndMaxRounds,
+			Clarification{Assumed: true},
+			Approval{Status: Approved}, false, 0, ""},
+		// Issue 24: a synthesis nobody reviewed is not asked about, nor
+		// handed over.
+		{"defaults, review skipped",
+			map[string][]engine.Answer{},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval},
 			3, EndMaxRounds,
 			Clarification{Assumed: true},
 			Approval{Status: Unreviewed}, false, 0, ""},
@@ -153,6 +171,25 @@ func TestAskedThroughAHuman(t *testing.T) {
 				}
 			}
 
+			// The syntheses reviewed, in order: a rejected one, then its
+			// revision.
+			reviewed := append(slices.Clone(res.Rejected), res.Synthesis)
+			if rejections := boolInt(tt.kinds[len(tt.kinds)-1] != engine.QuestionWorkflow && tt.approval.Status == Rejected ||
+				len(tt.kinds) > 5); len(res.Rejected) != rejections {
+				t.Errorf("%d syntheses rejected before the last; want %d", len(res.Rejected), rejections)
+			}
+			for _, r := range res.Rejected {
+				if r.Approval == nil || r.Approval.Status != Rejected || r.Approval.Note != "It ignores our on-call load." || r.Revision != nil {
+					t.Errorf("rejected synthesis: approval %+v, revision %+v", r.Approval, r.Revision)
+				}
+			}
+			if len(res.Rejected) > 0 {
+				if r := res.Synthesis.Revision; r == nil || r.Reason != "It ignores our on-call load." {
+					t.Errorf("the revision revises %+v", r)
+				}
+			}
+			approvals := 0
+
 			// What each question tells the person.
 			for i, q := range p.asked {
 				var choices, texts []string
@@ -164,10 +201,11 @@ func TestAskedThroughAHuman(t *testing.T) {
 					choices = []string{"continue", "guide", "end"}
 					texts = []string{fmt.Sprintf("Round %d of at most 3 is over", rd.Number), rd.Judgment.Summary}
 				case engine.QuestionApproval:
-					reviewed := res.Synthesis
-					reviewed.Approval = nil
+					syn := reviewed[approvals]
+					approvals++
+					syn.Approval = nil
 					choices = []string{"skip", "approve", "reject"}
-					texts = []string{reviewed.Markdown()}
+					texts = []string{syn.Markdown()}
 				case engine.QuestionWorkflow:
 					choices = []string{"yes", "no"}
 					texts = []string{"Would you like me to create a workflow from this decision?", res.Synthesis.Recommendation}
@@ -257,13 +295,14 @@ func TestNobodyIsAsked(t *testing.T) {
 			if a := res.Synthesis.Approval; a == nil || a.Status != Unreviewed {
 				t.Errorf("approval %+v; want unreviewed", a)
 			}
-			// The workflow question's default hands the decision over.
-			if !res.FollowedUp || handed != 1 {
+			// Nobody approved the synthesis: it is not handed over, and
+			// the workflow question is not asked.
+			if res.FollowedUp || handed != 0 {
 				t.Errorf("followed up %v after %d calls", res.FollowedUp, handed)
 			}
 			asked := askedRecords(t, st, d.ID)
-			if len(asked) != 5 {
-				t.Errorf("%d questions stored; want 5", len(asked))
+			if len(asked) != 4 {
+				t.Errorf("%d questions stored; want 4", len(asked))
 			}
 			for _, a := range asked {
 				if !a.Default || a.Paused {
@@ -320,6 +359,9 @@ func TestPausedThroughAHuman(t *testing.T) {
 			later := &person{answer: func(q engine.Question, _ int) (engine.Answer, error) {
 				if q.Kind == tt.kind {
 					return engine.Answer{}, engine.ErrPaused
+				}
+				if q.Kind == engine.QuestionApproval { // so the workflow is asked
+					return engine.Answer{Choice: ChoiceApprove}, nil
 				}
 				if len(q.Choices) > 0 {
 					return engine.Answer{Choice: q.Choices[0]}, nil

@@ -402,9 +402,16 @@ func writeStubSynthesis(c *llm.StubCall) string {
 	for i := 0; i+1 < len(voices); i++ {
 		s.Tensions = append(s.Tensions, stubtext.UpperFirst(voices[i].Label)+" vs "+voices[i+1].Label+" on "+c.Pick(voices[i].Values)+".")
 	}
+	// Asked to revise a synthesis the people rejected, the stub moderator
+	// takes the next perspective's path, and says why in a caveat.
+	reason, revising := c.Tag("rejection")
+	lead := 0
+	if revising && len(voices) > 1 {
+		lead = 1
+	}
 	if len(voices) > 0 {
 		s.Recommendation = stubtext.Expand("Take the path the {name} perspective argued for, in its smallest form, and keep the concerns of the others as explicit checkpoints: {take}.",
-			map[string]string{"name": voices[0].Name, "take": voices[0].Takeaway})
+			map[string]string{"name": voices[lead].Name, "take": voices[lead].Takeaway})
 	} else {
 		s.Recommendation = "Take the smallest reversible step and revisit the decision with data."
 	}
@@ -417,6 +424,17 @@ func writeStubSynthesis(c *llm.StubCall) string {
 		s.Confidence = "Medium"
 	}
 	s.Caveats = []string{"Revisit if the load or the team changes substantially."}
+	if revising {
+		why := "the people who asked gave no reason"
+		if reason != "" && reason != "(no reason given)" {
+			why = "the people who asked said: " + stubtext.Quote(reason, 120, "their reason")
+		}
+		change := "the recommendation now leads with the other side's concern"
+		if lead == 0 {
+			change = "the recommendation stands, with their reason as a caveat"
+		}
+		s.Caveats = append(s.Caveats, "Revised after the first synthesis was rejected, because "+why+"; "+change+".")
+	}
 	if ended != "agreement" && len(voices) > 1 {
 		s.Dissent = stubtext.Expand("The {name} perspective still holds that {crit}.", map[string]string{"name": voices[len(voices)-1].Name, "crit": c.Pick(voices[len(voices)-1].Critique)})
 	}

@@ -132,13 +132,18 @@ func moderatedConfig(e *env, p patch) error {
 // comes after, stored holding the events of the debate so far: the
 // clarifying question, the start of the analysis; a checkpoint, the
 // moderator's judgment of the round it follows (the rounds whose
-// checkpoint was answered are stored); the approval, the synthesis
-// document; the workflow question, the approval.
+// checkpoint was answered are stored); an approval, the synthesis document
+// it reviews (the first, or the moderator's revision of a rejected one);
+// the workflow question, the last approval.
 func moderatedQuestions(stored []engine.Event) func(engine.Question) func(engine.Event) bool {
-	round := 0 // the last round whose checkpoint was answered
+	round := 0     // the last round whose checkpoint was answered
+	approvals := 0 // the approvals answered
 	for _, ev := range stored {
 		if c, err := engine.DataAs[moderated.CheckpointOutcome](ev); ev.Type == moderated.EventCheckpoint && err == nil && !c.Paused {
 			round = max(round, c.Round)
+		}
+		if approved(ev) {
+			approvals++
 		}
 	}
 	return func(q engine.Question) func(engine.Event) bool {
@@ -151,11 +156,24 @@ func moderatedQuestions(stored []engine.Event) func(engine.Question) func(engine
 			round++
 			return said(moderated.KindJudgment, round)
 		case engine.QuestionApproval:
-			return said(moderated.KindSynthesis, 0)
+			approvals++
+			return nth(approvals, said(moderated.KindSynthesis, 0))
 		case engine.QuestionWorkflow:
-			return approved
+			return nth(approvals, approved)
 		}
 		return nil
+	}
+}
+
+// nth matches the n-th event that match matches, counting from the first
+// event it is given.
+func nth(n int, match func(engine.Event) bool) func(engine.Event) bool {
+	seen := 0
+	return func(ev engine.Event) bool {
+		if match(ev) {
+			seen++
+		}
+		return seen >= n
 	}
 }
 

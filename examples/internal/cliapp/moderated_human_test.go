@@ -99,28 +99,54 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 	}
 }
 
-// TestModeratedRejectsTheSynthesis: a rejected synthesis is marked so in
-// its document, and no workflow is offered; with --out the decision goes
-// under it.
+// TestModeratedRejectsTheSynthesis: a rejected synthesis goes back to the
+// moderator with the reason; the revision is shown and asked about in
+// turn (issue 24). Rejected too, it is marked so in its document and no
+// workflow is offered; approved, it is the decision and the workflow is
+// offered. With --out the decision goes under it.
 func TestModeratedRejectsTheSynthesis(t *testing.T) {
-	dir := t.TempDir()
-	r := debate(t, dir, "r\nIt ignores our on-call load\n",
-		"--format", "moderated", "--store", "db", "--out", "out", "--max-rounds", "1", "Should we use GraphQL or REST?")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	tests := []struct {
+		name, input string
+		status      string
+		workflow    bool
+	}{
+		{"rejected twice", "r\nIt ignores our on-call load\nr\nStill not\n", "**Status:** Rejected — Still not\n", false},
+		{"the revision approved", "r\nIt ignores our on-call load\na\nn\n", "**Status:** Approved\n", true},
 	}
-	if strings.Contains(r.stdout, "Clarifying question") || strings.Contains(r.stdout, "create a workflow") {
-		t.Errorf("asked a clarifying question or offered a workflow:\n%s", r.stdout)
-	}
-	decisions := wrote(r.stderr, "docs/decisions/")
-	if len(decisions) != 1 || !strings.HasPrefix(decisions[0], filepath.Join("out", "docs", "decisions")+string(filepath.Separator)) {
-		t.Fatalf("decisions %v:\n%s", decisions, r.stderr)
-	}
-	doc := read(t, dir, decisions[0])
-	for _, want := range []string{"> **Rejected.** The people who asked rejected this synthesis", "**Status:** Rejected — It ignores our on-call load\n"} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("decision lacks %q:\n%s", want, doc)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := debate(t, dir, tt.input,
+				"--format", "moderated", "--store", "db", "--out", "out", "--max-rounds", "1", "Should we use GraphQL or REST?")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stdout, "Clarifying question") || strings.Contains(r.stdout, "create a workflow") != tt.workflow {
+				t.Errorf("asked a clarifying question, or offered a workflow (want %v):\n%s", tt.workflow, r.stdout)
+			}
+			// The revision is said, after the first synthesis's
+			// rejection, and asked about after it is shown.
+			first := strings.Index(r.stdout, "Why (optional): It ignores our on-call load\n")
+			revised := strings.Index(r.stdout, "**Revised:** after the people who asked rejected the first synthesis — It ignores our on-call load\n")
+			second := strings.LastIndex(r.stdout, "═══ Your decision ═══")
+			if first < 0 || revised < first || second < revised || strings.Count(r.stdout, "═══ Your decision ═══") != 2 {
+				t.Errorf("rejection at %d, revision at %d, its review at %d:\n%s", first, revised, second, r.stdout)
+			}
+			decisions := wrote(r.stderr, "docs/decisions/")
+			if len(decisions) != 1 || !strings.HasPrefix(decisions[0], filepath.Join("out", "docs", "decisions")+string(filepath.Separator)) {
+				t.Fatalf("decisions %v:\n%s", decisions, r.stderr)
+			}
+			doc := read(t, dir, decisions[0])
+			for _, want := range []string{tt.status, "**Revised:** after the people who asked rejected the first synthesis — It ignores our on-call load\n",
+				"Revised after the first synthesis was rejected, because the people who asked said: \"It ignores our on-call load\""} {
+				if !strings.Contains(doc, want) {
+					t.Errorf("decision lacks %q:\n%s", want, doc)
+				}
+			}
+			if rejected := strings.Contains(doc, "> **Rejected.** The people who asked rejected this synthesis"); rejected == tt.workflow {
+				t.Errorf("decision marked rejected: %v:\n%s", rejected, doc)
+			}
+		})
 	}
 }
 
