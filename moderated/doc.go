@@ -72,10 +72,15 @@
 // A Human that returns [engine.ErrPaused] (a person who will answer later)
 // pauses the debate: the pause is stored, Run returns an error wrapping
 // ErrPaused with the result so far, [engine.Pending] reads the question
-// from the store, and resuming asks it again. A question not answered
-// within Config.CheckpointTimeout (default 30 minutes) pauses the debate
-// too (then nothing of the question is stored, and resuming asks it
-// again all the same).
+// from the store, and resuming asks it again. Every question — the
+// clarifying question, a checkpoint, the approval, the workflow question —
+// not answered within Config.CheckpointTimeout (default 30 minutes)
+// pauses the debate the same way (the seed's "Auto-pause if human doesn't
+// respond"): its context ends with ErrPaused as its cause, and a Human
+// that returns then (as [engine.Human] must) has the pause stored. (One
+// that answers after the time ran out is not heard: the debate pauses
+// with nothing of the question stored, and resuming asks it again all the
+// same.)
 //
 // The hooks of earlier versions — [WithClarifier], [WithCheckpointer],
 // [WithApprover] — are deprecated but work as they did: a Format with one

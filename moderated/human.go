@@ -373,9 +373,9 @@ func (g *game) ask(ctx context.Context, s *engine.Session, key string, q engine.
 	defer cancel()
 	a, err := s.Ask(cctx, key, q)
 	if err != nil && !errors.Is(err, engine.ErrPaused) && ctx.Err() == nil && errors.Is(context.Cause(cctx), engine.ErrPaused) {
-		// The time ran out: a pause, which the engine cannot store with
-		// the ended context. Nothing of the question is stored, so
-		// Resume asks it again all the same.
+		// The time ran out, and the engine did not store a pause (its
+		// error is not the Human's): nothing of the question is stored,
+		// so Resume asks it again all the same.
 		err = fmt.Errorf("moderated: debate %s, %s question: %w: no answer within %v", s.DebateID(), q.Kind, engine.ErrPaused, g.cfg.CheckpointTimeout)
 	}
 	return a, err

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -426,34 +427,62 @@ func TestPausedThroughAHuman(t *testing.T) {
 	}
 }
 
-// TestHumanTimeoutPauses: a question nobody answers within
-// Config.CheckpointTimeout (on synctest's clock) pauses the debate; Resume
+// TestHumanTimeoutPauses: any question nobody answers within
+// Config.CheckpointTimeout (on synctest's clock) — the clarifying question,
+// a checkpoint, the approval, the workflow question — pauses the debate
+// there (seed 004: "Auto-pause if human doesn't respond"): the pause is
+// stored (engine.Pending names the question, List says paused), and Resume
 // asks it again.
 func TestHumanTimeoutPauses(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		ctx := t.Context()
-		st := store.NewMemory()
-		// The checkpoint waits until its time runs out.
-		block := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
-			if q.Kind != engine.QuestionCheckpoint {
-				return engine.Answer{Choice: q.Choices[0]}, nil
-			}
-			<-ctx.Done()
-			return engine.Answer{}, ctx.Err()
+	for _, kind := range []string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionWorkflow} {
+		t.Run(kind, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := t.Context()
+				st := store.NewMemory()
+				cfg := testConfig()
+				cfg.CheckpointTimeout = 10 * time.Minute
+				// The question of kind waits until its time runs out; the
+				// others are answered, the synthesis approved.
+				block := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
+					switch q.Kind {
+					case kind:
+						<-ctx.Done()
+						return engine.Answer{}, ctx.Err()
+					case engine.QuestionApproval:
+						return engine.Answer{Choice: ChoiceApprove}, nil
+					case engine.QuestionClarification:
+						return engine.Answer{Text: "Sessions."}, nil
+					}
+					return engine.Answer{Choice: q.Choices[0]}, nil
+				})
+				follow := []Option{WithFollowUp(func(context.Context, Synthesis) error { return nil })}
+				start := time.Now()
+				_, err := run(ctx, vagueOnFake(), cfg, vagueQuestion, follow, engine.WithStore(st), engine.WithHuman(block))
+				if !errors.Is(err, engine.ErrPaused) || time.Since(start) != cfg.CheckpointTimeout {
+					t.Fatalf("err = %v after %v; want a pause after %v", err, time.Since(start), cfg.CheckpointTimeout)
+				}
+				recs, _ := st.Records(ctx, vagueQuestion.ID)
+				if q, ok := engine.Pending(recs); !ok || q.Kind != kind {
+					t.Errorf("pending %v %+v; want the %s question", ok, q, kind)
+				}
+				if list, _ := List(ctx, st); len(list) != 1 || list[0].Status != StatusPaused {
+					t.Errorf("list %+v; want paused", list)
+				}
+				now := answers(map[string][]engine.Answer{
+					engine.QuestionClarification: {{Text: "Sessions."}},
+					engine.QuestionCheckpoint:    {{Choice: string(End)}},
+					engine.QuestionApproval:      {{Choice: ChoiceApprove}},
+					engine.QuestionWorkflow:      {{Choice: ChoiceNo}},
+				})
+				if _, err := resume(ctx, vagueOnFake(), vagueQuestion.ID, follow, engine.WithStore(st), engine.WithHuman(now)); err != nil {
+					t.Fatal(err)
+				}
+				if k := now.kinds(); len(k) == 0 || k[0] != kind {
+					t.Errorf("resumed: asked %v; want the %s question first", k, kind)
+				}
+			})
 		})
-		_, err := run(ctx, newFake(), testConfig(), cachingQuestion, nil, engine.WithStore(st), engine.WithHuman(block))
-		if !errors.Is(err, engine.ErrPaused) {
-			t.Fatalf("err = %v; want a pause", err)
-		}
-		now := answers(map[string][]engine.Answer{engine.QuestionCheckpoint: {{Choice: string(End)}}})
-		res, err := resume(ctx, newFake(), cachingQuestion.ID, nil, engine.WithStore(st), engine.WithHuman(now))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k := now.kinds(); len(k) == 0 || k[0] != engine.QuestionCheckpoint || res.EndReason != EndHuman || len(res.Rounds) != 1 {
-			t.Errorf("resumed: asked %v, %d rounds ending in %s", k, len(res.Rounds), res.EndReason)
-		}
-	})
+	}
 }
 
 // TestHumanErrors: an answer that is not one of the question's choices,

@@ -18,13 +18,14 @@ func init() {
 	addFormat(moderated.FormatName, &formatCLI{
 		about: "a moderated debate: the moderator asks you to clarify a vague question, engineering perspectives argue rounds, " +
 			"you steer at checkpoints, the moderator synthesizes, you approve or reject it; the decision goes to docs/decisions/",
-		flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout", "settings"},
+		flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "checkpoint-timeout", "total-timeout", "settings"},
 		fields: map[string]string{"maxRounds": "max-rounds", "debaters": "perspectives", "roundTimeout": "round-timeout",
-			"totalTimeout": "total-timeout"},
+			"checkpointTimeout": "checkpoint-timeout", "totalTimeout": "total-timeout"},
 		declare: func(fs *flag.FlagSet) any {
 			o := new(moderatedFlags)
 			fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
-			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
+			fs.DurationVar(&o.checkpointTimeout, "checkpoint-timeout", 0, "moderated: how long each question to you (clarification, checkpoint, approval, workflow) waits for an answer before the debate pauses there (--resume asks it again); 0: the format's default, 30m")
+			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take, waits for your answers excluded; a round under way when it runs out is cut short; 0: the format's default")
 			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file, JSON with the seed's debate settings "+
 				`({"debate": {"max_rounds", "default_perspectives" (2; "auto": the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
 				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}); `+
@@ -68,8 +69,8 @@ func init() {
 
 // moderatedFlags are the flags only the moderated format reads.
 type moderatedFlags struct {
-	roundTimeout, totalTimeout time.Duration
-	settings                   string
+	roundTimeout, checkpointTimeout, totalTimeout time.Duration
+	settings                                      string
 }
 
 // moderatedConfig sets the moderated debate's fields that the settings
@@ -79,6 +80,8 @@ func moderatedConfig(e *env, p patch) error {
 	switch {
 	case own.roundTimeout < 0:
 		return usagef("--round-timeout %v: must not be negative", own.roundTimeout)
+	case own.checkpointTimeout < 0:
+		return usagef("--checkpoint-timeout %v: must not be negative", own.checkpointTimeout)
 	case own.totalTimeout < 0:
 		return usagef("--total-timeout %v: must not be negative", own.totalTimeout)
 	}
@@ -113,6 +116,9 @@ func moderatedConfig(e *env, p patch) error {
 	}
 	if t := own.roundTimeout; t > 0 {
 		set["roundTimeout"] = t.String()
+	}
+	if t := own.checkpointTimeout; t > 0 {
+		set["checkpointTimeout"] = t.String()
 	}
 	if t := own.totalTimeout; t > 0 {
 		set["totalTimeout"] = t.String()

@@ -1,13 +1,16 @@
 package cliapp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
@@ -345,4 +348,50 @@ func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
 	if resumed < 0 || asked < resumed || strings.Count(r.stdout, "═══ Checkpoint ═══") != 1 || !strings.Contains(r.stdout, "**Rounds:** 2\n") {
 		t.Errorf("resumed output:\n%s", r.stdout)
 	}
+}
+
+// TestModeratedQuestionTimesOut (issue 24): every question to the person
+// honours the checkpoint timeout (--checkpoint-timeout), the workflow
+// question too, which once waited for the end of input: nobody answers
+// within it, the debate pauses there (seed 004: "Checkpoint timeout: 30
+// minutes before auto-pause"), is listed as paused, and --resume asks the
+// question again. On synctest's clock.
+func TestModeratedQuestionTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		db := filepath.Join(dir, "db")
+		noEnv := func(string) string { return "" }
+		pr, pw := io.Pipe() // the person approves, then answers nothing more
+		defer pw.Close()
+		go io.WriteString(pw, "a\n")
+		var out, errb bytes.Buffer
+		start := time.Now()
+		code := Run(t.Context(), []string{"--format", "moderated", "--store", db, "--out", dir, "--max-rounds", "1", "--checkpoint-timeout", "1m",
+			"Should we use GraphQL or REST?"}, pr, &out, &errb, noEnv, nil)
+		waited := time.Since(start)
+		if code != 0 || !strings.Contains(errb.String(), "paused at a workflow question") {
+			t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errb.String())
+		}
+		if waited < time.Minute || waited > time.Minute+showLimit {
+			t.Errorf("paused after %v; want after the checkpoint timeout, 1m", waited)
+		}
+		if !strings.Contains(out.String(), "═══ Workflow ═══") {
+			t.Errorf("the workflow question was not asked:\n%s", out.String())
+		}
+		id := debateIDRE.FindStringSubmatch(out.String())[1]
+		var list bytes.Buffer
+		if code := Run(t.Context(), []string{"--store", db, "--list"}, strings.NewReader(""), &list, &errb, noEnv, nil); code != 0 ||
+			!strings.Contains(list.String(), id+"  moderated  paused") {
+			t.Errorf("--list: exit %d\n%s", code, list.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if code := Run(t.Context(), []string{"--store", db, "--out", dir, "--resume", id}, strings.NewReader("n\n"), &out, &errb, noEnv, nil); code != 0 ||
+			!strings.Contains(out.String(), "═══ Workflow ═══") || !strings.Contains(out.String(), "recommendation (approved)") {
+			t.Errorf("resume: exit %d\n%s\n%s", code, out.String(), errb.String())
+		}
+		if wf := wrote(errb.String(), "docs/workflows/"); len(wf) != 0 {
+			t.Errorf("wrote a workflow after no: %v", wf)
+		}
+	})
 }
