@@ -26,9 +26,10 @@ func init() {
 			fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
 			fs.DurationVar(&o.checkpointTimeout, "checkpoint-timeout", 0, "moderated: how long each question to you (clarification, checkpoint, approval, workflow) waits for an answer before the debate pauses there (--resume asks it again); 0: the format's default, 30m")
 			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take, waits for your answers excluded; a round under way when it runs out is cut short; 0: the format's default")
-			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file, JSON with the seed's debate settings "+
-				`({"debate": {"max_rounds", "default_perspectives" (2; "auto": the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
-				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}); `+
+			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file with the seed's debate settings, JSON "+
+				`({"debate": {"max_rounds", "default_perspectives" (2-4, or "auto", the default: the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
+				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}), `+
+				"or, in a build with YAML linked in (examples/pgcli), YAML of the same shape (the seed's settings.amelia.yaml; *.yaml, *.yml); "+
 				"flags given win over it; a resumed debate keeps its stored settings")
 			return o
 		},
@@ -90,7 +91,20 @@ func moderatedConfig(e *env, p patch) error {
 		if err != nil {
 			return usagef("--settings: %v", err)
 		}
-		cfg, err := moderated.ParseSettings(data, moderated.DefaultConfig())
+		if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+			if e.hooks.yaml == nil {
+				return usagef("--settings %s: a YAML settings file needs the build with YAML linked in (examples/pgcli); this one reads JSON, "+
+					`the same settings as {"debate": {"max_rounds": 4, ...}}`, path)
+			}
+			if data, err = e.hooks.yaml(data); err != nil {
+				return usagef("--settings %s: not YAML settings: %v", path, err)
+			}
+		}
+		// The seed's command asks for "--perspectives 3  # (default:
+		// auto)": the moderator's choice, unless the file says otherwise.
+		base := moderated.DefaultConfig()
+		base.Debaters = 0
+		cfg, err := moderated.ParseSettings(data, base)
 		if err != nil {
 			var ve *engine.ValidationError
 			if !errors.As(err, &ve) {
@@ -108,8 +122,8 @@ func moderatedConfig(e *env, p patch) error {
 		}
 	}
 	set := map[string]any{}
-	if o.set["perspectives"] {
-		set["debaters"] = o.perspectives // 0: the moderator's choice
+	if o.set["perspectives"] || own.settings == "" {
+		set["debaters"] = o.perspectives // 0 (auto, the default): the moderator's choice
 	}
 	if n := o.rounds; n > 0 {
 		set["maxRounds"] = n

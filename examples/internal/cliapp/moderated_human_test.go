@@ -395,3 +395,85 @@ func TestModeratedQuestionTimesOut(t *testing.T) {
 		}
 	})
 }
+
+// storedConfig is the configuration stored with the moderated debate id
+// in dir/db.
+func storedConfig(t *testing.T, dir, id string) moderated.Config {
+	t.Helper()
+	js, err := store.OpenJSONL(filepath.Join(dir, "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close()
+	sum, err := engine.Inspect(context.Background(), js, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f moderated.Format
+	if err := json.Unmarshal(sum.Spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Config
+}
+
+// TestModeratedPerspectivesDefaultToAuto (issue 24): seed 004's "amelia
+// debate ... --perspectives 3 # Request 3 debaters (default: auto)": without
+// --perspectives, or with --perspectives auto, the moderator chooses how
+// many argue (Debaters 0: three for this multi-faceted question); a
+// settings file's default_perspectives, or a count given, decides
+// otherwise.
+func TestModeratedPerspectivesDefaultToAuto(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "two.json"), []byte(`{"debate": {"default_perspectives": 2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rounds.json"), []byte(`{"debate": {"max_rounds": 2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const question = "How should we structure the plugin system for security, speed and UX?"
+	tests := []struct {
+		name     string
+		args     []string
+		debaters int // stored
+		seats    int
+	}{
+		{"default", nil, 0, 3},
+		{"auto", []string{"--perspectives", "auto"}, 0, 3},
+		{"a count", []string{"--perspectives", "2"}, 2, 2},
+		{"a settings file without the count", []string{"--settings", "rounds.json"}, 0, 3},
+		{"a settings file's count", []string{"--settings", "two.json"}, 2, 2},
+		{"a count over the file's", []string{"--settings", "two.json", "--perspectives", "4"}, 4, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"--format", "moderated", "--no-checkpoints", "--max-rounds", "1", "--store", "db", "--seed", "2"}, tt.args...)
+			r := debate(t, dir, "", append(args, question)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			cfg := storedConfig(t, dir, debateIDRE.FindStringSubmatch(r.stdout)[1])
+			_, arguing, _ := strings.Cut(r.stdout, "Arguing it:\n")
+			arguing, _, _ = strings.Cut(arguing, "\n\n")
+			if seats := strings.Count(arguing, "- "); cfg.Debaters != tt.debaters || seats != tt.seats {
+				t.Errorf("stored debaters %d, %d seated; want %d, %d:\n%s", cfg.Debaters, seats, tt.debaters, tt.seats, arguing)
+			}
+		})
+	}
+	if r := debate(t, dir, "", "--format", "moderated", "--perspectives", "some", question); r.code != 2 || !strings.Contains(r.stderr, "want a number, or auto") {
+		t.Errorf("--perspectives some: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestModeratedYAMLSettingsNeedThePgcliBuild: the core command links no
+// YAML library (issue 24): a YAML settings file is a usage error that names
+// the build that reads it, and the JSON it reads.
+func TestModeratedYAMLSettingsNeedThePgcliBuild(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "settings.amelia.yaml"), []byte("debate:\n  max_rounds: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := debate(t, dir, "", "--format", "moderated", "--settings", "settings.amelia.yaml", "--store", "db", "q?")
+	if r.code != 2 || !strings.Contains(r.stderr, "--settings settings.amelia.yaml: a YAML settings file needs the build with YAML linked in (examples/pgcli)") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+}
