@@ -3,6 +3,7 @@ package moderated
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -236,6 +237,38 @@ func TestSecurityQuestionSeatsTheSecurityAdvocate(t *testing.T) {
 				t.Errorf("%d debaters, seed %d: domain %s, suggested %v, seated %v; want the Security Advocate among balanced seats",
 					debaters, seed, res.Analysis.Domain, res.Analysis.Suggested, ids)
 			}
+		}
+	}
+}
+
+// TestAssignmentKeepsCapitals (issue 24): the moderator's announcement of
+// the seats quotes each perspective's trade-offs after a semicolon,
+// lower-casing only the first letter: "UX" stays "UX", "SOC2" stays.
+func TestAssignmentKeepsCapitals(t *testing.T) {
+	cfg := testConfig()
+	cfg.CustomPerspectives = []catalog.FrameworkInfo{{ID: compl, Name: "Compliance First", Description: "Argues for audit trails", Kind: catalog.KindPerspective,
+		Priorities: []string{"audit trails"}, TradeOffs: "SOC2 evidence before features"}}
+	cfg.Opposites = [][2]catalog.Framework{{compl, ux}}
+	cfg.Perspectives = []catalog.Framework{sec, ux, compl}
+	res := mustRun(t, newFake(judgeAgree), cfg, cachingQuestion, nil)
+	var said string
+	for _, u := range res.Transcript {
+		if u.Kind == KindAssignment {
+			said = u.Content
+		}
+	}
+	for _, want := range []string{
+		"- Security Advocate: priorities attack surface, data protection, compliance; will accept UX friction for security guarantees\n",
+		"- User Experience: priorities responsiveness, intuitiveness, error recovery; will accept backend complexity for frontend simplicity\n",
+		"- Compliance First: priorities audit trails; SOC2 evidence before features",
+	} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the assignment lacks %q:\n%s", want, said)
+		}
+	}
+	for in, want := range map[string]string{"Will accept": "will accept", "UX first": "UX first", "SOC2 first": "SOC2 first", "A plan": "a plan", "": "", "é": "é", "Élan": "élan"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q; want %q", in, got, want)
 		}
 	}
 }

@@ -230,7 +230,7 @@ func (g *game) assignmentText(d engine.Debate) string {
 	}
 	b.WriteString("\nArguing it:")
 	for _, p := range g.seats {
-		fmt.Fprintf(&b, "\n- %s: priorities %s; %s", p.Name, strings.Join(p.Priorities, ", "), strings.ToLower(strings.TrimSuffix(p.TradeOffs, ".")))
+		fmt.Fprintf(&b, "\n- %s: priorities %s; %s", p.Name, strings.Join(p.Priorities, ", "), lowerFirst(strings.TrimSuffix(p.TradeOffs, ".")))
 	}
 	return b.String()
 }

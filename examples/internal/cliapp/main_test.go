@@ -341,7 +341,7 @@ func TestListDamaged(t *testing.T) {
 func TestModeratedCheckpointsFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	r := debate(t, dir, "x\ng\nFocus on our team's PostgreSQL experience\nc\nc\nc\n",
-		"--format", "moderated", "--store", "db", "--out", "docs", "--max-rounds", "3", "Should we use GraphQL or REST?")
+		"--format", "moderated", "--store", "db", "--out", "docs", "--max-rounds", "3", "--seed", "2", "Should we use GraphQL or REST?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -373,7 +373,8 @@ func TestModeratedCheckpointsFromStdin(t *testing.T) {
 
 func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	dir := t.TempDir()
-	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Should we use GraphQL or REST?")
+	// (On the stub's seed 2 the first round does not end the debate.)
+	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "--seed", "2", "Should we use GraphQL or REST?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -184,7 +184,8 @@ func TestModeratedWithoutAsking(t *testing.T) {
 		t.Errorf("decision:\n%s", doc)
 	}
 
-	r = debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Which cache?")
+	// (On the stub's seed 2 the first round does not end the debate.)
+	r = debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "--seed", "2", "Which cache?")
 	if r.code != 0 || !strings.Contains(r.stdout, "═══ Clarifying question ═══") || !strings.Contains(r.stderr, "paused at a checkpoint") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -333,8 +334,9 @@ func TestModeratedQuestionsFollow(t *testing.T) {
 func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	// Keep the assumption, continue after round 1; the input ends at
-	// round 2's checkpoint.
-	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "Which cache?")
+	// round 2's checkpoint. (On the stub's seed 2 neither round ends the
+	// debate.)
+	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "--seed", "2", "Which cache?")
 	if r.code != 0 || !strings.Contains(r.stderr, "paused at a checkpoint question") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
