@@ -236,13 +236,14 @@ func TestFollowUp(t *testing.T) {
 	st := store.NewMemory()
 	var got []Synthesis
 	fail := true
+	var approvals int
 	h := []Option{WithFollowUp(func(_ context.Context, s Synthesis) error {
 		got = append(got, s)
 		if fail {
 			return errors.New("tracker down")
 		}
 		return nil
-	})}
+	}), WithApprover(approving(Approval{Status: Approved}, &approvals))}
 	_, err := run(t.Context(), newFake(judgeAgree), testConfig(), cachingQuestion, h, engine.WithStore(st))
 	if err == nil || !strings.Contains(err.Error(), "tracker down") {
 		t.Fatalf("err = %v", err)

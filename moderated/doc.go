@@ -51,11 +51,13 @@
 //   - [engine.QuestionCheckpoint], after each round that does not end the
 //     debate: the moderator's judgment of the round; Choices [Continue],
 //     [Guide] (the answer's Text is the guidance) and [End].
-//   - [engine.QuestionApproval], once the synthesis is written: the
-//     synthesis document; Choices [ChoiceSkip] (it stays [Unreviewed]),
-//     [ChoiceApprove] and [ChoiceReject] (the Text is the reason).
+//   - [engine.QuestionApproval], once the synthesis is written, and
+//     again once the moderator has revised a synthesis the people
+//     rejected: the synthesis document; Choices [ChoiceSkip] (it stays
+//     [Unreviewed]), [ChoiceApprove] and [ChoiceReject] (the Text is the
+//     reason).
 //   - [engine.QuestionWorkflow], when the host set a follow-up
-//     ([WithFollowUp]) and the synthesis was not rejected: the seed's
+//     ([WithFollowUp]) and the people approved the synthesis: the seed's
 //     "Would you like me to create a workflow from this decision?" and
 //     the recommendation; Choices [ChoiceYes] (the decision is handed to
 //     the follow-up) and [ChoiceNo].
@@ -70,10 +72,15 @@
 // A Human that returns [engine.ErrPaused] (a person who will answer later)
 // pauses the debate: the pause is stored, Run returns an error wrapping
 // ErrPaused with the result so far, [engine.Pending] reads the question
-// from the store, and resuming asks it again. A question not answered
-// within Config.CheckpointTimeout (default 30 minutes) pauses the debate
-// too (then nothing of the question is stored, and resuming asks it
-// again all the same).
+// from the store, and resuming asks it again. Every question — the
+// clarifying question, a checkpoint, the approval, the workflow question —
+// not answered within Config.CheckpointTimeout (default 30 minutes)
+// pauses the debate the same way (the seed's "Auto-pause if human doesn't
+// respond"): its context ends with ErrPaused as its cause, and a Human
+// that returns then (as [engine.Human] must) has the pause stored. (One
+// that answers after the time ran out is not heard: the debate pauses
+// with nothing of the question stored, and resuming asks it again all the
+// same.)
 //
 // The hooks of earlier versions — [WithClarifier], [WithCheckpointer],
 // [WithApprover] — are deprecated but work as they did: a Format with one
@@ -118,13 +125,16 @@
 // "auth" → Security Advocate, "ship fast" → Simplicity Advocate, a host
 // perspective's priorities → that perspective), then in catalog order. A
 // reply without JSON is asked for again once and, failing that, the keyword
-// heuristic decides alone ([Analysis].Fallback). The seats are then balanced: they must include a
-// pair of opposites (Performance Advocate vs Simplicity Advocate or
-// Operational Simplicity, Security Advocate vs User Experience, Future
-// Flexibility vs Simplicity Advocate, plus Config.Opposites); if they do
-// not, the last seat goes to an opposite of the first perspective that has
-// one. Config.Perspectives seats perspectives directly, and must itself be
-// balanced.
+// heuristic decides alone ([Analysis].Fallback). The perspective that best
+// matches the analysis's domain ("security" → Security Advocate) always has
+// a seat: the last one, when the moderator did not name it. The seats are
+// then balanced: they must include a pair of opposites (Performance
+// Advocate vs Simplicity Advocate or Operational Simplicity, Security
+// Advocate vs User Experience, Future Flexibility vs Simplicity Advocate,
+// plus Config.Opposites); if they do not, the least relevant seat that can
+// be — the last, else the one before — goes to an opposite of a
+// perspective that stays, never the domain's best match's seat. Config.Perspectives seats
+// perspectives directly, and must itself be balanced.
 //
 // # Rounds
 //
@@ -199,13 +209,20 @@
 // starts from the stored time. Excluded are the waits for people
 // (clarification, checkpoints, approval) and the time between a stop and
 // its resume; the part of a round played before a crash or error in its
-// middle is not stored, so it is not counted. The total is checked between
-// rounds: once it is spent, the rounds end ([EndTimeout]) — the round under
-// way finishes within its round timeout — and the moderator writes the
-// synthesis, with Low confidence and a caveat, as at the round cap. So a
-// debate spends at most TotalTimeout plus two round timeouts. The check and
-// analysis of the question run under what is left of the total, and stop
-// the debate with [ErrTotalTimeout] when they overrun it.
+// middle is not stored, so it is not counted. A round's model calls run
+// under the round timeout or what is left of the total, whichever is less:
+// when the total runs out during a round, the round is cut short there —
+// what was said stays, the moderator does not judge the round, its
+// [Judgment] says where it was cut (Cut) and the cut is stored
+// ([RecordCut]), so a resumed debate plays the round as it was — and the
+// rounds end ([EndTimeout]); a total spent between rounds ends them too.
+// Then the moderator writes the synthesis, with Low confidence and a
+// caveat saying when the time ran out, as at the round cap; the synthesis
+// has a round timeout of its own, so that a debate whose time ran out still
+// ends with one. So a debate spends at most TotalTimeout plus one round
+// timeout. The check and analysis of the question run under what is left
+// of the total, and stop the debate with [ErrTotalTimeout] when they
+// overrun it.
 //
 // Rate limits: the format adds no retries of its own, so that retries live
 // in one layer: the client's (package llm/openai's client retries 429 and 5xx, honouring
@@ -239,12 +256,25 @@
 // rejection a warning under its title; the synthesis announced before
 // (and the transcript's document) has none.
 //
-// Then, when the host set a follow-up ([WithFollowUp]) and the synthesis
-// was not rejected, the people are asked the seed's "Would you like me to
-// create a workflow from this decision?" (the workflow question; yes when
-// nobody answers), and on yes the follow-up receives the reviewed
-// synthesis once: its success is stored, a no or [ErrDeclined] is stored as
-// declined, any other error stops the debate and Resume calls it again.
+// A rejection goes back to the moderator with the people's reason (the
+// answer's text): it revises the synthesis once (purpose
+// [PurposeSynthesis] again, given the rejected document and the reason;
+// stored, announced as [EventSynthesis] and said as another synthesis
+// document, carrying [Synthesis].Revision), and the people review the
+// revision in turn. Approved, the revision is the decision; rejected too,
+// it is recorded as rejected and there is no decision; skipped, it stays
+// unreviewed. The outcome keeps the rejected synthesis, with its review,
+// in Rejected.
+//
+// Then, when the host set a follow-up ([WithFollowUp]) and the people
+// approved the synthesis, they are asked the seed's "Would you like me to
+// create a workflow from this decision?" (the workflow question), and on
+// yes the follow-up receives the approved synthesis once: its success is
+// stored, a no or [ErrDeclined] is stored as declined, any other error
+// stops the debate and Resume calls it again. A synthesis that was not
+// approved — rejected, skipped, or reviewed by nobody, as when nobody is
+// asked — is not the decision: nobody is asked about a workflow, and
+// nothing is handed over.
 //
 // # Settings file
 //

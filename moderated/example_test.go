@@ -66,13 +66,13 @@ func Example() {
 		}
 	}
 	// Output:
-	// follow-up: "Should we use Redis or PostgreSQL for caching? We need to ship fast" (High confidence, approved)
+	// follow-up: "Should we use Redis or PostgreSQL for caching? We need to ship fast" (Low confidence, approved)
 	// perspective: Performance Advocate
 	// perspective: Operational Simplicity
 	// round 1: 2 arguments, 2 rebuttals, guidance ""
 	// round 2: 2 arguments, 2 rebuttals, guidance "Focus on our team's PostgreSQL experience."
 	// round 3: 2 arguments, 2 rebuttals, guidance ""
-	// ended: agreement
+	// ended: max_rounds
 	// document: decision.md
 	// document: synthesis.md
 	// **Date:** 2026-03-02
@@ -82,7 +82,7 @@ func Example() {
 	// ## Points of Agreement
 	// ## Key Tensions
 	// ## Recommendation
-	// **Confidence:** High
+	// **Confidence:** Low
 	// ## Dissenting View
 }
 
@@ -104,7 +104,7 @@ func Example_open() {
 		return engine.Answer{}, engine.ErrPaused
 	})
 	q := engine.Debate{ID: "DEB-auth", Proposition: "Should sign-in use passkeys or passwords?"}
-	res, err := engine.Run(ctx, llm.NewStub(3), f, q, engine.WithStore(st), engine.WithHuman(later), at)
+	res, err := engine.Run(ctx, llm.NewStub(2), f, q, engine.WithStore(st), engine.WithHuman(later), at)
 	fmt.Println(errors.Is(err, engine.ErrPaused), res.DebateID, len(res.Transcript), "utterances so far")
 
 	recs, _ := st.Records(ctx, "DEB-auth")
@@ -120,7 +120,7 @@ func Example_open() {
 		}
 		return engine.Answer{Choice: q.Choices[0]}, nil
 	})
-	res, err = engine.ResumeStored(ctx, llm.NewStub(3), "DEB-auth", engine.WithStore(st), engine.WithHuman(end), at)
+	res, err = engine.ResumeStored(ctx, llm.NewStub(2), "DEB-auth", engine.WithStore(st), engine.WithHuman(end), at)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -134,7 +134,7 @@ func Example_open() {
 	// pending: checkpoint [continue guide end]
 	// paused after round 1
 	// 1 round of at most 2 ended by human
-	// winner "", summary recommendation: Take the path the Simpli…
+	// winner "", summary recommendation: Take the path the Perfor…
 }
 
 // Repetition measures how much of an argument repeats the previous round's.

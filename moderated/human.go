@@ -237,12 +237,14 @@ type ApprovalStatus string
 // The approval statuses.
 const (
 	// Unreviewed: nobody approved or rejected the synthesis (nobody was
-	// asked, or the answer was to skip the review).
+	// asked, or the answer was to skip the review); it is not handed to
+	// the follow-up.
 	Unreviewed ApprovalStatus = "unreviewed"
 	// Approved: the synthesis is the decision.
 	Approved ApprovalStatus = "approved"
 	// Rejected: the people who asked rejected the synthesis; the
-	// document says so, and it is not handed to the follow-up.
+	// document says so, and it is not handed to the follow-up. A first
+	// synthesis rejected goes back to the moderator, who revises it once.
 	Rejected ApprovalStatus = "rejected"
 )
 
@@ -264,17 +266,22 @@ type ApprovalOutcome struct {
 }
 
 // approve asks the people to review the synthesis — through the engine,
-// or a deprecated Approver —, stores their answer, and marks the synthesis
-// with it.
-func (g *game) approve(ctx context.Context, s *engine.Session) error {
+// or a deprecated Approver —, stores their answer under keys starting with
+// prefix ("" for the first synthesis, "revision:" for the moderator's
+// revision of a rejected one), and marks the synthesis with it.
+func (g *game) approve(ctx context.Context, s *engine.Session, prefix string) error {
 	// A log written before the approval existed goes from the synthesis
 	// to the follow-up.
-	if s.Next("followup") {
+	if prefix == "" && s.Next("followup") {
 		return nil
 	}
+	what := "approval of the synthesis"
+	if g.synthesis.Revision != nil {
+		what = "approval of the revised synthesis"
+	}
 	var out ApprovalOutcome
-	done, err := askedTheOldWay(ctx, s, g.approver != nil, "approval of the synthesis",
-		func(attempt int) string { return fmt.Sprintf("approval:%d", attempt) }, RecordApproval, &out,
+	done, err := askedTheOldWay(ctx, s, g.approver != nil, what,
+		func(attempt int) string { return fmt.Sprintf("%sapproval:%d", prefix, attempt) }, RecordApproval, &out,
 		func() bool { return out.Paused }, g.askApprover,
 		announce(EventApproval, SegmentSynthesis, SpeakerHuman, func() any { return out }))
 	if err != nil {
@@ -282,12 +289,12 @@ func (g *game) approve(ctx context.Context, s *engine.Session) error {
 	}
 	if !done {
 		q := engine.Question{Kind: engine.QuestionApproval, Text: approvalText(g.synthesis), Choices: approvalChoices}
-		a, err := g.ask(ctx, s, "approval", q)
+		a, err := g.ask(ctx, s, prefix+"approval", q)
 		if err != nil {
 			return err
 		}
 		review := Approval{Status: approvalStatus[a.Choice], Note: cut(strings.TrimSpace(a.Text), MaxGuidanceRunes)}
-		if _, err := s.Step(ctx, "approval:answer", RecordApproval, SpeakerHuman, &out,
+		if _, err := s.Step(ctx, prefix+"approval:answer", RecordApproval, SpeakerHuman, &out,
 			func(context.Context) (any, llm.Usage, error) {
 				return ApprovalOutcome{Approval: review}, llm.Usage{}, nil
 			},
@@ -301,9 +308,14 @@ func (g *game) approve(ctx context.Context, s *engine.Session) error {
 
 // approvalText is the approval question: the synthesis, and the choices.
 func approvalText(syn Synthesis) string {
+	if syn.Revision != nil {
+		return "The moderator revised the synthesis you rejected; the revision is ready for your review:\n\n" + syn.Markdown() +
+			"\nApprove it as the decision (" + ChoiceApprove + "), reject it too (" + ChoiceReject +
+			"; it is then recorded as rejected, and there is no decision), or leave it unreviewed (" + ChoiceSkip + ")."
+	}
 	return "The moderator's synthesis is ready for your review:\n\n" + syn.Markdown() +
 		"\nApprove it as the decision (" + ChoiceApprove + "), reject it (" + ChoiceReject +
-		"; say why in your answer's text), or leave it unreviewed (" + ChoiceSkip + ")."
+		"; say why in your answer's text: the moderator revises it once), or leave it unreviewed (" + ChoiceSkip + ")."
 }
 
 // askApprover asks the Approver, within the checkpoint timeout.
@@ -361,9 +373,9 @@ func (g *game) ask(ctx context.Context, s *engine.Session, key string, q engine.
 	defer cancel()
 	a, err := s.Ask(cctx, key, q)
 	if err != nil && !errors.Is(err, engine.ErrPaused) && ctx.Err() == nil && errors.Is(context.Cause(cctx), engine.ErrPaused) {
-		// The time ran out: a pause, which the engine cannot store with
-		// the ended context. Nothing of the question is stored, so
-		// Resume asks it again all the same.
+		// The time ran out, and the engine did not store a pause (its
+		// error is not the Human's): nothing of the question is stored,
+		// so Resume asks it again all the same.
 		err = fmt.Errorf("moderated: debate %s, %s question: %w: no answer within %v", s.DebateID(), q.Kind, engine.ErrPaused, g.cfg.CheckpointTimeout)
 	}
 	return a, err

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -103,19 +104,37 @@ func TestAskedThroughAHuman(t *testing.T) {
 			2, EndHuman,
 			Clarification{Answer: "Redis or PostgreSQL, for sessions."},
 			Approval{Status: Approved, Note: "Go with it."}, true, 1, guidance},
-		{"the assumption kept, rejected",
+		// Issue 24: a rejected synthesis goes back to the moderator, who
+		// revises it once; the revision is reviewed in turn.
+		{"the assumption kept, rejected twice",
 			map[string][]engine.Answer{
 				engine.QuestionCheckpoint: {{Choice: string(Guide), Text: " "}, {Choice: string(End)}},
-				engine.QuestionApproval:   {{Choice: ChoiceReject, Text: "It ignores our on-call load."}},
+				engine.QuestionApproval:   {{Choice: ChoiceReject, Text: "It ignores our on-call load."}, {Choice: ChoiceReject, Text: "Still too much."}},
 			},
 			// A rejected synthesis is not handed over, nor asked about.
-			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionApproval},
 			2, EndHuman,
 			Clarification{Assumed: true},
-			Approval{Status: Rejected, Note: "It ignores our on-call load."}, false, 0, ""},
-		{"defaults, workflow declined",
-			map[string][]engine.Answer{engine.QuestionWorkflow: {{Choice: ChoiceNo}}},
+			Approval{Status: Rejected, Note: "Still too much."}, false, 0, ""},
+		{"rejected, the revision approved, workflow",
+			map[string][]engine.Answer{
+				engine.QuestionApproval: {{Choice: ChoiceReject, Text: "It ignores our on-call load."}, {Choice: ChoiceApprove}},
+			},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionApproval, engine.QuestionWorkflow},
+			3, EndMaxRounds,
+			Clarification{Assumed: true},
+			Approval{Status: Approved}, true, 1, ""},
+		{"defaults, approved, workflow declined",
+			map[string][]engine.Answer{engine.QuestionApproval: {{Choice: ChoiceApprove}}, engine.QuestionWorkflow: {{Choice: ChoiceNo}}},
 			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionWorkflow},
+			3, EndMaxRounds,
+			Clarification{Assumed: true},
+			Approval{Status: Approved}, false, 0, ""},
+		// Issue 24: a synthesis nobody reviewed is not asked about, nor
+		// handed over.
+		{"defaults, review skipped",
+			map[string][]engine.Answer{},
+			[]string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionCheckpoint, engine.QuestionApproval},
 			3, EndMaxRounds,
 			Clarification{Assumed: true},
 			Approval{Status: Unreviewed}, false, 0, ""},
@@ -153,6 +172,25 @@ func TestAskedThroughAHuman(t *testing.T) {
 				}
 			}
 
+			// The syntheses reviewed, in order: a rejected one, then its
+			// revision.
+			reviewed := append(slices.Clone(res.Rejected), res.Synthesis)
+			if rejections := boolInt(tt.kinds[len(tt.kinds)-1] != engine.QuestionWorkflow && tt.approval.Status == Rejected ||
+				len(tt.kinds) > 5); len(res.Rejected) != rejections {
+				t.Errorf("%d syntheses rejected before the last; want %d", len(res.Rejected), rejections)
+			}
+			for _, r := range res.Rejected {
+				if r.Approval == nil || r.Approval.Status != Rejected || r.Approval.Note != "It ignores our on-call load." || r.Revision != nil {
+					t.Errorf("rejected synthesis: approval %+v, revision %+v", r.Approval, r.Revision)
+				}
+			}
+			if len(res.Rejected) > 0 {
+				if r := res.Synthesis.Revision; r == nil || r.Reason != "It ignores our on-call load." {
+					t.Errorf("the revision revises %+v", r)
+				}
+			}
+			approvals := 0
+
 			// What each question tells the person.
 			for i, q := range p.asked {
 				var choices, texts []string
@@ -164,10 +202,11 @@ func TestAskedThroughAHuman(t *testing.T) {
 					choices = []string{"continue", "guide", "end"}
 					texts = []string{fmt.Sprintf("Round %d of at most 3 is over", rd.Number), rd.Judgment.Summary}
 				case engine.QuestionApproval:
-					reviewed := res.Synthesis
-					reviewed.Approval = nil
+					syn := reviewed[approvals]
+					approvals++
+					syn.Approval = nil
 					choices = []string{"skip", "approve", "reject"}
-					texts = []string{reviewed.Markdown()}
+					texts = []string{syn.Markdown()}
 				case engine.QuestionWorkflow:
 					choices = []string{"yes", "no"}
 					texts = []string{"Would you like me to create a workflow from this decision?", res.Synthesis.Recommendation}
@@ -257,13 +296,14 @@ func TestNobodyIsAsked(t *testing.T) {
 			if a := res.Synthesis.Approval; a == nil || a.Status != Unreviewed {
 				t.Errorf("approval %+v; want unreviewed", a)
 			}
-			// The workflow question's default hands the decision over.
-			if !res.FollowedUp || handed != 1 {
+			// Nobody approved the synthesis: it is not handed over, and
+			// the workflow question is not asked.
+			if res.FollowedUp || handed != 0 {
 				t.Errorf("followed up %v after %d calls", res.FollowedUp, handed)
 			}
 			asked := askedRecords(t, st, d.ID)
-			if len(asked) != 5 {
-				t.Errorf("%d questions stored; want 5", len(asked))
+			if len(asked) != 4 {
+				t.Errorf("%d questions stored; want 4", len(asked))
 			}
 			for _, a := range asked {
 				if !a.Default || a.Paused {
@@ -320,6 +360,9 @@ func TestPausedThroughAHuman(t *testing.T) {
 			later := &person{answer: func(q engine.Question, _ int) (engine.Answer, error) {
 				if q.Kind == tt.kind {
 					return engine.Answer{}, engine.ErrPaused
+				}
+				if q.Kind == engine.QuestionApproval { // so the workflow is asked
+					return engine.Answer{Choice: ChoiceApprove}, nil
 				}
 				if len(q.Choices) > 0 {
 					return engine.Answer{Choice: q.Choices[0]}, nil
@@ -384,34 +427,62 @@ func TestPausedThroughAHuman(t *testing.T) {
 	}
 }
 
-// TestHumanTimeoutPauses: a question nobody answers within
-// Config.CheckpointTimeout (on synctest's clock) pauses the debate; Resume
+// TestHumanTimeoutPauses: any question nobody answers within
+// Config.CheckpointTimeout (on synctest's clock) — the clarifying question,
+// a checkpoint, the approval, the workflow question — pauses the debate
+// there (seed 004: "Auto-pause if human doesn't respond"): the pause is
+// stored (engine.Pending names the question, List says paused), and Resume
 // asks it again.
 func TestHumanTimeoutPauses(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		ctx := t.Context()
-		st := store.NewMemory()
-		// The checkpoint waits until its time runs out.
-		block := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
-			if q.Kind != engine.QuestionCheckpoint {
-				return engine.Answer{Choice: q.Choices[0]}, nil
-			}
-			<-ctx.Done()
-			return engine.Answer{}, ctx.Err()
+	for _, kind := range []string{engine.QuestionClarification, engine.QuestionCheckpoint, engine.QuestionApproval, engine.QuestionWorkflow} {
+		t.Run(kind, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := t.Context()
+				st := store.NewMemory()
+				cfg := testConfig()
+				cfg.CheckpointTimeout = 10 * time.Minute
+				// The question of kind waits until its time runs out; the
+				// others are answered, the synthesis approved.
+				block := engine.HumanFunc(func(ctx context.Context, q engine.Question) (engine.Answer, error) {
+					switch q.Kind {
+					case kind:
+						<-ctx.Done()
+						return engine.Answer{}, ctx.Err()
+					case engine.QuestionApproval:
+						return engine.Answer{Choice: ChoiceApprove}, nil
+					case engine.QuestionClarification:
+						return engine.Answer{Text: "Sessions."}, nil
+					}
+					return engine.Answer{Choice: q.Choices[0]}, nil
+				})
+				follow := []Option{WithFollowUp(func(context.Context, Synthesis) error { return nil })}
+				start := time.Now()
+				_, err := run(ctx, vagueOnFake(), cfg, vagueQuestion, follow, engine.WithStore(st), engine.WithHuman(block))
+				if !errors.Is(err, engine.ErrPaused) || time.Since(start) != cfg.CheckpointTimeout {
+					t.Fatalf("err = %v after %v; want a pause after %v", err, time.Since(start), cfg.CheckpointTimeout)
+				}
+				recs, _ := st.Records(ctx, vagueQuestion.ID)
+				if q, ok := engine.Pending(recs); !ok || q.Kind != kind {
+					t.Errorf("pending %v %+v; want the %s question", ok, q, kind)
+				}
+				if list, _ := List(ctx, st); len(list) != 1 || list[0].Status != StatusPaused {
+					t.Errorf("list %+v; want paused", list)
+				}
+				now := answers(map[string][]engine.Answer{
+					engine.QuestionClarification: {{Text: "Sessions."}},
+					engine.QuestionCheckpoint:    {{Choice: string(End)}},
+					engine.QuestionApproval:      {{Choice: ChoiceApprove}},
+					engine.QuestionWorkflow:      {{Choice: ChoiceNo}},
+				})
+				if _, err := resume(ctx, vagueOnFake(), vagueQuestion.ID, follow, engine.WithStore(st), engine.WithHuman(now)); err != nil {
+					t.Fatal(err)
+				}
+				if k := now.kinds(); len(k) == 0 || k[0] != kind {
+					t.Errorf("resumed: asked %v; want the %s question first", k, kind)
+				}
+			})
 		})
-		_, err := run(ctx, newFake(), testConfig(), cachingQuestion, nil, engine.WithStore(st), engine.WithHuman(block))
-		if !errors.Is(err, engine.ErrPaused) {
-			t.Fatalf("err = %v; want a pause", err)
-		}
-		now := answers(map[string][]engine.Answer{engine.QuestionCheckpoint: {{Choice: string(End)}}})
-		res, err := resume(ctx, newFake(), cachingQuestion.ID, nil, engine.WithStore(st), engine.WithHuman(now))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k := now.kinds(); len(k) == 0 || k[0] != engine.QuestionCheckpoint || res.EndReason != EndHuman || len(res.Rounds) != 1 {
-			t.Errorf("resumed: asked %v, %d rounds ending in %s", k, len(res.Rounds), res.EndReason)
-		}
-	})
+	}
 }
 
 // TestHumanErrors: an answer that is not one of the question's choices,

@@ -110,6 +110,11 @@ const (
 	RecordCheckpoint    = string(EventCheckpoint)    // value: CheckpointOutcome
 	RecordSynthesis     = string(EventSynthesis)     // value: Synthesis
 	RecordFollowUp      = string(EventFollowUp)      // value: bool
+	// RecordCut marks where the debate's total time cut a round short:
+	// value {"round", "stage" (arguments, rebuttals or judgment),
+	// "argued" (the perspectives whose argument was written by then)};
+	// not announced (the round's judgment says it).
+	RecordCut = "moderated_cut"
 )
 
 // ErrPaused is [engine.ErrPaused]: the debate paused at a question to its
@@ -128,8 +133,8 @@ var (
 	ErrRoundTimeout = errors.New("moderated: round timed out")
 	// ErrTotalTimeout: the moderator's check and analysis of the question
 	// overran Config.TotalTimeout. (Once the rounds have begun, a spent
-	// total ends them instead, with [EndTimeout], and the synthesis is
-	// written.)
+	// total ends them instead — cutting short the round under way — with
+	// [EndTimeout], and the synthesis is written.)
 	ErrTotalTimeout = errors.New("moderated: debate timed out")
 	// ErrDeclined is returned by a follow-up ([WithFollowUp]) whose person
 	// declined to create a workflow from the decision. It does not stop
@@ -374,8 +379,10 @@ func WithApprover(a Approver) Option { return func(f *Format) { f.approver = a }
 // to create a workflow from this decision?"). Before fn is called the
 // debate's person is asked that question ([engine.QuestionWorkflow],
 // choices [ChoiceYes], the default, and [ChoiceNo]); no is stored as
-// declined and fn is not called. A synthesis the people rejected is not
-// handed over, nor asked about. fn returns [ErrDeclined] when it declines
+// declined and fn is not called. Only a synthesis the people approved is
+// handed over, or asked about: not one they rejected (nor its revision,
+// unless they approve it), nor one nobody reviewed — also when nobody is
+// asked. fn returns [ErrDeclined] when it declines
 // itself: that is stored, and the debate ends. If fn fails otherwise, the
 // debate stops with its error and Resume calls it again; once its outcome
 // is stored, it is never called again for this debate. A crash or store
@@ -566,7 +573,8 @@ const (
 	EndMaxRounds EndReason = "max_rounds"
 	// EndHuman: a checkpoint decided to end.
 	EndHuman EndReason = "human"
-	// EndTimeout: Config.TotalTimeout was spent before the next round.
+	// EndTimeout: Config.TotalTimeout was spent, before the next round or
+	// during one, which it cut short ([Judgment].Cut).
 	EndTimeout EndReason = "timeout"
 )
 
@@ -617,7 +625,14 @@ type Outcome struct {
 	Perspectives []Perspective `json:"perspectives"`
 	Rounds       []Round       `json:"rounds"`
 	EndReason    EndReason     `json:"endReason"`
-	Synthesis    Synthesis     `json:"synthesis"`
+	// Synthesis is the synthesis as reviewed: the moderator's first, or,
+	// when the people rejected that one, its revision ([Synthesis].Revision),
+	// which is then the decision if they approved it, and recorded as
+	// rejected if they rejected it too.
+	Synthesis Synthesis `json:"synthesis"`
+	// Rejected are the syntheses the people rejected before Synthesis (the
+	// moderator's first, when it revised it), each with its Approval.
+	Rejected []Synthesis `json:"rejected,omitempty"`
 	// Clarification is the moderator's clarifying question about a vague
 	// prompt and what came of it; nil when the prompt was clear.
 	Clarification *Clarification `json:"clarification,omitempty"`

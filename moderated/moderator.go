@@ -102,6 +102,12 @@ type Judgment struct {
 	Repeating []catalog.Framework `json:"repeating,omitempty"`
 	// End is why the debate ends after this round; "" when it goes on.
 	End EndReason `json:"end,omitempty"`
+	// Cut is the part of the round under way — "arguments", "rebuttals"
+	// or "judgment" — when the debate's total time ran out and cut the
+	// round short there; "" for a round played whole. What was said
+	// before the cut stays; the moderator did not judge the round, and
+	// End is [EndTimeout].
+	Cut string `json:"cut,omitempty"`
 	// Fallback marks a judgment made without the moderator, whose replies
 	// could not be read: only the measured signals count.
 	Fallback bool `json:"fallback,omitempty"`
@@ -197,11 +203,22 @@ type Synthesis struct {
 	// until it is reviewed ([WithApprover]; the synthesis of
 	// [EventSynthesis] has none), then Approved, Rejected or Unreviewed.
 	Approval *Approval `json:"approval,omitempty"`
+	// Revision is set on the moderator's revision of a synthesis the
+	// people rejected: their reason; nil on a first synthesis.
+	Revision *Revision `json:"revision,omitempty"`
 	// Fallback marks a synthesis made without the moderator, whose
 	// replies could not be read: it has no recommendation of the
 	// moderator's, Low confidence, and each perspective's first sentence
 	// of its last argument.
 	Fallback bool `json:"fallback,omitempty"`
+}
+
+// Revision is what a revised synthesis answers: the people who asked
+// rejected the synthesis before it, for Reason ("" when they gave none),
+// and the moderator revised it. The moderator revises once: a revision the
+// people reject too is recorded as rejected.
+type Revision struct {
+	Reason string `json:"reason,omitempty"`
 }
 
 // fallbackSynthesis is the synthesis when the moderator gave none; the
@@ -297,6 +314,13 @@ func (s Synthesis) markdown(status bool) string {
 		fmt.Fprintf(&b, "**Status:** %s\n", line)
 	} else if status {
 		b.WriteString("**Status:** Unreviewed\n")
+	}
+	if r := s.Revision; r != nil {
+		line := "**Revised:** after the people who asked rejected the first synthesis"
+		if r.Reason != "" {
+			line += " — " + inline(r.Reason)
+		}
+		b.WriteString(line + "\n")
 	}
 	fmt.Fprintf(&b, "\n## Question\n\n%s\n\n", block(s.Question))
 	if c := s.Clarification; c != nil {

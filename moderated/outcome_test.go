@@ -15,19 +15,21 @@ import (
 // documents are the decision (always with a Status line) and the
 // synthesis — on debates played on the stub and on hand-made outcomes.
 func TestVerdictAndDocuments(t *testing.T) {
-	played := func(review *engine.Answer) *Outcome {
+	played := func(reviews ...engine.Answer) *Outcome {
 		t.Helper()
 		var eopts []engine.Option
-		if review != nil {
-			eopts = append(eopts, engine.WithHuman(answers(map[string][]engine.Answer{engine.QuestionApproval: {*review}})))
+		if len(reviews) > 0 {
+			eopts = append(eopts, engine.WithHuman(answers(map[string][]engine.Answer{engine.QuestionApproval: reviews})))
 		}
 		return mustRun(t, llm.NewStub(3), testConfig(), cachingQuestion, nil, eopts...).Outcome
 	}
-	stubbed := played(nil)
+	stubbed := played()
 	rec := cut(oneLine(stubbed.Synthesis.Recommendation), 200)
 	if rec == "" {
 		t.Fatal("the stub's synthesis has no recommendation")
 	}
+	rejectedTwice := played(engine.Answer{Choice: ChoiceReject}, engine.Answer{Choice: ChoiceReject, Text: "Still no."})
+	revisedApproved := played(engine.Answer{Choice: ChoiceReject, Text: "Too fast."}, engine.Answer{Choice: ChoiceApprove})
 	long := &Outcome{Synthesis: Synthesis{Title: "Cache", Recommendation: "Start with PostgreSQL.\n\n" + strings.Repeat("Then measure. ", 30)}}
 	tests := []struct {
 		name    string
@@ -36,8 +38,10 @@ func TestVerdictAndDocuments(t *testing.T) {
 		status  string // the decision's Status line
 	}{
 		{"played, unreviewed", stubbed, "recommendation: " + rec, "**Status:** Unreviewed\n"},
-		{"played, approved", played(&engine.Answer{Choice: ChoiceApprove, Text: "Agreed."}), "recommendation (approved): " + rec, "**Status:** Approved — Agreed.\n"},
-		{"played, rejected", played(&engine.Answer{Choice: ChoiceReject}), "recommendation (rejected): " + rec, "**Status:** Rejected\n"},
+		{"played, approved", played(engine.Answer{Choice: ChoiceApprove, Text: "Agreed."}), "recommendation (approved): " + rec, "**Status:** Approved — Agreed.\n"},
+		// Rejected, the synthesis is revised; the revision is reviewed.
+		{"played, rejected twice", rejectedTwice, "recommendation (rejected): " + cut(oneLine(rejectedTwice.Synthesis.Recommendation), 200), "**Status:** Rejected — Still no.\n"},
+		{"played, the revision approved", revisedApproved, "recommendation (approved): " + cut(oneLine(revisedApproved.Synthesis.Recommendation), 200), "**Status:** Approved\n"},
 		{"no synthesis", &Outcome{}, "no recommendation", "**Status:** Unreviewed\n"},
 		{"a synthesis nobody could read", &Outcome{Synthesis: fallbackSynthesis()}, "no recommendation: the moderator's synthesis could not be read", "**Status:** Unreviewed\n"},
 		{"a long recommendation", long, "recommendation: " + cut(oneLine(long.Synthesis.Recommendation), 200), "**Status:** Unreviewed\n"},

@@ -214,8 +214,10 @@ outer:
 
 // choose picks n perspectives: those the moderator suggested (when the
 // catalog has them), then those the question's keywords call for, then the
-// catalog's in order; and balances the choice.
-func (ps *perspectives) choose(text string, suggested []string, n int) []catalog.Framework {
+// catalog's in order. The perspective that best matches the domain
+// ([perspectives.domainMatch]) always has a seat — the last one, when the
+// moderator did not name it — and the choice is balanced around it.
+func (ps *perspectives) choose(text, domain string, suggested []string, n int) []catalog.Framework {
 	n = min(n, len(ps.all))
 	var ids []catalog.Framework
 	add := func(id catalog.Framework) {
@@ -234,35 +236,61 @@ func (ps *perspectives) choose(text string, suggested []string, n int) []catalog
 	for _, f := range ps.all {
 		add(f.ID)
 	}
-	return ps.balance(ids)
+	keep := ps.domainMatch(domain)
+	if keep != "" && len(ids) > 0 && !slices.Contains(ids, keep) {
+		ids[len(ids)-1] = keep
+	}
+	return ps.balance(ids, keep)
 }
 
-// balance returns ids unchanged when they are balanced. Otherwise the first
-// perspective that has an opposite gets it in the last seat (the one before,
-// when it holds the last seat itself); when none of them has a known
-// opposite, the last two seats go to the first pair of opposites.
-func (ps *perspectives) balance(ids []catalog.Framework) []catalog.Framework {
+// domainMatch is the perspective whose keywords the domain of the
+// moderator's analysis calls for most ("security" → Security Advocate);
+// "" when it calls for none ("architecture", "general").
+func (ps *perspectives) domainMatch(domain string) catalog.Framework {
+	if r := ps.rank(domain); len(r) > 0 {
+		return r[0]
+	}
+	return ""
+}
+
+// balance returns ids unchanged when they are balanced. Otherwise one seat
+// is given to an opposite of a perspective that stays — the first opposite
+// of the most relevant one that has one —: the least relevant seat that
+// can be (the last, else the one before, and so on), never keep's (the
+// domain's best match). When no seat can be, the last two seats that are
+// not keep's go to the first pair of opposites.
+func (ps *perspectives) balance(ids []catalog.Framework, keep catalog.Framework) []catalog.Framework {
 	if len(ids) < 2 || ps.balanced(ids) {
 		return ids
 	}
-	out := slices.Clone(ids)
-	for i, id := range ids {
-		if opp := ps.opposites[id]; len(opp) > 0 {
-			j := len(out) - 1
-			if j == i {
-				j--
+	for j := len(ids) - 1; j >= 0; j-- {
+		if ids[j] == keep {
+			continue
+		}
+		for i, stays := range ids {
+			if i == j {
+				continue
 			}
-			out[j] = opp[0]
-			return out
+			for _, opp := range ps.opposites[stays] {
+				if !slices.Contains(ids, opp) {
+					out := slices.Clone(ids)
+					out[j] = opp
+					return out
+				}
+			}
 		}
 	}
 	if len(ps.pairs) == 0 {
-		return out
+		return ids
 	}
 	pair := ps.pairs[0]
-	out = slices.DeleteFunc(out, func(id catalog.Framework) bool { return id == pair[0] || id == pair[1] })
-	out = append(out[:min(len(out), len(ids)-2)], pair[0], pair[1])
-	return out
+	out := slices.DeleteFunc(slices.Clone(ids), func(id catalog.Framework) bool { return id == pair[0] || id == pair[1] })
+	for i := len(out) - 1; i >= 0 && len(out) > len(ids)-2; i-- {
+		if out[i] != keep || len(ids) == 2 {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return append(out, pair[0], pair[1])
 }
 
 func (ps *perspectives) perspective(id catalog.Framework, model string) Perspective {

@@ -3,12 +3,14 @@ package moderated
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic/catalog"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
 )
 
 const (
@@ -69,17 +71,21 @@ func TestBalance(t *testing.T) {
 	tests := []struct {
 		name string
 		in   []catalog.Framework
+		keep catalog.Framework // the domain's best match
 		want []catalog.Framework
 	}{
-		{"balanced stays", []catalog.Framework{perf, simp}, []catalog.Framework{perf, simp}},
-		{"the last seat opposes the first", []catalog.Framework{perf, ux}, []catalog.Framework{perf, simp}},
-		{"three seats", []catalog.Framework{sec, flex, ops}, []catalog.Framework{sec, flex, ux}},
-		{"host pair", []catalog.Framework{compl, sec}, []catalog.Framework{compl, speed}},
-		{"opposite found for the first", []catalog.Framework{ops, flex, ux}, []catalog.Framework{ops, flex, perf}},
+		{"balanced stays", []catalog.Framework{perf, simp}, "", []catalog.Framework{perf, simp}},
+		{"the last seat opposes the first", []catalog.Framework{perf, ux}, "", []catalog.Framework{perf, simp}},
+		{"three seats", []catalog.Framework{sec, flex, ops}, "", []catalog.Framework{sec, flex, ux}},
+		{"host pair", []catalog.Framework{compl, sec}, "", []catalog.Framework{compl, speed}},
+		{"opposite found for the first", []catalog.Framework{ops, flex, ux}, "", []catalog.Framework{ops, flex, perf}},
+		// Issue 24: the domain's perspective is never the one replaced.
+		{"the domain's perspective stays", []catalog.Framework{perf, sec}, sec, []catalog.Framework{ux, sec}},
+		{"the domain's perspective in the last seat of three", []catalog.Framework{perf, flex, sec}, sec, []catalog.Framework{perf, simp, sec}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ps.balance(tt.in)
+			got := ps.balance(tt.in, tt.keep)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("balance (-want +got):\n%s", diff)
 			}
@@ -93,15 +99,15 @@ func TestBalance(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.CustomPerspectives = hostConfig().CustomPerspectives
 	ps, _ = newPerspectives(cfg)
-	if diff := cmp.Diff([]catalog.Framework{compl, perf, simp}, ps.balance([]catalog.Framework{compl, speed, simp})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{compl, perf, simp}, ps.balance([]catalog.Framework{compl, speed, simp}, "")); diff != "" {
 		t.Errorf("fallback (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]catalog.Framework{perf, simp}, ps.balance([]catalog.Framework{compl, speed})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{perf, simp}, ps.balance([]catalog.Framework{compl, speed}, "")); diff != "" {
 		t.Errorf("fallback of two (-want +got):\n%s", diff)
 	}
 	// The only perspective with an opposite holds the last seat: the seat
 	// before it is given up.
-	if diff := cmp.Diff([]catalog.Framework{sec, ux}, ps.balance([]catalog.Framework{compl, ux})); diff != "" {
+	if diff := cmp.Diff([]catalog.Framework{sec, ux}, ps.balance([]catalog.Framework{compl, ux}, "")); diff != "" {
 		t.Errorf("last seat (-want +got):\n%s", diff)
 	}
 }
@@ -118,7 +124,7 @@ func TestChooseIsAlwaysBalanced(t *testing.T) {
 		for i := range all {
 			for j := range all {
 				suggested := []string{all[i], all[j]}
-				got := ps.choose("", suggested, n)
+				got := ps.choose("", "", suggested, n)
 				if len(got) != n || !ps.balanced(got) || len(slices.Compact(slices.Sorted(slices.Values(got)))) != n {
 					t.Fatalf("choose(%v, %d) = %v", suggested, n, got)
 				}
@@ -144,7 +150,7 @@ func TestKeywordHeuristic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
-			got := ps.choose(tt.question, nil, tt.n)
+			got := ps.choose(tt.question, "", nil, tt.n)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("choose (-want +got):\n%s", diff)
 			}
@@ -210,5 +216,59 @@ func TestAssignment(t *testing.T) {
 				t.Errorf("%d arguments, want %s", len(res.Rounds[0].Arguments), want)
 			}
 		})
+	}
+}
+
+// TestSecurityQuestionSeatsTheSecurityAdvocate (issue 24): a question
+// whose domain is security seats the Security Advocate, however the
+// seats are balanced — on the stub, with the seed's two debaters and with
+// the moderator's choice, whatever it suggests (now and then, two
+// perspectives on one side, or none for security).
+func TestSecurityQuestionSeatsTheSecurityAdvocate(t *testing.T) {
+	ps, _ := newPerspectives(DefaultConfig())
+	for _, debaters := range []int{DefaultPerspectives, 0} {
+		for seed := int64(1); seed <= 30; seed++ {
+			cfg := DefaultConfig()
+			cfg.Debaters, cfg.MaxRounds = debaters, 1
+			d := engine.Debate{ID: fmt.Sprint("sec-", seed), Proposition: "How should we structure the plugin system for security, speed and UX?"}
+			res := mustRun(t, llm.NewStub(seed), cfg, d, nil)
+			ids := idsOf(res.Perspectives)
+			if res.Analysis.Domain != "security" || !slices.Contains(ids, sec) || !ps.balanced(ids) {
+				t.Errorf("%d debaters, seed %d: domain %s, suggested %v, seated %v; want the Security Advocate among balanced seats",
+					debaters, seed, res.Analysis.Domain, res.Analysis.Suggested, ids)
+			}
+		}
+	}
+}
+
+// TestAssignmentKeepsCapitals (issue 24): the moderator's announcement of
+// the seats quotes each perspective's trade-offs after a semicolon,
+// lower-casing only the first letter: "UX" stays "UX", "SOC2" stays.
+func TestAssignmentKeepsCapitals(t *testing.T) {
+	cfg := testConfig()
+	cfg.CustomPerspectives = []catalog.FrameworkInfo{{ID: compl, Name: "Compliance First", Description: "Argues for audit trails", Kind: catalog.KindPerspective,
+		Priorities: []string{"audit trails"}, TradeOffs: "SOC2 evidence before features"}}
+	cfg.Opposites = [][2]catalog.Framework{{compl, ux}}
+	cfg.Perspectives = []catalog.Framework{sec, ux, compl}
+	res := mustRun(t, newFake(judgeAgree), cfg, cachingQuestion, nil)
+	var said string
+	for _, u := range res.Transcript {
+		if u.Kind == KindAssignment {
+			said = u.Content
+		}
+	}
+	for _, want := range []string{
+		"- Security Advocate: priorities attack surface, data protection, compliance; will accept UX friction for security guarantees\n",
+		"- User Experience: priorities responsiveness, intuitiveness, error recovery; will accept backend complexity for frontend simplicity\n",
+		"- Compliance First: priorities audit trails; SOC2 evidence before features",
+	} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the assignment lacks %q:\n%s", want, said)
+		}
+	}
+	for in, want := range map[string]string{"Will accept": "will accept", "UX first": "UX first", "SOC2 first": "SOC2 first", "A plan": "a plan", "": "", "é": "é", "Élan": "élan"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q; want %q", in, got, want)
+		}
 	}
 }

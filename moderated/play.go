@@ -32,15 +32,18 @@ type game struct {
 	approver     Approver
 	followUp     func(context.Context, Synthesis) error
 
-	ps         *perspectives
-	analysis   Analysis
-	seats      []Perspective
-	rounds     []Round
-	guidance   []string // all guidance given, in order
-	pending    string   // guidance for the next round
-	muted      map[catalog.Framework]bool
-	end        EndReason
-	synthesis  Synthesis
+	ps        *perspectives
+	analysis  Analysis
+	seats     []Perspective
+	rounds    []Round
+	guidance  []string // all guidance given, in order
+	pending   string   // guidance for the next round
+	muted     map[catalog.Framework]bool
+	end       EndReason
+	synthesis Synthesis
+	// rejected are the syntheses the people rejected before synthesis:
+	// the first, when the moderator revised it.
+	rejected   []Synthesis
 	followedUp bool
 	// clarification is what came of the moderator's clarifying question,
 	// nil when the prompt was clear.
@@ -210,7 +213,7 @@ func (g *game) assign(d engine.Debate) []Perspective {
 		}
 		n = min(max(n, 2), 4)
 		text := d.Proposition + "\n" + strings.Join(g.analysis.Constraints, "\n")
-		ids = g.ps.choose(text, g.analysis.Suggested, n)
+		ids = g.ps.choose(text, g.analysis.Domain, g.analysis.Suggested, n)
 	}
 	seats := make([]Perspective, len(ids))
 	for i, id := range ids {
@@ -227,7 +230,7 @@ func (g *game) assignmentText(d engine.Debate) string {
 	}
 	b.WriteString("\nArguing it:")
 	for _, p := range g.seats {
-		fmt.Fprintf(&b, "\n- %s: priorities %s; %s", p.Name, strings.Join(p.Priorities, ", "), strings.ToLower(strings.TrimSuffix(p.TradeOffs, ".")))
+		fmt.Fprintf(&b, "\n- %s: priorities %s; %s", p.Name, strings.Join(p.Priorities, ", "), lowerFirst(strings.TrimSuffix(p.TradeOffs, ".")))
 	}
 	return b.String()
 }
@@ -266,10 +269,11 @@ func (g *game) playRounds(ctx context.Context, s *engine.Session) error {
 			g.end = EndTimeout
 			return nil
 		}
-		// The total is checked between rounds: a round under way when it
-		// runs out finishes, within its own timeout.
-		if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, false, func(ctx context.Context) error {
-			return g.round(ctx, s, n)
+		// The round's model calls run under its timeout, or what is left
+		// of the total when that is less: a total that runs out cuts the
+		// round short (see round).
+		if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, true, func(tctx context.Context) error {
+			return g.round(ctx, tctx, s, n)
 		}); err != nil {
 			return fmt.Errorf("moderated: round %d: %w", n, err)
 		}
@@ -302,9 +306,33 @@ func (g *game) playRounds(ctx context.Context, s *engine.Session) error {
 	}
 }
 
+// The parts of a round that the debate's total time can cut short.
+const (
+	stageArguments = "arguments"
+	stageRebuttals = "rebuttals"
+	stageJudgment  = "judgment"
+)
+
+// roundCut is the value of a RecordCut record: the debate's total time ran
+// out in round Round, during its Stage; Argued are the perspectives whose
+// argument was written by then, when that was in the arguments.
+type roundCut struct {
+	Round  int                 `json:"round"`
+	Stage  string              `json:"stage"`
+	Argued []catalog.Framework `json:"argued,omitempty"`
+}
+
 // round plays round n: the moderator's opening, the arguments (written at
 // once, recorded in seat order), the rebuttals in turn, and the judgment.
-func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
+// Its model calls run under tctx, whose deadline is the round's timeout or
+// what is left of the debate's total time; the records are stored under
+// ctx. When the total runs out during the round (tctx ends with
+// ErrTotalTimeout), the round is cut short there: the cut is stored
+// (RecordCut, before the arguments written by then are recorded), what was
+// said stays, and the round ends with a judgment of the moderator's that
+// says so and ends the debate ([EndTimeout]). A resumed debate finds the
+// cut at the same place and plays the round as it was.
+func (g *game) round(ctx, tctx context.Context, s *engine.Session, n int) error {
 	d := s.Debate()
 	active := g.active()
 	r := Round{Number: n, Guidance: g.pending}
@@ -316,6 +344,36 @@ func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
 		return err
 	}
 
+	var cut *roundCut // where the total ran out, if it did
+	cutKey := fmt.Sprintf("round%d:cut", n)
+	storeCut := func() error {
+		_, err := s.Step(ctx, cutKey, RecordCut, SpeakerModerator, cut, func(context.Context) (any, llm.Usage, error) {
+			return *cut, llm.Usage{}, nil
+		}, nil)
+		return err
+	}
+	// stored reads the cut the log holds here, resuming a round that was
+	// cut there.
+	stored := func() (bool, error) {
+		if !s.Resuming() || !s.Next(cutKey) {
+			return false, nil
+		}
+		cut = &roundCut{}
+		return true, storeCut()
+	}
+	// cutBy stores the cut during stage when err came of the total running
+	// out, and returns any other error.
+	cutBy := func(stage string, err error, argued []catalog.Framework) (bool, error) {
+		if err == nil {
+			return false, nil
+		}
+		if ctx.Err() != nil || !errors.Is(context.Cause(tctx), ErrTotalTimeout) {
+			return false, err
+		}
+		cut = &roundCut{Round: n, Stage: stage, Argued: argued}
+		return true, storeCut()
+	}
+
 	others := func(p Perspective) []Perspective {
 		return slices.DeleteFunc(slices.Clone(active), func(q Perspective) bool { return q.ID == p.ID })
 	}
@@ -323,17 +381,35 @@ func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
 	if budget > 0 {
 		argCap = max(budget*3/5, 1)
 	}
-	turns := make([]turn, len(active))
-	eg, gctx := errgroup.WithContext(ctx)
-	eg.SetLimit(maxParallelArguments)
-	for i, p := range active {
-		req := g.argumentRequest(d, p, others(p), n, &r)
-		eg.Go(func() error {
-			return g.generate(gctx, s, s.SideStep, fmt.Sprintf("round%d:argument:%s:gen", n, p.ID), p, req, argCap, &turns[i])
-		})
+	argue := func(ctx context.Context, p Perspective, out *turn) error {
+		return g.generate(ctx, s, s.SideStep, fmt.Sprintf("round%d:argument:%s:gen", n, p.ID), p, g.argumentRequest(d, p, others(p), n, &r), argCap, out)
 	}
-	if err := eg.Wait(); err != nil {
+	turns := make([]turn, len(active))
+	written := make([]bool, len(active))
+	stopped, err := stored()
+	if err != nil {
 		return err
+	}
+	if !stopped {
+		eg, gctx := errgroup.WithContext(tctx)
+		eg.SetLimit(maxParallelArguments)
+		for i, p := range active {
+			eg.Go(func() error {
+				err := argue(gctx, p, &turns[i])
+				written[i] = err == nil
+				return err
+			})
+		}
+		werr := eg.Wait()
+		var argued []catalog.Framework
+		for i, p := range active {
+			if written[i] {
+				argued = append(argued, p.ID)
+			}
+		}
+		if stopped, err = cutBy(stageArguments, werr, argued); err != nil {
+			return err
+		}
 	}
 	var said string // everything said in the previous round
 	if prev := g.last(); prev != nil {
@@ -342,6 +418,14 @@ func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
 		}
 	}
 	for i, p := range active {
+		if stopped && !slices.Contains(cut.Argued, p.ID) {
+			continue
+		}
+		if !written[i] { // the round was cut: the argument is stored
+			if err := argue(tctx, p, &turns[i]); err != nil {
+				return err
+			}
+		}
 		a, err := g.say(ctx, s, n, p, KindArgument, turns[i])
 		if err != nil {
 			return err
@@ -351,14 +435,27 @@ func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
 	}
 
 	for i, p := range active {
+		if stopped {
+			break
+		}
+		if stopped, err = stored(); err != nil || stopped {
+			if err != nil {
+				return err
+			}
+			break
+		}
 		rebCap := 0
 		if budget > 0 {
 			rebCap = max(budget-r.Arguments[i].Tokens, 1)
 		}
 		var t turn
 		req := g.rebuttalRequest(d, p, others(p), n, &r)
-		if err := g.generate(ctx, s, s.Step, fmt.Sprintf("round%d:rebuttal:%s:gen", n, p.ID), p, req, rebCap, &t); err != nil {
-			return err
+		gerr := g.generate(tctx, s, s.Step, fmt.Sprintf("round%d:rebuttal:%s:gen", n, p.ID), p, req, rebCap, &t)
+		if stopped, err = cutBy(stageRebuttals, gerr, nil); err != nil || stopped {
+			if err != nil {
+				return err
+			}
+			break
 		}
 		a, err := g.say(ctx, s, n, p, KindRebuttal, t)
 		if err != nil {
@@ -368,12 +465,45 @@ func (g *game) round(ctx context.Context, s *engine.Session, n int) error {
 		r.Rebuttals = append(r.Rebuttals, a)
 	}
 
-	if err := g.judge(ctx, s, n, active, &r); err != nil {
-		return err
+	if !stopped {
+		if stopped, err = stored(); err != nil {
+			return err
+		}
+	}
+	if !stopped {
+		if stopped, err = cutBy(stageJudgment, g.judge(ctx, tctx, s, n, active, &r), nil); err != nil {
+			return err
+		}
+	}
+	if stopped {
+		if err := g.judgeCut(ctx, s, *cut, &r); err != nil {
+			return err
+		}
 	}
 	g.rounds = append(g.rounds, r)
 	g.mute(n, active)
 	return nil
+}
+
+// judgeCut stores the judgment of round r, cut short when the debate's
+// total time ran out (see round): it ends the debate, and says where the
+// round was cut.
+func (g *game) judgeCut(ctx context.Context, s *engine.Session, c roundCut, r *Round) error {
+	key := fmt.Sprintf("round%d:cut:judgment", c.Round)
+	if _, err := s.Step(ctx, key, RecordJudgment, SpeakerModerator, &r.Judgment,
+		func(context.Context) (any, llm.Usage, error) {
+			return Judgment{
+				Round: c.Round, End: EndTimeout, Cut: c.Stage,
+				Summary: fmt.Sprintf("The debate's time (%v) ran out during round %d's %s, so the round ends here; what was said stands.",
+					g.cfg.TotalTimeout, c.Round, c.Stage),
+			}, llm.Usage{}, nil
+		}, announce(EventJudgment, SegmentRounds, SpeakerModerator, func() any { return r.Judgment })); err != nil {
+		return err
+	}
+	_, err := s.Record(ctx, key+":say", engine.Utterance{
+		Speaker: SpeakerModerator, Segment: SegmentRounds, Kind: KindJudgment, Exchange: c.Round, Content: g.judgmentText(r.Judgment),
+	})
+	return err
 }
 
 // step is Session.Step or Session.SideStep.
@@ -462,8 +592,8 @@ func respondingTo(content string, others []Perspective) []catalog.Framework {
 }
 
 // judge stores the moderator's judgment of round r, with the measured
-// repetition and the decision to end.
-func (g *game) judge(ctx context.Context, s *engine.Session, n int, active []Perspective, r *Round) error {
+// repetition and the decision to end; the moderator is asked under tctx.
+func (g *game) judge(ctx, tctx context.Context, s *engine.Session, n int, active []Perspective, r *Round) error {
 	d := s.Debate()
 	var repeating []catalog.Framework
 	for _, a := range r.Arguments {
@@ -475,7 +605,7 @@ func (g *game) judge(ctx context.Context, s *engine.Session, n int, active []Per
 		id, ok := g.ps.resolve(name)
 		return id, ok && slices.ContainsFunc(active, func(p Perspective) bool { return p.ID == id })
 	}
-	if _, err := s.Step(ctx, fmt.Sprintf("round%d:judgment", n), RecordJudgment, SpeakerModerator, &r.Judgment,
+	if _, err := s.Step(tctx, fmt.Sprintf("round%d:judgment", n), RecordJudgment, SpeakerModerator, &r.Judgment,
 		func(ctx context.Context) (any, llm.Usage, error) {
 			j, usage, ok, err := ask(ctx, s, SegmentRounds, g.judgmentRequest(d, active, n, r),
 				func(reply string) (Judgment, error) { return parseJudgment(reply, resolve) })
@@ -699,17 +829,28 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 	}); err != nil {
 		return err
 	}
-	if err := g.approve(ctx, s); err != nil {
+	if err := g.approve(ctx, s, ""); err != nil {
 		return err
 	}
-	rejected := g.synthesis.Approval != nil && g.synthesis.Approval.Status == Rejected
-	wanted, err := g.workflow(ctx, s, g.followUp != nil && !rejected)
+	// A rejected synthesis goes back to the moderator with the people's
+	// reason: it revises it once, and the revision is reviewed in turn.
+	// (A log of an earlier version goes on from the rejection to the
+	// follow-up.)
+	if a := g.synthesis.Approval; a != nil && a.Status == Rejected && !legacy(s, "revision") {
+		if err := g.revise(ctx, s); err != nil {
+			return err
+		}
+	}
+	// Only a decision the people approved is handed on: the seed's human
+	// "approves final synthesis" before the workflow question.
+	approved := g.synthesis.Approval != nil && g.synthesis.Approval.Status == Approved
+	wanted, err := g.workflow(ctx, s, g.followUp != nil && approved)
 	if err != nil {
 		return err
 	}
 	_, err = s.Step(ctx, "followup", RecordFollowUp, SpeakerModerator, &g.followedUp,
 		func(ctx context.Context) (any, llm.Usage, error) {
-			if g.followUp == nil || rejected || !wanted {
+			if g.followUp == nil || !approved || !wanted {
 				return false, llm.Usage{}, nil
 			}
 			switch err := g.followUp(ctx, g.synthesis); {
@@ -721,6 +862,45 @@ func (g *game) synthesize(ctx context.Context, s *engine.Session) error {
 			return true, llm.Usage{}, nil
 		}, announce(EventFollowUp, SegmentSynthesis, SpeakerModerator, func() any { return g.followedUp }))
 	return err
+}
+
+// revise has the moderator revise the synthesis the people rejected, with
+// their reason, within a round's time (as the synthesis); stores the
+// revision, records its document, and has it reviewed. A revision that
+// cannot be read, even when asked again, is replaced as a synthesis is
+// ([Synthesis].Fallback).
+func (g *game) revise(ctx context.Context, s *engine.Session) error {
+	d := s.Debate()
+	rejected := g.synthesis
+	g.rejected = append(g.rejected, rejected)
+	g.synthesis = Synthesis{} // the revision decodes into it
+	if err := g.timed(ctx, g.cfg.RoundTimeout, ErrRoundTimeout, false, func(ctx context.Context) error {
+		_, err := s.Step(ctx, "revision", RecordSynthesis, SpeakerModerator, &g.synthesis,
+			func(ctx context.Context) (any, llm.Usage, error) {
+				syn, usage, ok, err := ask(ctx, s, SegmentSynthesis, g.revisionRequest(d, rejected), parseSynthesis)
+				if err != nil {
+					return nil, usage, err
+				}
+				if !ok {
+					syn = fallbackSynthesis()
+				}
+				syn = g.complete(syn, d, s.DebateID(), s.Now())
+				syn.Revision = &Revision{Reason: rejected.Approval.Note}
+				return syn, usage, nil
+			}, announce(EventSynthesis, SegmentSynthesis, SpeakerModerator, func() any { return g.synthesis }))
+		return err
+	}); err != nil {
+		return fmt.Errorf("moderated: revision of the rejected synthesis: %w", err)
+	}
+	if err := g.storeElapsed(ctx, s, "revision:elapsed"); err != nil {
+		return err
+	}
+	if _, err := s.Record(ctx, "revision:document", engine.Utterance{
+		Speaker: SpeakerModerator, Segment: SegmentSynthesis, Kind: KindSynthesis, Content: g.synthesis.Markdown(),
+	}); err != nil {
+		return err
+	}
+	return g.approve(ctx, s, "revision:")
 }
 
 // workflow asks the people the seed's "Would you like me to create a
@@ -782,7 +962,11 @@ func (g *game) complete(syn Synthesis, d engine.Debate, id string, now time.Time
 		if len(g.rounds) == 1 {
 			rounds = "1 round"
 		}
-		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate ran out of its %v time budget after %s without converging; the tensions above are unresolved.", g.cfg.TotalTimeout, rounds))
+		when := "after " + rounds
+		if last := g.last(); last != nil && last.Judgment.Cut != "" {
+			when = fmt.Sprintf("during round %d, which it cut short in its %s (what was said before stands)", last.Number, last.Judgment.Cut)
+		}
+		syn.Caveats = append(syn.Caveats, fmt.Sprintf("The debate ran out of its %v time budget %s without converging; the tensions above are unresolved.", g.cfg.TotalTimeout, when))
 	}
 	return syn
 }
@@ -808,7 +992,7 @@ func (g *game) keyArguments(id catalog.Framework) []string {
 func (g *game) outcome() *Outcome {
 	return &Outcome{
 		Config: g.cfg, Analysis: g.analysis, Perspectives: g.seats, Rounds: g.rounds,
-		EndReason: g.end, Synthesis: g.synthesis, FollowedUp: g.followedUp,
+		EndReason: g.end, Synthesis: g.synthesis, Rejected: g.rejected, FollowedUp: g.followedUp,
 		Clarification: g.clarification, Elapsed: g.spent,
 	}
 }

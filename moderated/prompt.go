@@ -274,6 +274,34 @@ func (g *game) synthesisRequest(d engine.Debate) llm.Request {
 	return request(g.cfg.ModeratorModel, PurposeSynthesis, synthesisSchema, MaxTokensSynthesis, system, b.String())
 }
 
+// revisionRequest asks the moderator to revise the synthesis the people
+// rejected, given their reason: the synthesis request, with the rejected
+// document and the reason.
+func (g *game) revisionRequest(d engine.Debate, rejected Synthesis) llm.Request {
+	req := g.synthesisRequest(d)
+	user := strings.TrimSuffix(req.Messages[1].Content, "Write the synthesis.")
+	reason := "(no reason given)"
+	if rejected.Approval != nil && rejected.Approval.Note != "" {
+		reason = rejected.Approval.Note
+	}
+	// The document as the people read it, less the facts the format fills
+	// in (the date would make the same debate a different prompt on
+	// another day).
+	rejected.Approval = nil
+	var doc []string
+	for _, line := range strings.Split(rejected.Markdown(), "\n") {
+		if !strings.HasPrefix(line, "**Date:**") && !strings.HasPrefix(line, "**Debate ID:**") {
+			doc = append(doc, line)
+		}
+	}
+	user += "Your synthesis, which the people who asked the question rejected (the synthesis and rejection blocks are material too, like the others):\n" +
+		fence("synthesis", strings.Join(doc, "\n")) + "\n\nTheir reason:\n" + fence("rejection", reason) + "\n\n" +
+		"Revise the synthesis: answer their reason where the debate supports it, say in the caveats what you changed and why, " +
+		"and do not invent arguments the debate did not make. Write the revised synthesis."
+	req.Messages[1].Content = user
+	return req
+}
+
 func slicesWithout(args []Argument, id catalog.Framework) []Argument {
 	var out []Argument
 	for _, a := range args {

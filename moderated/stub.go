@@ -1,6 +1,7 @@
 package moderated
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,33 @@ func stubEntries(text string) []stubEntry {
 	return out
 }
 
+// stubSentenceEnd ends a sentence: its punctuation, then a space.
+var stubSentenceEnd = regexp.MustCompile(`[.!?]\s+`)
+
+// stubQuotable is the sentence of a debater's text that a rebuttal quotes:
+// the first after its first that quotes nothing itself (a quotation inside
+// a quotation would be cut at its own punctuation), else the text from its
+// second sentence on.
+func stubQuotable(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	var sentences []string
+	for len(text) > 0 {
+		loc := stubSentenceEnd.FindStringIndex(text)
+		if loc == nil {
+			sentences = append(sentences, text)
+			break
+		}
+		sentences = append(sentences, text[:loc[0]+1])
+		text = text[loc[1]:]
+	}
+	for i, s := range sentences {
+		if i > 0 && !strings.ContainsAny(s, `"“”`) {
+			return s
+		}
+	}
+	return stubtext.FromSecondSentence(strings.Join(sentences, " "))
+}
+
 // stubKeywordPerspectives are the perspectives the stub moderator suggests
 // for words of a question.
 var stubKeywordPerspectives = []struct{ words, name string }{
@@ -87,16 +115,20 @@ var stubKeywordPerspectives = []struct{ words, name string }{
 	{"simple simplicity maintain maintainable team ship quickly deadline mvp", "Simplicity Advocate"},
 }
 
-func stubHasWord(text string, words string) bool {
+func stubHasWord(text string, words string) bool { return stubWordCount(text, words) > 0 }
+
+// stubWordCount is how many of words text uses.
+func stubWordCount(text string, words string) int {
 	lower := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
 	}), " ") + " "
+	n := 0
 	for _, w := range strings.Fields(words) {
 		if strings.Contains(lower, " "+w+" ") {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // stubVagueWords: a question (with its background) of fewer words than
@@ -149,15 +181,16 @@ func writeStubAnalysis(c *llm.StubCall) string {
 		q += "\n" + answer
 	}
 	a := stubAnalysis{Domain: "architecture", Constraints: []string{}, Debaters: 3}
+	// The domain whose words the question uses most; ties in this order.
+	hits := 0
 	for _, d := range []struct{ words, domain string }{
 		{"auth authentication security encrypt password compliance privacy", "security"},
 		{"user users ui ux frontend onboarding", "ux"},
 		{"database cache caching schema postgresql postgres redis data", "data"},
 		{"deploy deployment monitoring kubernetes on-call", "operations"},
 	} {
-		if stubHasWord(q, d.words) {
-			a.Domain = d.domain
-			break
+		if n := stubWordCount(q, d.words); n > hits {
+			a.Domain, hits = d.domain, n
 		}
 	}
 	if stubHasWord(q, "or vs versus") {
@@ -217,7 +250,10 @@ func writeStubArgument(c *llm.StubCall) string {
 			stubtext.Expand("Before we go further I want to make a broader point about how this organisation makes decisions, which matters more to me than {P}.", vars),
 			"Teams that argue about tools are usually arguing about trust, about who gets to decide and who has to live with the result.",
 			"Until we fix how decisions get made and reviewed, any technical choice we make here will be relitigated in six months, whichever way it goes.",
+		}, []string{
 			"So rather than weigh the options, I would like us to talk about the review process, the ownership model, and the way incidents are followed up.",
+			"None of that depends on which option wins today; it depends on whether the people who live with the result had a say in it.",
+			"I would rather spend this round on that than on benchmarks or dependency counts, because otherwise the same argument comes back next quarter.",
 		})
 	}
 	others := stubtext.SplitList(c.Field("other perspectives in the debate"))
@@ -261,7 +297,20 @@ func writeStubArgument(c *llm.StubCall) string {
 			"I will be honest about the cost of my position: {blind}.",
 		}), vars),
 	}
-	return stubtext.Join(p1, p2)
+	// The prompt asks for 120-220 words: a recommendation closes the
+	// argument.
+	vars["take"] = me.Takeaway
+	p3 := []string{
+		stubtext.Expand(c.Pick([]string{
+			"So my recommendation is to choose the option that protects {v}, in the smallest version that works, and to measure it before building further.",
+			"My recommendation follows from that: protect {v} first, start small, and let real measurements decide the next step.",
+		}), vars),
+		stubtext.Expand(c.Pick([]string{
+			"The reason fits in one line: {take}.",
+			"Put plainly, {take}, and a decision that forgets it will be revisited soon.",
+		}), vars),
+	}
+	return stubtext.Join(p1, p2, p3)
 }
 
 // writeStubRebuttal answers another perspective's argument from the
@@ -280,12 +329,14 @@ func writeStubRebuttal(c *llm.StubCall) string {
 	}
 	opp := stubVoices.For(target.name)
 	vars := map[string]string{
+		"P":        stubProposition(c, 90, "the decision in front of us"),
 		"opp":      target.name,
-		"claim":    strings.ReplaceAll(stubtext.Snippet(stubtext.FromSecondSentence(target.text), 100), `"`, "'"),
+		"claim":    strings.ReplaceAll(stubtext.Snippet(stubQuotable(target.text), 100), `"`, "'"),
 		"grant":    c.Pick(opp.Grants),
 		"critique": c.Pick(me.Critique),
 		"v":        c.Pick(me.Values),
 		"take":     opp.Takeaway,
+		"blind":    c.Pick(me.Blind),
 	}
 	if vars["claim"] == "" {
 		vars["claim"] = "their case"
@@ -298,12 +349,27 @@ func writeStubRebuttal(c *llm.StubCall) string {
 		stubtext.Expand("Where we agree: {grant}.", vars),
 		stubtext.Expand("Where we disagree: {critique}.", vars),
 	}
+	// The prompt asks for 120-220 words: the response goes on to the
+	// recommendation, and what would change it.
+	var p2 []string
 	if c.Roll("agree") < 0.15*float64(stubRound(c)) {
-		p = append(p, stubtext.Expand("On the recommendation itself, though, I now agree with {opp}: {take}, and I can live with that as long as {v} is protected.", vars))
+		p2 = []string{
+			stubtext.Expand("On the recommendation itself, though, I now agree with {opp}: {take}, and I can live with that as long as {v} is protected.", vars),
+			stubtext.Expand("I still want {v} written into the plan as an explicit checkpoint, so that we notice early if this agreement was premature.", vars),
+		}
 	} else {
-		p = append(p, stubtext.Expand("So my recommendation stands, because it is the only one of the options on the table that keeps {v} intact.", vars))
+		p2 = []string{
+			stubtext.Expand("So my recommendation stands, because it is the only one of the options on the table that keeps {v} intact.", vars),
+			stubtext.Expand(c.Pick([]string{
+				"What would change my mind is evidence that {v} is not really at stake in {P}, and I have not seen it yet.",
+				"I would change my position if someone showed that {v} is not really at stake in {P}; nobody has so far.",
+			}), vars),
+		}
 	}
-	return stubtext.Join(p)
+	p2 = append(p2,
+		stubtext.Expand("I know the cost on my side, since {blind}, and I would rather name it here than have it discovered later.", vars),
+		"Either way, the decision should say which trade-off it accepts instead of pretending there is none.")
+	return stubtext.Join(p, p2)
 }
 
 type stubJudgment struct {
@@ -346,7 +412,7 @@ func writeStubJudgment(c *llm.StubCall) string {
 	case j.Converging:
 		j.Summary = stubtext.Expand("{A} and {B} now point to the same recommendation: they accept that {va} and {vb} can both be served if the first step stays small. The remaining differences are about sequencing, not direction.", vars)
 	case j.Stagnating:
-		j.Summary = stubtext.Expand("The round went over familiar ground: {A} restated the case for {va} and {B} the case for {vb}, with little new evidence on either side.", vars)
+		j.Summary = stubtext.Expand("The round went over familiar ground: {A} restated the case for {va} and {B} the case for {vb}, with little new evidence on either side. Another round like it would not move the decision.", vars)
 	default:
 		j.Summary = stubtext.Expand("{A} pressed the case for {va} while {B} held out for {vb}. They agree on the goal but not on which cost to pay first; the open question is how much {vb} matters in this team's context.", vars)
 	}
@@ -397,9 +463,16 @@ func writeStubSynthesis(c *llm.StubCall) string {
 	for i := 0; i+1 < len(voices); i++ {
 		s.Tensions = append(s.Tensions, stubtext.UpperFirst(voices[i].Label)+" vs "+voices[i+1].Label+" on "+c.Pick(voices[i].Values)+".")
 	}
+	// Asked to revise a synthesis the people rejected, the stub moderator
+	// takes the next perspective's path, and says why in a caveat.
+	reason, revising := c.Tag("rejection")
+	lead := 0
+	if revising && len(voices) > 1 {
+		lead = 1
+	}
 	if len(voices) > 0 {
 		s.Recommendation = stubtext.Expand("Take the path the {name} perspective argued for, in its smallest form, and keep the concerns of the others as explicit checkpoints: {take}.",
-			map[string]string{"name": voices[0].Name, "take": voices[0].Takeaway})
+			map[string]string{"name": voices[lead].Name, "take": voices[lead].Takeaway})
 	} else {
 		s.Recommendation = "Take the smallest reversible step and revisit the decision with data."
 	}
@@ -412,6 +485,17 @@ func writeStubSynthesis(c *llm.StubCall) string {
 		s.Confidence = "Medium"
 	}
 	s.Caveats = []string{"Revisit if the load or the team changes substantially."}
+	if revising {
+		why := "the people who asked gave no reason"
+		if reason != "" && reason != "(no reason given)" {
+			why = "the people who asked said: " + stubtext.Quote(reason, 120, "their reason")
+		}
+		change := "the recommendation now leads with the other side's concern"
+		if lead == 0 {
+			change = "the recommendation stands, with their reason as a caveat"
+		}
+		s.Caveats = append(s.Caveats, "Revised after the first synthesis was rejected, because "+why+"; "+change+".")
+	}
 	if ended != "agreement" && len(voices) > 1 {
 		s.Dissent = stubtext.Expand("The {name} perspective still holds that {crit}.", map[string]string{"name": voices[len(voices)-1].Name, "crit": c.Pick(voices[len(voices)-1].Critique)})
 	}

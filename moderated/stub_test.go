@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,5 +89,47 @@ func reasked(req llm.Request, reply, problem string) llm.Request {
 func TestSchemasAreStrict(t *testing.T) {
 	for name, schema := range map[string]string{PurposeClarity: claritySchema, PurposeAnalysis: analysisSchema, PurposeJudgment: judgmentSchema, PurposeSynthesis: synthesisSchema} {
 		enginetest.StrictSchema(t, name, json.RawMessage(schema))
+	}
+}
+
+// TestStubKeepsToThePrompts (issue 24): the stub's texts do what the
+// prompts they answer ask — a debater's argument and rebuttal "120-220
+// words of plain prose", a judgment's summary "two to four sentences" —
+// over many debates on the stub, one perspective off topic or repeating
+// itself included.
+func TestStubKeepsToThePrompts(t *testing.T) {
+	questions := []string{
+		"How should we structure the plugin system for security, speed and UX?",
+		"Should we use Redis or PostgreSQL for caching? We need to ship fast.",
+		"GraphQL or REST for the public API?",
+	}
+	sentences := func(s string) int {
+		n := 0
+		for _, f := range strings.Fields(s) {
+			if strings.HasSuffix(f, ".") || strings.HasSuffix(f, "?") || strings.HasSuffix(f, "!") {
+				n++
+			}
+		}
+		return n
+	}
+	for seed := int64(1); seed <= 25; seed++ {
+		for i, q := range questions {
+			cfg := DefaultConfig()
+			cfg.Debaters, cfg.TokenBudget = 0, 0 // the moderator's count; no cuts to a budget
+			res := mustRun(t, llm.NewStub(seed), cfg, engine.Debate{ID: fmt.Sprintf("words-%d-%d", seed, i), Proposition: q}, nil)
+			for _, u := range res.Transcript {
+				if u.Kind != KindArgument && u.Kind != KindRebuttal {
+					continue
+				}
+				if n := len(strings.Fields(u.Content)); n < 120 || n > 220 {
+					t.Errorf("seed %d, %q, round %d: %s's %s has %d words; the prompt asks for 120-220:\n%s", seed, q, u.Exchange, u.Speaker, u.Kind, n, u.Content)
+				}
+			}
+			for _, r := range res.Rounds {
+				if n := sentences(r.Judgment.Summary); !r.Judgment.Fallback && (n < 2 || n > 4) {
+					t.Errorf("seed %d, %q, round %d: the judgment's summary has %d sentences; the prompt asks for two to four:\n%s", seed, q, r.Number, n, r.Judgment.Summary)
+				}
+			}
+		}
 	}
 }

@@ -140,7 +140,7 @@ func FuzzModeratorReplies(f *testing.F) {
 			if a.Debaters < 2 || a.Debaters > 4 || a.Domain == "" || len(a.Suggested) > 6 {
 				t.Fatalf("analysis %+v", a)
 			}
-			if got := ps.choose(reply, a.Suggested, a.Debaters); len(got) != a.Debaters || !ps.balanced(got) {
+			if got := ps.choose(reply, a.Domain, a.Suggested, a.Debaters); len(got) != a.Debaters || !ps.balanced(got) {
 				t.Fatalf("choose: %v", got)
 			}
 		}

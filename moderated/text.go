@@ -1,6 +1,9 @@
 package moderated
 
 import (
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/duelogic/duelogic/internal/llmtext"
 )
 
@@ -39,4 +42,16 @@ func stringsOf(v any, max int) []string {
 		add(x)
 	}
 	return out
+}
+
+// lowerFirst is s with its first letter lower-cased, to go on after a
+// semicolon ("Will accept UX friction" → "will accept UX friction"); the
+// rest keeps its case, and a first word in capitals ("SOC2 first") is left
+// as it is.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if next, _ := utf8.DecodeRuneInString(s[n:]); !unicode.IsUpper(r) || unicode.IsUpper(next) || unicode.IsDigit(next) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }

@@ -20,6 +20,24 @@
 // exit statuses (0 finished or paused, 1 failed or interrupted, 2 bad
 // usage); see examples/cli.
 //
+// It links a YAML library too (gopkg.in/yaml.v3), which the core module
+// does not: the moderated format's --settings file may be YAML, the seed's
+// settings.amelia.yaml, as well as JSON:
+//
+//	debate:
+//	  max_rounds: 5
+//	  default_perspectives: 2          # or auto: the moderator's choice
+//	  token_budget_per_round: 2000     # or unlimited
+//	  round_timeout_seconds: 120
+//	  checkpoint_timeout_seconds: 1800
+//	  total_timeout_seconds: 1800
+//	  custom_perspectives:
+//	    - name: Compliance First
+//	      priorities: [audit trails, data residency, SOC2 requirements]
+//	      trade_offs: Will accept development slowdown for compliance
+//
+//	pgcli --format moderated --settings settings.amelia.yaml "How should we structure the plugin system?"
+//
 // A debate stopped by Ctrl-C, a model error or a lost connection stays in
 // the database as far as it was recorded: --resume finishes it, and so does
 // examples/worker, which takes the unfinished podcast debates of the
@@ -31,9 +49,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/duelogic/duelogic/examples/internal/cliapp"
 	"github.com/duelogic/duelogic/store"
@@ -42,9 +65,27 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cliapp.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, open)
+	code := cliapp.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, open, cliapp.WithYAML(yamlToJSON))
 	stop()
 	os.Exit(code)
+}
+
+// yamlToJSON is the JSON document a YAML settings file holds, as read by
+// gopkg.in/yaml.v3: its first document, which must be a mapping with
+// string keys.
+func yamlToJSON(data []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if doc == nil {
+		return nil, errors.New("the document is empty: want a mapping of settings")
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("a value JSON cannot hold: %w", err)
+	}
+	return out, nil
 }
 
 // open is pgstore.Open as the command's store opener.

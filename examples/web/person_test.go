@@ -256,6 +256,20 @@ func TestModeratedApproval(t *testing.T) {
 			}
 			s.wg.Wait()
 			v = getView(t, hs.URL, id)
+			if tt.want.Status == moderated.Rejected {
+				// The moderator revises a rejected synthesis once, and
+				// the revision waits for its review: rejected too, it is
+				// recorded as rejected.
+				pausedAt(t, v, engine.QuestionApproval)
+				if !strings.Contains(v.Question.Text, "The moderator revised the synthesis you rejected") {
+					t.Errorf("question %+v; want the revision", v.Question)
+				}
+				if code, got := post(t, hs.URL+"/api/debates/"+id+"/approval", tt.body); code != http.StatusAccepted {
+					t.Fatalf("review of the revision: %d %+v", code, got)
+				}
+				s.wg.Wait()
+				v = getView(t, hs.URL, id)
+			}
 			out := outcome(t, v)
 			if v.Status != statusFinished || v.Waiting != "" || v.Question != nil {
 				t.Errorf("after the review: %s, waiting %q", v.Status, v.Waiting)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,30 @@ func ownFlags[T any](o *options, name string) *T {
 	return new(T)
 }
 
+// countFlag is a count flag that reads "auto" too, as 0: the format's
+// choice.
+type countFlag struct{ n *int }
+
+func (c countFlag) String() string {
+	if c.n == nil || *c.n == 0 {
+		return "auto"
+	}
+	return strconv.Itoa(*c.n)
+}
+
+func (c countFlag) Set(s string) error {
+	if s == "auto" {
+		*c.n = 0
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a number, or auto")
+	}
+	*c.n = n
+	return nil
+}
+
 // usageError is a mistake on the command line: exit 2 with the usage.
 type usageError struct{ msg string }
 
@@ -91,7 +116,7 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.format, "format", duelogic.FormatName, "the debate format: "+strings.Join(engine.Formats(), ", "))
-	fs.IntVar(&o.perspectives, "perspectives", 0, "the number of debaters: duelogic seats that many engineering perspectives; moderated asks for that many")
+	fs.Var(countFlag{&o.perspectives}, "perspectives", "the number of debaters, a `count` or auto (the default): duelogic seats that many engineering perspectives (auto: its preset's chairs); moderated asks for that many (auto: the moderator's choice, 2 for a binary question, 3-4 for a multi-faceted one)")
 	fs.IntVar(&o.rounds, "max-rounds", 0, "rounds (exchanges) to debate; 0: the format's default")
 	fs.IntVar(&o.rounds, "exchanges", 0, "same as --max-rounds")
 	fs.IntVar(&o.rounds, "rounds", 0, "same as --max-rounds")
@@ -261,6 +286,8 @@ type env struct {
 	// unattended: the debate asks nobody (engine.Debate.Unattended, as
 	// given or as stored).
 	unattended bool
+	// hooks are what the build adds ([Option]).
+	hooks hooks
 }
 
 // asks reports whether the person at the terminal is asked the debate's
@@ -276,19 +303,44 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return Run(ctx, args, stdin, stdout, stderr, getenv, nil)
 }
 
+// Option adds to [Run] what a build of the command that links more than
+// the core module (examples/pgcli) brings.
+type Option func(*hooks)
+
+// hooks are what the options set.
+type hooks struct {
+	// yaml turns a YAML document into the JSON document it holds; nil:
+	// the build reads no YAML.
+	yaml func(data []byte) ([]byte, error)
+}
+
+// WithYAML lets --settings read a YAML file (named *.yaml or *.yml, as the
+// seed's settings.amelia.yaml): decode turns it into the JSON document it
+// holds, which is then read as a JSON settings file is. Without it, the
+// core build refuses a YAML file and names the build that reads one: the
+// core module links no YAML library.
+func WithYAML(decode func(data []byte) (json []byte, err error)) Option {
+	return func(h *hooks) { h.yaml = decode }
+}
+
 // Run is the debate command: it parses args, runs what they ask and
 // returns the exit status (0 done or paused, 1 failed, 2 bad usage).
 // getenv reads the environment (DUELOGIC_BASE_URL, DUELOGIC_API_KEY,
 // DUELOGIC_MODEL, NO_COLOR). openURL opens a --store value that is a
 // postgres:// or postgresql:// URL; when it is nil such a value is a usage
-// error naming the build that has it.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
-	return runAt(ctx, nil, args, stdin, stdout, stderr, getenv, openURL)
+// error naming the build that has it. opts add what a fuller build links
+// ([WithYAML]).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener, opts ...Option) int {
+	return runAt(ctx, nil, args, stdin, stdout, stderr, getenv, openURL, opts...)
 }
 
 // runAt is Run with the debate on the clock now (nil: the system's), which
 // its records, its synthesis's date and its documents' names read.
-func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener) int {
+func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, openURL StoreOpener, opts ...Option) int {
+	var h hooks
+	for _, opt := range opts {
+		opt(&h)
+	}
 	// The store's warnings come from the engine's goroutine, the
 	// program's notes from the debate's.
 	stderr = &syncWriter{w: stderr}
@@ -355,7 +407,7 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	color := term && getenv("NO_COLOR") == ""
 	// Output that is kept, not watched, is only what stands.
 	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term, Settled: !term})
-	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now}
+	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now, hooks: h}
 	defer e.stdin.stop()
 	if term {
 		stop := ticking(r)

@@ -18,16 +18,18 @@ func init() {
 	addFormat(moderated.FormatName, &formatCLI{
 		about: "a moderated debate: the moderator asks you to clarify a vague question, engineering perspectives argue rounds, " +
 			"you steer at checkpoints, the moderator synthesizes, you approve or reject it; the decision goes to docs/decisions/",
-		flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "total-timeout", "settings"},
+		flags: []string{"perspectives", "max-rounds", "exchanges", "round-timeout", "checkpoint-timeout", "total-timeout", "settings"},
 		fields: map[string]string{"maxRounds": "max-rounds", "debaters": "perspectives", "roundTimeout": "round-timeout",
-			"totalTimeout": "total-timeout"},
+			"checkpointTimeout": "checkpoint-timeout", "totalTimeout": "total-timeout"},
 		declare: func(fs *flag.FlagSet) any {
 			o := new(moderatedFlags)
 			fs.DurationVar(&o.roundTimeout, "round-timeout", 0, "moderated: the time one round's model calls may take (e.g. 10m for a local CPU server); 0: the format's default")
-			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take; 0: the format's default")
-			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file, JSON with the seed's debate settings "+
-				`({"debate": {"max_rounds", "default_perspectives" (2; "auto": the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
-				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}); `+
+			fs.DurationVar(&o.checkpointTimeout, "checkpoint-timeout", 0, "moderated: how long each question to you (clarification, checkpoint, approval, workflow) waits for an answer before the debate pauses there (--resume asks it again); 0: the format's default, 30m")
+			fs.DurationVar(&o.totalTimeout, "total-timeout", 0, "moderated: the time the whole debate may take, waits for your answers excluded; a round under way when it runs out is cut short; 0: the format's default")
+			fs.StringVar(&o.settings, "settings", "", "moderated: a settings file with the seed's debate settings, JSON "+
+				`({"debate": {"max_rounds", "default_perspectives" (2-4, or "auto", the default: the moderator's choice), "token_budget_per_round" (or "unlimited"), `+
+				`"round_timeout_seconds", "checkpoint_timeout_seconds", "total_timeout_seconds", "custom_perspectives": [{"name", "priorities", "trade_offs"}]}}), `+
+				"or, in a build with YAML linked in (examples/pgcli), YAML of the same shape (the seed's settings.amelia.yaml; *.yaml, *.yml); "+
 				"flags given win over it; a resumed debate keeps its stored settings")
 			return o
 		},
@@ -68,8 +70,8 @@ func init() {
 
 // moderatedFlags are the flags only the moderated format reads.
 type moderatedFlags struct {
-	roundTimeout, totalTimeout time.Duration
-	settings                   string
+	roundTimeout, checkpointTimeout, totalTimeout time.Duration
+	settings                                      string
 }
 
 // moderatedConfig sets the moderated debate's fields that the settings
@@ -79,6 +81,8 @@ func moderatedConfig(e *env, p patch) error {
 	switch {
 	case own.roundTimeout < 0:
 		return usagef("--round-timeout %v: must not be negative", own.roundTimeout)
+	case own.checkpointTimeout < 0:
+		return usagef("--checkpoint-timeout %v: must not be negative", own.checkpointTimeout)
 	case own.totalTimeout < 0:
 		return usagef("--total-timeout %v: must not be negative", own.totalTimeout)
 	}
@@ -87,7 +91,20 @@ func moderatedConfig(e *env, p patch) error {
 		if err != nil {
 			return usagef("--settings: %v", err)
 		}
-		cfg, err := moderated.ParseSettings(data, moderated.DefaultConfig())
+		if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+			if e.hooks.yaml == nil {
+				return usagef("--settings %s: a YAML settings file needs the build with YAML linked in (examples/pgcli); this one reads JSON, "+
+					`the same settings as {"debate": {"max_rounds": 4, ...}}`, path)
+			}
+			if data, err = e.hooks.yaml(data); err != nil {
+				return usagef("--settings %s: not YAML settings: %v", path, err)
+			}
+		}
+		// The seed's command asks for "--perspectives 3  # (default:
+		// auto)": the moderator's choice, unless the file says otherwise.
+		base := moderated.DefaultConfig()
+		base.Debaters = 0
+		cfg, err := moderated.ParseSettings(data, base)
 		if err != nil {
 			var ve *engine.ValidationError
 			if !errors.As(err, &ve) {
@@ -105,14 +122,17 @@ func moderatedConfig(e *env, p patch) error {
 		}
 	}
 	set := map[string]any{}
-	if o.set["perspectives"] {
-		set["debaters"] = o.perspectives // 0: the moderator's choice
+	if o.set["perspectives"] || own.settings == "" {
+		set["debaters"] = o.perspectives // 0 (auto, the default): the moderator's choice
 	}
 	if n := o.rounds; n > 0 {
 		set["maxRounds"] = n
 	}
 	if t := own.roundTimeout; t > 0 {
 		set["roundTimeout"] = t.String()
+	}
+	if t := own.checkpointTimeout; t > 0 {
+		set["checkpointTimeout"] = t.String()
 	}
 	if t := own.totalTimeout; t > 0 {
 		set["totalTimeout"] = t.String()
@@ -132,13 +152,18 @@ func moderatedConfig(e *env, p patch) error {
 // comes after, stored holding the events of the debate so far: the
 // clarifying question, the start of the analysis; a checkpoint, the
 // moderator's judgment of the round it follows (the rounds whose
-// checkpoint was answered are stored); the approval, the synthesis
-// document; the workflow question, the approval.
+// checkpoint was answered are stored); an approval, the synthesis document
+// it reviews (the first, or the moderator's revision of a rejected one);
+// the workflow question, the last approval.
 func moderatedQuestions(stored []engine.Event) func(engine.Question) func(engine.Event) bool {
-	round := 0 // the last round whose checkpoint was answered
+	round := 0     // the last round whose checkpoint was answered
+	approvals := 0 // the approvals answered
 	for _, ev := range stored {
 		if c, err := engine.DataAs[moderated.CheckpointOutcome](ev); ev.Type == moderated.EventCheckpoint && err == nil && !c.Paused {
 			round = max(round, c.Round)
+		}
+		if approved(ev) {
+			approvals++
 		}
 	}
 	return func(q engine.Question) func(engine.Event) bool {
@@ -151,11 +176,24 @@ func moderatedQuestions(stored []engine.Event) func(engine.Question) func(engine
 			round++
 			return said(moderated.KindJudgment, round)
 		case engine.QuestionApproval:
-			return said(moderated.KindSynthesis, 0)
+			approvals++
+			return nth(approvals, said(moderated.KindSynthesis, 0))
 		case engine.QuestionWorkflow:
-			return approved
+			return nth(approvals, approved)
 		}
 		return nil
+	}
+}
+
+// nth matches the n-th event that match matches, counting from the first
+// event it is given.
+func nth(n int, match func(engine.Event) bool) func(engine.Event) bool {
+	seen := 0
+	return func(ev engine.Event) bool {
+		if match(ev) {
+			seen++
+		}
+		return seen >= n
 	}
 }
 

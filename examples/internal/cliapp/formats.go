@@ -226,7 +226,7 @@ func load(ctx context.Context, e *env, id string) (stored, error) {
 	if err != nil {
 		return stored{}, err
 	}
-	sum, err := events.Summarize(recs)
+	sum, err := summarize(recs)
 	if err != nil {
 		return stored{}, err
 	}

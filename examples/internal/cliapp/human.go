@@ -115,14 +115,26 @@ func (e *env) human(follows func(engine.Question) func(engine.Event) bool) engin
 // choices, and reads the answer. An empty answer is the question's first
 // choice (what happens when nobody answers), or "" for a free-text
 // question; an answer that is not a choice is asked again. At the end of
-// input (or of ctx) a checkpoint, or a question of a kind the command does
-// not know, pauses the debate (engine.ErrPaused: --resume asks again); the
-// other questions take what nothing else decides — the clarification keeps
-// the moderator's assumption (nothing has been debated yet, and the first
+// input a checkpoint, or a question of a kind the command does not know,
+// pauses the debate (engine.ErrPaused: --resume asks again); the other
+// questions take what nothing else decides — the clarification keeps the
+// moderator's assumption (nothing has been debated yet, and the first
 // checkpoint is where a debate whose input ended pauses), the synthesis
 // stays unreviewed, no workflow is made, and a debate asking for its topic
-// has none (it does not start).
+// has none (it does not start). When ctx ends first — the time the debate
+// gives an answer ran out (its cause is then engine.ErrPaused, and the
+// debate pauses there), or the debate was stopped — no question is
+// answered: the error wraps ctx's cause.
 func askPerson(ctx context.Context, in *lines, w prompter, q engine.Question) (engine.Answer, error) {
+	a, err := readAnswer(ctx, in, w, q)
+	if ctx.Err() != nil {
+		return engine.Answer{}, fmt.Errorf("the %s question was not answered: %w", q.Kind, context.Cause(ctx))
+	}
+	return a, err
+}
+
+// readAnswer is askPerson but for an answer read while ctx ended.
+func readAnswer(ctx context.Context, in *lines, w prompter, q engine.Question) (engine.Answer, error) {
 	paused := func() (engine.Answer, error) {
 		return engine.Answer{}, fmt.Errorf("%w: the input ended at the %s question", engine.ErrPaused, q.Kind)
 	}

@@ -111,13 +111,24 @@ func TestAskPersonShows(t *testing.T) {
 }
 
 // TestAskPersonHonoursContext: a question whose context ends while it
-// waits for input that never comes is not answered: a checkpoint pauses.
+// waits for input that never comes is not answered, whatever its kind
+// (issue 24: the workflow question waited for the end of input): when the
+// time the debate gives an answer runs out (the context's cause is
+// engine.ErrPaused) the debate pauses there; when the debate is stopped,
+// the error is the context's.
 func TestAskPersonHonoursContext(t *testing.T) {
-	pr, pw := io.Pipe() // input that never comes
-	defer pw.Close()
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := askPerson(ctx, newLines(pr), new(prompts), checkpoint); !errors.Is(err, engine.ErrPaused) {
-		t.Errorf("err %v; want engine.ErrPaused", err)
+	for _, q := range []engine.Question{clarification, checkpoint, approval, workflow, {Kind: "topic", Text: "What should be debated?"}} {
+		for _, cause := range []error{engine.ErrPaused, context.Canceled} {
+			t.Run(q.Kind+"/"+cause.Error(), func(t *testing.T) {
+				pr, pw := io.Pipe() // input that never comes
+				defer pw.Close()
+				ctx, cancel := context.WithCancelCause(t.Context())
+				cancel(cause)
+				a, err := askPerson(ctx, newLines(pr), new(prompts), q)
+				if !errors.Is(err, cause) || cause != engine.ErrPaused && errors.Is(err, engine.ErrPaused) || a != (engine.Answer{}) {
+					t.Errorf("answer %+v, err %v; want no answer and %v", a, err, cause)
+				}
+			})
+		}
 	}
 }

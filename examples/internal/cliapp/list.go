@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/store"
@@ -98,7 +99,24 @@ func summary(ctx context.Context, js store.Store, id string) (events.Summary, er
 	if err != nil {
 		return events.Summary{}, err
 	}
-	return events.Summarize(recs)
+	return summarize(recs)
+}
+
+// statusPaused is the status of a debate paused at a question to its
+// person (engine.Pending), beside the store's finished and stopped.
+const statusPaused events.Status = "paused"
+
+// summarize is events.Summarize, with the status of a debate paused at a
+// question said as such ("paused", not "stopped").
+func summarize(recs []store.Record) (events.Summary, error) {
+	sum, err := events.Summarize(recs)
+	if err != nil {
+		return sum, err
+	}
+	if _, ok := engine.Pending(recs); ok && sum.Status == events.StatusStopped {
+		sum.Status = statusPaused
+	}
+	return sum, nil
 }
 
 // table prints sums, oldest first, so the newest is next to the prompt.

@@ -341,7 +341,7 @@ func TestListDamaged(t *testing.T) {
 func TestModeratedCheckpointsFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	r := debate(t, dir, "x\ng\nFocus on our team's PostgreSQL experience\nc\nc\nc\n",
-		"--format", "moderated", "--store", "db", "--out", "docs", "--max-rounds", "3", "Should we use GraphQL or REST?")
+		"--format", "moderated", "--store", "db", "--out", "docs", "--max-rounds", "3", "--seed", "2", "Should we use GraphQL or REST?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -373,7 +373,8 @@ func TestModeratedCheckpointsFromStdin(t *testing.T) {
 
 func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	dir := t.TempDir()
-	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Should we use GraphQL or REST?")
+	// (On the stub's seed 2 the first round does not end the debate.)
+	r := debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "--seed", "2", "Should we use GraphQL or REST?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -381,13 +382,17 @@ func TestModeratedPausesAtEndOfInputAndResumes(t *testing.T) {
 	if want := "paused at a checkpoint question; continue with: debate --store db --resume " + id; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 	}
-	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  stopped") {
+	// Issue 24: a debate paused at a checkpoint is listed as paused.
+	if l := debate(t, dir, "", "--list", "--store", "db"); !strings.Contains(l.stdout, id+"  moderated  paused") {
 		t.Errorf("--list:\n%s", l.stdout)
 	}
 	// The checkpoint asks again, and ending there writes the synthesis.
 	r = debate(t, dir, "e\n", "--store", "db", "--resume", id)
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "── resumed "+id+" (paused, ") {
+		t.Errorf("resumed output lacks the resume line:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stdout, "═══ Checkpoint ═══\nRound 1 of at most 3 is over.") || !strings.Contains(r.stdout, "> e\n") {
 		t.Errorf("resumed output lacks the checkpoint:\n%s", r.stdout)

@@ -1,13 +1,16 @@
 package cliapp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
@@ -99,28 +102,54 @@ func TestModeratedClarifyApproveAndWorkflow(t *testing.T) {
 	}
 }
 
-// TestModeratedRejectsTheSynthesis: a rejected synthesis is marked so in
-// its document, and no workflow is offered; with --out the decision goes
-// under it.
+// TestModeratedRejectsTheSynthesis: a rejected synthesis goes back to the
+// moderator with the reason; the revision is shown and asked about in
+// turn (issue 24). Rejected too, it is marked so in its document and no
+// workflow is offered; approved, it is the decision and the workflow is
+// offered. With --out the decision goes under it.
 func TestModeratedRejectsTheSynthesis(t *testing.T) {
-	dir := t.TempDir()
-	r := debate(t, dir, "r\nIt ignores our on-call load\n",
-		"--format", "moderated", "--store", "db", "--out", "out", "--max-rounds", "1", "Should we use GraphQL or REST?")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	tests := []struct {
+		name, input string
+		status      string
+		workflow    bool
+	}{
+		{"rejected twice", "r\nIt ignores our on-call load\nr\nStill not\n", "**Status:** Rejected — Still not\n", false},
+		{"the revision approved", "r\nIt ignores our on-call load\na\nn\n", "**Status:** Approved\n", true},
 	}
-	if strings.Contains(r.stdout, "Clarifying question") || strings.Contains(r.stdout, "create a workflow") {
-		t.Errorf("asked a clarifying question or offered a workflow:\n%s", r.stdout)
-	}
-	decisions := wrote(r.stderr, "docs/decisions/")
-	if len(decisions) != 1 || !strings.HasPrefix(decisions[0], filepath.Join("out", "docs", "decisions")+string(filepath.Separator)) {
-		t.Fatalf("decisions %v:\n%s", decisions, r.stderr)
-	}
-	doc := read(t, dir, decisions[0])
-	for _, want := range []string{"> **Rejected.** The people who asked rejected this synthesis", "**Status:** Rejected — It ignores our on-call load\n"} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("decision lacks %q:\n%s", want, doc)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := debate(t, dir, tt.input,
+				"--format", "moderated", "--store", "db", "--out", "out", "--max-rounds", "1", "Should we use GraphQL or REST?")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if strings.Contains(r.stdout, "Clarifying question") || strings.Contains(r.stdout, "create a workflow") != tt.workflow {
+				t.Errorf("asked a clarifying question, or offered a workflow (want %v):\n%s", tt.workflow, r.stdout)
+			}
+			// The revision is said, after the first synthesis's
+			// rejection, and asked about after it is shown.
+			first := strings.Index(r.stdout, "Why (optional): It ignores our on-call load\n")
+			revised := strings.Index(r.stdout, "**Revised:** after the people who asked rejected the first synthesis — It ignores our on-call load\n")
+			second := strings.LastIndex(r.stdout, "═══ Your decision ═══")
+			if first < 0 || revised < first || second < revised || strings.Count(r.stdout, "═══ Your decision ═══") != 2 {
+				t.Errorf("rejection at %d, revision at %d, its review at %d:\n%s", first, revised, second, r.stdout)
+			}
+			decisions := wrote(r.stderr, "docs/decisions/")
+			if len(decisions) != 1 || !strings.HasPrefix(decisions[0], filepath.Join("out", "docs", "decisions")+string(filepath.Separator)) {
+				t.Fatalf("decisions %v:\n%s", decisions, r.stderr)
+			}
+			doc := read(t, dir, decisions[0])
+			for _, want := range []string{tt.status, "**Revised:** after the people who asked rejected the first synthesis — It ignores our on-call load\n",
+				"Revised after the first synthesis was rejected, because the people who asked said: \"It ignores our on-call load\""} {
+				if !strings.Contains(doc, want) {
+					t.Errorf("decision lacks %q:\n%s", want, doc)
+				}
+			}
+			if rejected := strings.Contains(doc, "> **Rejected.** The people who asked rejected this synthesis"); rejected == tt.workflow {
+				t.Errorf("decision marked rejected: %v:\n%s", rejected, doc)
+			}
+		})
 	}
 }
 
@@ -155,7 +184,8 @@ func TestModeratedWithoutAsking(t *testing.T) {
 		t.Errorf("decision:\n%s", doc)
 	}
 
-	r = debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "Which cache?")
+	// (On the stub's seed 2 the first round does not end the debate.)
+	r = debate(t, dir, "", "--format", "moderated", "--store", "db", "--max-rounds", "3", "--seed", "2", "Which cache?")
 	if r.code != 0 || !strings.Contains(r.stdout, "═══ Clarifying question ═══") || !strings.Contains(r.stderr, "paused at a checkpoint") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -304,8 +334,9 @@ func TestModeratedQuestionsFollow(t *testing.T) {
 func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	// Keep the assumption, continue after round 1; the input ends at
-	// round 2's checkpoint.
-	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "Which cache?")
+	// round 2's checkpoint. (On the stub's seed 2 neither round ends the
+	// debate.)
+	r := runIn(t, dir, "\nc\n", nil, "--format", "moderated", "--max-rounds", "4", "--seed", "2", "Which cache?")
 	if r.code != 0 || !strings.Contains(r.stderr, "paused at a checkpoint question") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -318,5 +349,133 @@ func TestModeratedResumesAtTheSecondCheckpoint(t *testing.T) {
 	asked := strings.Index(r.stdout, "═══ Checkpoint ═══\nRound 2 of at most 4 is over.")
 	if resumed < 0 || asked < resumed || strings.Count(r.stdout, "═══ Checkpoint ═══") != 1 || !strings.Contains(r.stdout, "**Rounds:** 2\n") {
 		t.Errorf("resumed output:\n%s", r.stdout)
+	}
+}
+
+// TestModeratedQuestionTimesOut (issue 24): every question to the person
+// honours the checkpoint timeout (--checkpoint-timeout), the workflow
+// question too, which once waited for the end of input: nobody answers
+// within it, the debate pauses there (seed 004: "Checkpoint timeout: 30
+// minutes before auto-pause"), is listed as paused, and --resume asks the
+// question again. On synctest's clock.
+func TestModeratedQuestionTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		db := filepath.Join(dir, "db")
+		noEnv := func(string) string { return "" }
+		pr, pw := io.Pipe() // the person approves, then answers nothing more
+		defer pw.Close()
+		go io.WriteString(pw, "a\n")
+		var out, errb bytes.Buffer
+		start := time.Now()
+		code := Run(t.Context(), []string{"--format", "moderated", "--store", db, "--out", dir, "--max-rounds", "1", "--checkpoint-timeout", "1m",
+			"Should we use GraphQL or REST?"}, pr, &out, &errb, noEnv, nil)
+		waited := time.Since(start)
+		if code != 0 || !strings.Contains(errb.String(), "paused at a workflow question") {
+			t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errb.String())
+		}
+		if waited < time.Minute || waited > time.Minute+showLimit {
+			t.Errorf("paused after %v; want after the checkpoint timeout, 1m", waited)
+		}
+		if !strings.Contains(out.String(), "═══ Workflow ═══") {
+			t.Errorf("the workflow question was not asked:\n%s", out.String())
+		}
+		id := debateIDRE.FindStringSubmatch(out.String())[1]
+		var list bytes.Buffer
+		if code := Run(t.Context(), []string{"--store", db, "--list"}, strings.NewReader(""), &list, &errb, noEnv, nil); code != 0 ||
+			!strings.Contains(list.String(), id+"  moderated  paused") {
+			t.Errorf("--list: exit %d\n%s", code, list.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if code := Run(t.Context(), []string{"--store", db, "--out", dir, "--resume", id}, strings.NewReader("n\n"), &out, &errb, noEnv, nil); code != 0 ||
+			!strings.Contains(out.String(), "═══ Workflow ═══") || !strings.Contains(out.String(), "recommendation (approved)") {
+			t.Errorf("resume: exit %d\n%s\n%s", code, out.String(), errb.String())
+		}
+		if wf := wrote(errb.String(), "docs/workflows/"); len(wf) != 0 {
+			t.Errorf("wrote a workflow after no: %v", wf)
+		}
+	})
+}
+
+// storedConfig is the configuration stored with the moderated debate id
+// in dir/db.
+func storedConfig(t *testing.T, dir, id string) moderated.Config {
+	t.Helper()
+	js, err := store.OpenJSONL(filepath.Join(dir, "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer js.Close()
+	sum, err := engine.Inspect(context.Background(), js, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f moderated.Format
+	if err := json.Unmarshal(sum.Spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Config
+}
+
+// TestModeratedPerspectivesDefaultToAuto (issue 24): seed 004's "amelia
+// debate ... --perspectives 3 # Request 3 debaters (default: auto)": without
+// --perspectives, or with --perspectives auto, the moderator chooses how
+// many argue (Debaters 0: three for this multi-faceted question); a
+// settings file's default_perspectives, or a count given, decides
+// otherwise.
+func TestModeratedPerspectivesDefaultToAuto(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "two.json"), []byte(`{"debate": {"default_perspectives": 2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rounds.json"), []byte(`{"debate": {"max_rounds": 2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const question = "How should we structure the plugin system for security, speed and UX?"
+	tests := []struct {
+		name     string
+		args     []string
+		debaters int // stored
+		seats    int
+	}{
+		{"default", nil, 0, 3},
+		{"auto", []string{"--perspectives", "auto"}, 0, 3},
+		{"a count", []string{"--perspectives", "2"}, 2, 2},
+		{"a settings file without the count", []string{"--settings", "rounds.json"}, 0, 3},
+		{"a settings file's count", []string{"--settings", "two.json"}, 2, 2},
+		{"a count over the file's", []string{"--settings", "two.json", "--perspectives", "4"}, 4, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"--format", "moderated", "--no-checkpoints", "--max-rounds", "1", "--store", "db", "--seed", "2"}, tt.args...)
+			r := debate(t, dir, "", append(args, question)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			cfg := storedConfig(t, dir, debateIDRE.FindStringSubmatch(r.stdout)[1])
+			_, arguing, _ := strings.Cut(r.stdout, "Arguing it:\n")
+			arguing, _, _ = strings.Cut(arguing, "\n\n")
+			if seats := strings.Count(arguing, "- "); cfg.Debaters != tt.debaters || seats != tt.seats {
+				t.Errorf("stored debaters %d, %d seated; want %d, %d:\n%s", cfg.Debaters, seats, tt.debaters, tt.seats, arguing)
+			}
+		})
+	}
+	if r := debate(t, dir, "", "--format", "moderated", "--perspectives", "some", question); r.code != 2 || !strings.Contains(r.stderr, "want a number, or auto") {
+		t.Errorf("--perspectives some: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestModeratedYAMLSettingsNeedThePgcliBuild: the core command links no
+// YAML library (issue 24): a YAML settings file is a usage error that names
+// the build that reads it, and the JSON it reads.
+func TestModeratedYAMLSettingsNeedThePgcliBuild(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "settings.amelia.yaml"), []byte("debate:\n  max_rounds: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := debate(t, dir, "", "--format", "moderated", "--settings", "settings.amelia.yaml", "--store", "db", "q?")
+	if r.code != 2 || !strings.Contains(r.stderr, "--settings settings.amelia.yaml: a YAML settings file needs the build with YAML linked in (examples/pgcli)") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }
