@@ -185,8 +185,8 @@
 //
 // Token caps: every call carries a completion cap (llm.Request.MaxTokens),
 // which [engine.WithMaxTokens] overrides by purpose: [PurposeAnalysis]
-// MaxTokensAnalysis (400), [PurposeJudgment] MaxTokensJudgment (600),
-// [PurposeSynthesis] MaxTokensSynthesis (1500), and a debater's
+// MaxTokensAnalysis (600), [PurposeJudgment] MaxTokensJudgment (600),
+// [PurposeSynthesis] MaxTokensSynthesis (3600: the longest synthesis its schema allows), and a debater's
 // [PurposeArgument] or [PurposeRebuttal] the smaller of its budget share and
 // MaxTokensDebater (440: the prompt asks for 120-220 words). A debater's
 // reply that stops at its cap (finish reason "length") is kept, marked

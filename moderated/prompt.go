@@ -16,57 +16,61 @@ const retryMarker = engine.ReaskPrefix
 
 // The default completion caps of this format's calls ([engine.WithMaxTokens]
 // overrides them by purpose). A debater is asked for 120-220 words (about
-// 330 tokens); Config.TokenBudget, when set, caps the debaters instead.
+// 330 tokens); Config.TokenBudget, when set, caps the debaters instead. The
+// moderator's caps fit the longest reply its schemas allow.
 const (
-	MaxTokensClarity   = 300  // PurposeClarity
-	MaxTokensAnalysis  = 400  // PurposeAnalysis
+	MaxTokensClarity   = 400  // PurposeClarity
+	MaxTokensAnalysis  = 600  // PurposeAnalysis
 	MaxTokensDebater   = 440  // PurposeArgument and PurposeRebuttal without a TokenBudget
 	MaxTokensJudgment  = 600  // PurposeJudgment
-	MaxTokensSynthesis = 1500 // PurposeSynthesis
+	MaxTokensSynthesis = 3600 // PurposeSynthesis
 )
 
 // The JSON Schemas of the moderator's replies, as parseAnalysis,
 // parseJudgment and parseSynthesis read them ("clearWinner" is "" for
-// none, "dissent" "" for none).
+// none, "dissent" "" for none). Every text and list has a bound, so that a
+// server that keeps replies in shape (llama.cpp's grammar) always closes
+// one within its cap (engine.SchemaTokens); a longer reply that parses is
+// still used.
 const (
 	analysisSchema = `{"type": "object", "additionalProperties": false,
  "required": ["domain", "constraints", "debaters", "perspectives"],
  "properties": {
-  "domain": {"type": "string"},
-  "constraints": {"type": "array", "items": {"type": "string"}},
+  "domain": {"type": "string", "maxLength": 40},
+  "constraints": {"type": "array", "maxItems": 6, "items": {"type": "string", "maxLength": 200}},
   "debaters": {"type": "integer"},
-  "perspectives": {"type": "array", "items": {"type": "string"}}}}`
+  "perspectives": {"type": "array", "maxItems": 6, "items": {"type": "string", "maxLength": 60}}}}`
 	judgmentSchema = `{"type": "object", "additionalProperties": false,
  "required": ["converging", "stagnating", "newGround", "clearWinner", "offTopic", "summary"],
  "properties": {
   "converging": {"type": "boolean"},
   "stagnating": {"type": "boolean"},
   "newGround": {"type": "boolean"},
-  "clearWinner": {"type": "string"},
-  "offTopic": {"type": "array", "items": {"type": "string"}},
-  "summary": {"type": "string"}}}`
+  "clearWinner": {"type": "string", "maxLength": 60},
+  "offTopic": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 60}},
+  "summary": {"type": "string", "maxLength": 600}}}`
 	claritySchema = `{"type": "object", "additionalProperties": false,
  "required": ["vague", "question", "assumption"],
  "properties": {
   "vague": {"type": "boolean"},
-  "question": {"type": "string"},
-  "assumption": {"type": "string"}}}`
+  "question": {"type": "string", "maxLength": 500},
+  "assumption": {"type": "string", "maxLength": 500}}}`
 	synthesisSchema = `{"type": "object", "additionalProperties": false,
  "required": ["title", "perspectives", "agreement", "tensions", "recommendation", "confidence", "caveats", "dissent"],
  "properties": {
-  "title": {"type": "string"},
-  "perspectives": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+  "title": {"type": "string", "maxLength": 120},
+  "perspectives": {"type": "array", "maxItems": 4, "items": {"type": "object", "additionalProperties": false,
    "required": ["name", "keyArguments", "tradeOffsAccepted"],
    "properties": {
-    "name": {"type": "string"},
-    "keyArguments": {"type": "array", "items": {"type": "string"}},
-    "tradeOffsAccepted": {"type": "array", "items": {"type": "string"}}}}},
-  "agreement": {"type": "array", "items": {"type": "string"}},
-  "tensions": {"type": "array", "items": {"type": "string"}},
-  "recommendation": {"type": "string"},
+    "name": {"type": "string", "maxLength": 60},
+    "keyArguments": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 240}},
+    "tradeOffsAccepted": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 200}}}}},
+  "agreement": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
+  "tensions": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
+  "recommendation": {"type": "string", "maxLength": 1200},
   "confidence": {"type": "string", "enum": ["High", "Medium", "Low"]},
-  "caveats": {"type": "array", "items": {"type": "string"}},
-  "dissent": {"type": "string"}}}`
+  "caveats": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
+  "dissent": {"type": "string", "maxLength": 500}}}`
 )
 
 // request is a call with a system and a user message; a schema makes it a
