@@ -13,10 +13,10 @@
 // check that clears the urgency threshold, the cooldown and the rules cuts
 // the chair off at the end of the sentence under way — the utterance is
 // stored as said, ending with an em dash, Cut and Interrupted — and the
-// interrupter answers the trigger at once. An interrupter's interruption
-// stands for its next scheduled response when that would come right after
-// it, so no chair speaks twice in a row; the interrupted chair keeps its next
-// turn. The arbiter may cut in the same way, with an interjection, when
+// interrupter answers the trigger at once. An interruption takes no turn
+// away: every chair responds in every exchange, as the seed's
+// executeExchange plays them, and an interrupter whose turn comes next
+// goes on from its interruption. The arbiter may cut in the same way, with an interjection, when
 // AllowArbiterInterruptions is set. A client that cannot stream is checked
 // after the whole response, and the chair is marked, not cut.
 //

@@ -240,9 +240,6 @@ type play struct {
 	// evaluated response to have, for the metrics.
 	scopes     map[int64]responseScope
 	boundaries int
-	// interrupter is the chair that just cut in, whose next scheduled
-	// response passes if it comes right after (see exchange).
-	interrupter string
 }
 
 // evaluationRecord is the arbiter's review of one exchange response: the
@@ -341,12 +338,12 @@ func (r *play) openings(ctx context.Context) error {
 	return nil
 }
 
-// exchange runs the rounds: each chair responds once per round, in chair
-// order. The turn order after an interruption: the interrupter's
-// interruption stands for its next scheduled response when that response
-// would come right after it (the next chair turn; the arbiter's
-// interjections do not count), so no chair speaks twice in a row; the
-// interrupted chair keeps its next scheduled turn.
+// exchange runs the rounds: every chair responds once per round, in chair
+// order, as seed 000's executeExchange plays them. An interruption takes no
+// turn away: it is an utterance added after the response it cuts into (and
+// before the arbiter's interjection on that response, if any), and the
+// interrupter still gives its own response when its turn comes, also right
+// after its interruption.
 func (r *play) exchange(ctx context.Context) error {
 	n := len(r.cfg.Chairs)
 	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
@@ -354,11 +351,6 @@ func (r *play) exchange(ctx context.Context) error {
 			if err := r.boundary(ctx); err != nil {
 				return err
 			}
-			if r.interrupter == ch.Position {
-				r.interrupter = ""
-				continue
-			}
-			r.interrupter = ""
 			if err := r.respond(ctx, x, ch, n-i+n*(r.cfg.Flow.MaxExchanges-x)); err != nil {
 				return err
 			}
@@ -375,11 +367,21 @@ func (r *play) exchange(ctx context.Context) error {
 // chair turns to go, this one included, for the pacing.
 func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
-	var answered *Utterance
-	if tr := r.s.Tail(1); len(tr) > 0 {
-		answered = &tr[0]
-	}
 	t := chairTurn{kind: KindResponse}
+	// The turn it answers is the last one by someone else: a chair that
+	// has just cut in answers the turn it cut into (or the arbiter's call
+	// on it), going on from its interruption.
+	var answered *Utterance
+	tr := r.s.Tail(3)
+	for i := len(tr) - 1; i >= 0; i-- {
+		if tr[i].Speaker != ch.Position {
+			answered = &tr[i]
+			break
+		}
+		if cut, ok := r.s.Utterance(tr[i].ReplyTo); ok && tr[i].Kind == KindInterruption && t.cutIn == "" {
+			t.cutIn = r.label(cut.Speaker)
+		}
+	}
 	t.lo, t.hi = r.pace(turnsLeft)
 	if answered != nil {
 		t.previous = r.label(answered.Speaker)
@@ -575,7 +577,6 @@ func (r *play) interruption(ctx context.Context, key string, u Utterance, c Inte
 			Reason: fmt.Sprintf("%s: %q", c.TriggerReason, c.TriggerContent),
 		})
 	}
-	r.interrupter = by
 	p := Prompt{
 		System: r.chairSystem(by),
 		User: chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{

@@ -1,0 +1,106 @@
+package duelogic
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/llm"
+)
+
+// interruptByNext has the chair after the speaker (in chair order, the
+// last chair's next being the first) cut into every response.
+func interruptByNext(cfg Config) func(llm.Request) (string, error) {
+	return func(r llm.Request) (string, error) {
+		for i, ch := range cfg.Chairs {
+			if strings.Contains(r.Messages[0].Content, "Current speaker: "+ch.DisplayName()+" (") {
+				return interruptBy(cfg.Chairs[(i+1)%len(cfg.Chairs)].Position, 0.95)(r)
+			}
+		}
+		return noInterrupt, nil
+	}
+}
+
+// TestEveryChairSpeaksEveryExchange: seed 000's executeExchange plays
+// every chair in every exchange —
+//
+//	while (exchangeCount < this.config.flow.maxExchanges && this.isRunning) {
+//	  for (const chair of this.config.chairs) { ... generateWithInterruptEvaluation(chair) ...
+//	    if (wasInterrupted && interruptedBy) { await this.executeInterruption(interruptedBy, chair); }
+//
+// — so an interruption is an utterance added after the response it cuts
+// into, not a turn taken from the interrupter: in an 8-exchange debate
+// where every response is interrupted, every chair gives exactly
+// MaxExchanges responses, one in each exchange, in chair order, and the
+// interrupter's own response (right after its interruption when it is
+// next) is asked to go on from it. With a client that streams (cut
+// mid-response) and with one that does not (marked after the response).
+func TestEveryChairSpeaksEveryExchange(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		name := "whole"
+		if stream {
+			name = "streamed"
+		}
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg, _ := ConfigForPreset("three_way_ethics")
+				cfg.Flow.MaxExchanges = 8
+				cfg.Interruptions.CooldownSeconds = 0
+				var client llm.Client
+				var tc *testClient
+				if stream {
+					lc := newLiveClient(interruptByNext(cfg))
+					client, tc = lc, lc.tc
+				} else {
+					tc = newTestClient().on(PurposeInterruptCheck, interruptByNext(cfg))
+					client = tc
+				}
+				res, err := mustNew(t, cfg, client).Run(context.Background(), prop)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, want [][]string
+				for x := 1; x <= cfg.Flow.MaxExchanges; x++ {
+					var order []string
+					for _, ch := range cfg.Chairs {
+						order = append(order, ch.Position)
+					}
+					want = append(want, order)
+					got = append(got, nil)
+				}
+				for _, u := range res.Transcript {
+					if u.Kind == KindResponse && u.Segment == SegmentExchange {
+						got[u.Exchange-1] = append(got[u.Exchange-1], u.Speaker)
+					}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("the responses of each exchange (-want +got):\n%s", diff)
+				}
+				m := res.Detail.Metrics
+				if m.Interruptions < 2*cfg.Flow.MaxExchanges {
+					t.Errorf("%d interruptions: the test wants interruptions in every exchange", m.Interruptions)
+				}
+				for _, ch := range cfg.Chairs {
+					if n := m.ByChair[ch.Position].Responses; n != cfg.Flow.MaxExchanges {
+						t.Errorf("%s gave %d responses, want %d", ch.Position, n, cfg.Flow.MaxExchanges)
+					}
+				}
+				if m.Responses != len(cfg.Chairs)*cfg.Flow.MaxExchanges {
+					t.Errorf("%d responses, want %d", m.Responses, len(cfg.Chairs)*cfg.Flow.MaxExchanges)
+				}
+				goesOn := 0
+				for _, r := range tc.requests() {
+					if r.Purpose == PurposeResponse && strings.Contains(r.Messages[1].Content, "you have just cut in on ") {
+						goesOn++
+					}
+				}
+				if goesOn == 0 {
+					t.Error("no interrupter's response is asked to go on from its interruption")
+				}
+			})
+		})
+	}
+}
