@@ -123,7 +123,11 @@ type InterruptionConfig struct {
 	// at least CheckMinChars further on, and at most MaxChecksPerTurn run
 	// per response. Zero means the defaults, DefaultCheckMinChars and
 	// DefaultMaxChecksPerTurn. A client that cannot stream gets one check
-	// after the whole response instead.
+	// after the whole response instead, and so does a response that ended
+	// before any check was made beside it (one shorter than CheckMinChars,
+	// or whose checkpoint fell in its last sentence): every exchange
+	// response is checked, and one checked after it ended is marked as
+	// interrupted, not cut.
 	CheckMinChars    int `json:"checkMinChars,omitempty"`
 	MaxChecksPerTurn int `json:"maxChecksPerTurn,omitempty"`
 }

@@ -57,11 +57,12 @@ func Example() {
 	// response: chair_1
 	// response: chair_2
 	// response: chair_1
+	// interruption: chair_2
 	// interjection: arbiter
 	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 12 utterances, 6 responses evaluated
+	// 13 utterances, 6 responses evaluated
 }
 
 // The one way every format is played: open the format by name with a
@@ -94,8 +95,8 @@ func Example_open() {
 	}
 	// Output:
 	// true open duelogic 3 utterances so far
-	// 12 utterances
-	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 83%, 0 interruptions, 2 interjections
+	// 13 utterances
+	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 83%, 1 interruption, 2 interjections
 	// transcript.md true
 }
 

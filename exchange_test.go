@@ -104,3 +104,62 @@ func TestEveryChairSpeaksEveryExchange(t *testing.T) {
 		})
 	}
 }
+
+// TestShortResponsesAreChecked: the seed evaluates an interrupt for every
+// exchange response (generateWithInterruptEvaluation). A response that
+// streams but ends before its first checkpoint (CheckMinChars) is checked
+// when it ends, as the response of a client that cannot stream is: the
+// speaker is then marked, not cut, and the interrupter answers. Every
+// response gets exactly one check.
+func TestShortResponsesAreChecked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := shortConfig()
+		cfg.Mandates.ArbiterCanInterject = false
+		c := newLiveClient(func(r llm.Request) (string, error) {
+			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+				return interruptBy("chair_2", 0.9)(r)
+			}
+			return noInterrupt, nil
+		})
+		short := "That is a short answer. It says little. It ends here."
+		c.tc.on(PurposeResponse, always(short))
+		res, err := mustNew(t, cfg, c).Run(context.Background(), prop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len([]rune(short)); n >= DefaultCheckMinChars {
+			t.Fatalf("the short response has %d runes", n)
+		}
+		marked := 0
+		for i, u := range res.Transcript {
+			if u.Kind != KindResponse || u.Segment != SegmentExchange {
+				continue
+			}
+			if u.Content != short || u.Cut {
+				t.Errorf("%s's response %q (cut %v), want it whole", u.Speaker, u.Content, u.Cut)
+			}
+			if u.Speaker != "chair_1" {
+				continue
+			}
+			if !u.Interrupted || u.InterruptedBy != "chair_2" {
+				t.Errorf("chair_1's short response of exchange %d is not marked as interrupted by chair_2: %+v", u.Exchange, u)
+				continue
+			}
+			marked++
+			if next := res.Transcript[i+1]; next.Kind != KindInterruption || next.Speaker != "chair_2" || next.ReplyTo != u.Seq {
+				t.Errorf("after the marked response: %+v, want chair_2's interruption", next)
+			}
+		}
+		if marked != cfg.Flow.MaxExchanges {
+			t.Errorf("%d of chair_1's short responses interrupted, want %d", marked, cfg.Flow.MaxExchanges)
+		}
+		if n := c.tc.count(PurposeInterruptCheck); n != res.Detail.Metrics.Responses {
+			t.Errorf("%d interrupt checks for %d responses, want one each", n, res.Detail.Metrics.Responses)
+		}
+		for _, s := range c.Streams() {
+			if s.Request.Purpose == PurposeResponse && s.Cancelled {
+				t.Error("a short response's stream was cancelled")
+			}
+		}
+	})
+}

@@ -361,25 +361,28 @@ func (r *play) exchange(ctx context.Context) error {
 
 // respond runs one chair's exchange turn: the response, with the interrupt
 // checks beside its stream; when one cuts it off, the interruption; the
-// arbiter's review of it (the evaluation, and when the response could not be
-// checked as it streamed, the interrupt check side by side), then any
-// interruption and interjection the review calls for. turnsLeft counts the
+// arbiter's review of it (the evaluation, and when no check was made as it
+// streamed, the interrupt check side by side, so that every response gets
+// its check), then any interruption and interjection the review calls for. turnsLeft counts the
 // chair turns to go, this one included, for the pacing.
 func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
 	t := chairTurn{kind: KindResponse}
-	// The turn it answers is the last one by someone else: a chair that
-	// has just cut in answers the turn it cut into (or the arbiter's call
-	// on it), going on from its interruption.
+	// The turn it answers is the last one by someone else. A chair that
+	// has cut into the response before it (its interruption, then maybe
+	// the arbiter's call on that response) goes on from its interruption.
 	var answered *Utterance
-	tr := r.s.Tail(3)
+	tr := r.s.Tail(4)
 	for i := len(tr) - 1; i >= 0; i-- {
-		if tr[i].Speaker != ch.Position {
-			answered = &tr[i]
-			break
+		u := &tr[i]
+		if u.Speaker != ch.Position && answered == nil {
+			answered = u
 		}
-		if cut, ok := r.s.Utterance(tr[i].ReplyTo); ok && tr[i].Kind == KindInterruption && t.cutIn == "" {
+		if cut, ok := r.s.Utterance(u.ReplyTo); ok && u.Speaker == ch.Position && u.Kind == KindInterruption {
 			t.cutIn = r.label(cut.Speaker)
+		}
+		if u.Speaker != ch.Position && u.Kind == KindResponse {
+			break
 		}
 	}
 	t.lo, t.hi = r.pace(turnsLeft)
@@ -387,7 +390,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 		t.previous = r.label(answered.Speaker)
 	}
 	p := Prompt{System: r.chairSystem(ch.Position), User: chairTurnPrompt(r.cfg, r.d, r.window(), t)}
-	u, cut, live, err := r.speak(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p)
+	u, cut, checked, err := r.speak(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p)
 	if err != nil {
 		return err
 	}
@@ -397,7 +400,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 			return err
 		}
 	}
-	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered, !live)
+	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered, !checked)
 	if err != nil {
 		return err
 	}
@@ -430,9 +433,11 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 // speak says a chair's exchange response. When interruptions are on, the
 // interrupt check watches it as it streams (engine.Session.SayWatched) and
 // may cut it off: the candidate that cut is returned, as stored with the
-// utterance. live reports that the checks ran beside the stream; when not
-// (a client that cannot stream), the review checks the whole response.
-func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ Utterance, cut *InterruptCandidate, live bool, _ error) {
+// utterance. checked reports that a check was made beside the stream; when
+// none was — a client that cannot stream, or a response that ended before
+// its first checkpoint (CheckMinChars) or within the sentence of it — the
+// review checks the whole response, which is then marked, not cut.
+func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ Utterance, cut *InterruptCandidate, checked bool, _ error) {
 	req := r.request(PurposeResponse, u.Speaker, p)
 	if !r.interruptionsOn() {
 		u, err := r.s.Say(ctx, key, u, req)
@@ -462,7 +467,7 @@ func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ 
 		},
 	})
 	if err != nil || w.Cut == nil {
-		return u, nil, w.Live, err
+		return u, nil, w.Live && w.Checks > 0, err
 	}
 	cut = new(InterruptCandidate)
 	if err := json.Unmarshal(w.Cut, cut); err != nil {

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -121,8 +122,10 @@ func TestFullStubDebate(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
 		t.Fatalf("--list:\n%s", l.stdout)
 	}
-	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != "15" {
-		t.Errorf("--list row %q; want %s duelogic finished 15 ...", lines[1], id)
+	// As many utterances as the debate printed, each under its header.
+	said := strconv.Itoa(len(regexp.MustCompile(`(?m)^▶ `).FindAllString(r.stdout, -1)))
+	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != said {
+		t.Errorf("--list row %q; want %s duelogic finished %s ...", lines[1], id, said)
 	}
 
 	empty := debate(t, dir, "", "--list", "--store", "none")
