@@ -325,6 +325,14 @@ type Interjection struct {
 // the tone and the length (30-75 words); the user message names the violation,
 // the chair, its framework, the opponent and the offending response (fenced).
 func InterjectionPrompt(cfg Config, cat *Catalog, in Interjection, offending string) Prompt {
+	return interjectionPrompt(cfg, cat, in, offending, "")
+}
+
+// interjectionPrompt is [InterjectionPrompt] for an offending response that
+// cutBy (a speaker's label) cut off, or said whole when cutBy is "": the
+// arbiter is told where it was cut, so that it holds the chair to what it
+// said.
+func interjectionPrompt(cfg Config, cat *Catalog, in Interjection, offending, cutBy string) Prompt {
 	sys := `You are the Arbiter interjecting to enforce debate principles.
 
 A chair has violated one of the core Duelogic mandates. Your job is to call it out
@@ -375,6 +383,9 @@ constructively but firmly.
 	}
 	if offending != "" {
 		u.WriteString("What the chair said:\n" + fence("response", offending) + "\n")
+		if cutBy != "" {
+			fmt.Fprintf(&u, "It was cut off where it ends, when %s interrupted: hold the chair to what it said, not to what it had no time to say.\n", cutBy)
+		}
 	}
 	u.WriteString("Interject now.")
 	return Prompt{System: sys, User: u.String()}

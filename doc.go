@@ -16,9 +16,14 @@
 // interrupter answers the trigger at once. An interruption takes no turn
 // away: every chair responds in every exchange, as the seed's
 // executeExchange plays them, and an interrupter whose turn comes next
-// goes on from its interruption. The arbiter may cut in the same way, with an interjection, when
-// AllowArbiterInterruptions is set. A client that cannot stream is checked
-// after the whole response, and the chair is marked, not cut.
+// goes on from its interruption. The arbiter may cut in the same way, with
+// an interjection, when AllowArbiterInterruptions is set. A client that
+// cannot stream is checked after the whole response, and so is a response
+// too short for a check beside its stream; the chair is then marked, not
+// cut. A chair that was cut off is judged on what it said, the evaluation
+// told of the cut ([CutNote]): a self-critique it had no time for is no
+// violation and draws no interjection, and [Metrics] says how cut
+// responses count.
 //
 // # Running a debate
 //

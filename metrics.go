@@ -17,7 +17,18 @@ const (
 // responses: the evaluated ones that argue a position ("in each substantive
 // response"), not a response cut off before it said much, a bare question or
 // a hand-off. An evaluation that does not say (an older stored debate, a
-// model that left the fields out) counts its response as both. A rate whose
+// model that left the fields out) counts its response as both.
+//
+// A response cut off by an interruption (Utterance.Cut) is judged on what
+// it said, and the arbiter is told it was cut. It counts toward
+// steel-manning as any response does — a steel-man is owed before a
+// critique, and the critique it made was said — but not toward
+// self-critique, which it might have made in what it never said: it is
+// left out of that rate's denominator whatever it said (counting only the
+// cut responses that did admit a weakness would flatter the rate, counting
+// the others as lapses would blame the chair for the interruption).
+// CutResponses counts them. A response interrupted after it was said whole
+// (marked, not cut) counts in full. A rate whose
 // denominator is 0 — nothing evaluated (relaxed accountability), or nothing
 // that critiqued — is 0 and not measured: it meets no target, and a report
 // should say "not measured", not 0%.
@@ -28,9 +39,12 @@ type Metrics struct {
 	Evaluated int `json:"evaluated"`
 	// CritiqueResponses counts the evaluated responses that critique an
 	// opponent: SteelManningRate's denominator. SubstantiveResponses
-	// counts the evaluated substantive responses: SelfCritiqueRate's.
+	// counts the evaluated substantive responses said whole (not cut):
+	// SelfCritiqueRate's. CutResponses counts the evaluated responses cut
+	// off by an interruption, which SubstantiveResponses leaves out.
 	CritiqueResponses    int `json:"critiqueResponses"`
 	SubstantiveResponses int `json:"substantiveResponses"`
+	CutResponses         int `json:"cutResponses,omitempty"`
 	// SteelManningRate is the share of critique responses that attempted a
 	// steel-man; SelfCritiqueRate the share of substantive responses that
 	// acknowledged a weakness of the chair's own framework.
@@ -77,6 +91,7 @@ type ChairMetrics struct {
 	Evaluated            int     `json:"evaluated"`
 	CritiqueResponses    int     `json:"critiqueResponses"`
 	SubstantiveResponses int     `json:"substantiveResponses"`
+	CutResponses         int     `json:"cutResponses,omitempty"`
 	SteelManningRate     float64 `json:"steelManningRate"`
 	SelfCritiqueRate     float64 `json:"selfCritiqueRate"`
 	MeanAdherence        float64 `json:"meanAdherence"`
@@ -105,7 +120,7 @@ type responseScope struct {
 var fullScope = responseScope{CritiquesOpponent: true, Substantive: true}
 
 type tally struct {
-	responses, evaluated, critiques, steel, substantive, self, consistent, adherence int
+	responses, evaluated, critiques, steel, substantive, self, cut, consistent, adherence int
 }
 
 func (t *tally) add(u Utterance, sc responseScope) {
@@ -122,7 +137,11 @@ func (t *tally) add(u Utterance, sc responseScope) {
 			t.steel++
 		}
 	}
-	if sc.Substantive {
+	switch {
+	case u.Cut:
+		// Its self-critique may have been in what it never said.
+		t.cut++
+	case sc.Substantive:
 		t.substantive++
 		if ev.SelfCritique.Attempted && ev.SelfCritique.Quality != QualityAbsent {
 			t.self++
@@ -188,7 +207,7 @@ func computeMetrics(cfg Config, transcript []Utterance, scopes map[int64]respons
 	}
 	m.SpokenMinutes = float64(m.Words) / SpokenWordsPerMinute
 	m.Responses, m.Evaluated = all.responses, all.evaluated
-	m.CritiqueResponses, m.SubstantiveResponses = all.critiques, all.substantive
+	m.CritiqueResponses, m.SubstantiveResponses, m.CutResponses = all.critiques, all.substantive, all.cut
 	m.SteelManningRate = ratio(all.steel, all.critiques)
 	m.SelfCritiqueRate = ratio(all.self, all.substantive)
 	m.MeanAdherence = ratio(all.adherence, all.evaluated)
@@ -198,7 +217,7 @@ func computeMetrics(cfg Config, transcript []Utterance, scopes map[int64]respons
 	for pos, t := range per {
 		c := cm[pos]
 		c.Responses, c.Evaluated = t.responses, t.evaluated
-		c.CritiqueResponses, c.SubstantiveResponses = t.critiques, t.substantive
+		c.CritiqueResponses, c.SubstantiveResponses, c.CutResponses = t.critiques, t.substantive, t.cut
 		c.SteelManningRate = ratio(t.steel, t.critiques)
 		c.SelfCritiqueRate = ratio(t.self, t.substantive)
 		c.MeanAdherence = ratio(t.adherence, t.evaluated)

@@ -140,7 +140,7 @@ func (m Metrics) lines() []string {
 	} else {
 		lines = append(lines,
 			target("steel-manning", m.SteelManningRate, m.CritiqueResponses, "critique responses", SteelManningTarget, m.SteelManningMeasured(), m.MeetsSteelManning),
-			target("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", SelfCritiqueTarget, m.SelfCritiqueMeasured(), m.MeetsSelfCritique),
+			target("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", SelfCritiqueTarget, m.SelfCritiqueMeasured(), m.MeetsSelfCritique)+m.cutNote(),
 			fmt.Sprintf("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
 	lines = append(lines, fmt.Sprintf("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
@@ -149,6 +149,15 @@ func (m Metrics) lines() []string {
 		length += fmt.Sprintf(" (target %d)", m.TargetMinutes)
 	}
 	return append(lines, length)
+}
+
+// cutNote says, after the self-critique rate, how many responses it
+// leaves out because an interruption cut them off.
+func (m Metrics) cutNote() string {
+	if m.CutResponses == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d cut off by an interruption not counted", m.CutResponses)
 }
 
 // count is "1 chair", "3 chairs".

@@ -417,7 +417,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 	if ev.Scope != nil {
 		scope = *ev.Scope
 	}
-	if vt, ok := interjectionFor(r.cfg, ev.Evaluation, scope); ok {
+	if vt, ok := interjectionFor(r.cfg, ev.Evaluation, scope, u.Cut); ok {
 		ij := Interjection{Type: vt, Target: ch.Position, Reason: ev.Evaluation.InterjectionReason, UtteranceSeq: u.Seq}
 		if answered != nil && answered.Speaker != SpeakerArbiter && answered.Speaker != ch.Position {
 			ij.Opponent = answered.Speaker
@@ -482,7 +482,11 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 	var ev evaluationRecord
 	_, err := r.s.Step(ctx, key, RecordEvaluation, SpeakerArbiter, &ev, func(ctx context.Context) (any, llm.Usage, error) {
 		ch, _ := r.cfg.chair(u.Speaker)
-		review, usage, err := r.review(ctx, ch, answered, u.Content, check)
+		cutBy := ""
+		if u.Cut {
+			cutBy = r.label(u.InterruptedBy)
+		}
+		review, usage, err := r.review(ctx, ch, answered, u.Content, cutBy, check)
 		if err != nil {
 			return nil, usage, err
 		}
@@ -513,9 +517,9 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 	return ev, nil
 }
 
-// review evaluates a response and, when check is set, checks for an
-// interruption, side by side.
-func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content string, check bool) (*evaluationRecord, llm.Usage, error) {
+// review evaluates a response (cut off by cutBy, a speaker's label, when
+// not "") and, when check is set, checks for an interruption, side by side.
+func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content, cutBy string, check bool) (*evaluationRecord, llm.Usage, error) {
 	ev := &evaluationRecord{}
 	var evalUsage, checkUsage llm.Usage
 	g, gctx := errgroup.WithContext(ctx)
@@ -527,7 +531,7 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 				prev = r.label(answered.Speaker) + ":\n" + truncateRunes(answered.Content, windowTurnRunes)
 			}
 			var err error
-			ev.Evaluation, ev.Scope, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content)
+			ev.Evaluation, ev.Scope, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content, cutBy)
 			return err
 		})
 	}
@@ -598,9 +602,12 @@ func (r *play) interruption(ctx context.Context, key string, u Utterance, c Inte
 
 // interject has the arbiter call a chair out.
 func (r *play) interject(ctx context.Context, key string, ij Interjection) error {
-	offending := ""
+	offending, cutBy := "", ""
 	if u, ok := r.s.Utterance(ij.UtteranceSeq); ok {
 		offending = u.Content
+		if u.Cut {
+			cutBy = r.label(u.InterruptedBy)
+		}
 	}
 	x := 0
 	if r.seg == SegmentExchange {
@@ -615,7 +622,7 @@ func (r *play) interject(ctx context.Context, key string, ij Interjection) error
 	_, err := r.say(ctx, key, Utterance{
 		Speaker: SpeakerArbiter, Segment: r.seg, Kind: KindInterjection, Exchange: x,
 		ReplyTo: ij.UtteranceSeq, Reason: ij.Reason, Violation: ij.Type, Target: ij.Target,
-	}, InterjectionPrompt(r.cfg, r.cat, ij, offending), PurposeInterjection)
+	}, interjectionPrompt(r.cfg, r.cat, ij, offending, cutBy), PurposeInterjection)
 	return err
 }
 

@@ -47,9 +47,15 @@ func TestPodcastMetricsAgainstTargets(t *testing.T) {
 		}
 		return "missed"
 	}
+	// Responses cut off by an interruption are left out of the
+	// self-critique rate, and the line says so.
+	cut := ""
+	if m.CutResponses > 0 {
+		cut = fmt.Sprintf("; %d cut off by an interruption not counted", m.CutResponses)
+	}
 	want := []string{
 		fmt.Sprintf("steel-manning %.0f%% of %d critique responses (target >80%%: %s)", 100*m.SteelManningRate, m.CritiqueResponses, verdict(m.MeetsSteelManning)),
-		fmt.Sprintf("self-critique %.0f%% of %d substantive responses (target >70%%: %s)", 100*m.SelfCritiqueRate, m.SubstantiveResponses, verdict(m.MeetsSelfCritique)),
+		fmt.Sprintf("self-critique %.0f%% of %d substantive responses (target >70%%: %s)%s", 100*m.SelfCritiqueRate, m.SubstantiveResponses, verdict(m.MeetsSelfCritique), cut),
 		fmt.Sprintf("length %d words, about %.1f spoken minutes at 150 words a minute (target 45)", m.Words, m.SpokenMinutes),
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "docs", id+".md"))

@@ -602,7 +602,12 @@ func MetricsLines(m duelogic.Metrics) []MetricsLine {
 			lines = append(lines, text("steel-manning: not measured (no response critiqued an opponent; target >%.0f%% of critique responses)", 100*duelogic.SteelManningTarget))
 		}
 		if m.SelfCritiqueMeasured() {
-			lines = append(lines, rate("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", duelogic.SelfCritiqueTarget, m.MeetsSelfCritique))
+			line := rate("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", duelogic.SelfCritiqueTarget, m.MeetsSelfCritique)
+			if m.CutResponses > 0 {
+				// They may have admitted a weakness in what they never said.
+				line.Text += fmt.Sprintf("; %d cut off by an interruption not counted", m.CutResponses)
+			}
+			lines = append(lines, line)
 		} else {
 			lines = append(lines, text("self-critique: not measured (no substantive response; target >%.0f%% of substantive responses)", 100*duelogic.SelfCritiqueTarget))
 		}
