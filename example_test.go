@@ -52,17 +52,18 @@ func Example() {
 	// opening: chair_2
 	// == exchange
 	// response: chair_1
-	// interjection: arbiter
 	// response: chair_2
 	// response: chair_1
 	// response: chair_2
+	// interruption: chair_1
+	// interjection: arbiter
 	// response: chair_1
 	// interruption: chair_2
 	// interjection: arbiter
 	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 13 utterances, 6 responses evaluated
+	// 14 utterances, 6 responses evaluated
 }
 
 // The one way every format is played: open the format by name with a
@@ -95,8 +96,8 @@ func Example_open() {
 	}
 	// Output:
 	// true open duelogic 3 utterances so far
-	// 13 utterances
-	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 83%, 1 interruption, 2 interjections
+	// 14 utterances
+	// 2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 2 interruptions, 2 interjections
 	// transcript.md true
 }
 
@@ -175,6 +176,6 @@ func ExampleOrchestrator_Resume() {
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
 	// engine: exchange segment, chair_2 (response): 503 from upstream
-	// flaky 7 utterances so far
+	// flaky 9 utterances so far
 	// 6 responses
 }
