@@ -147,8 +147,12 @@ func chairTurnPrompt(cfg Config, d Debate, window string, t chairTurn) string {
 		lo, hi = MinTurnWords, MaxTurnWords
 	}
 	aim := fmt.Sprintf("Aim for %d-%d words.", lo, hi)
-	if hi < MaxTurnWords {
+	switch {
+	case hi < MaxTurnWords:
 		aim = fmt.Sprintf("Keep it to %d-%d words: the debate is running long for its %d-minute target.",
+			lo, hi, cfg.Flow.TargetDurationMinutes)
+	case lo > MinTurnWords:
+		aim = fmt.Sprintf("Aim for %d-%d words: the debate has time to fill before its %d-minute target.",
 			lo, hi, cfg.Flow.TargetDurationMinutes)
 	}
 	switch t.kind {

@@ -69,8 +69,9 @@
 // more than 70% of the substantive ones (the arbiter says which a response
 // is when it evaluates it; a rate with nothing to count is not measured),
 // and the spoken length at [SpokenWordsPerMinute] beside the target
-// duration, which paces the chairs' turns within the seed's 150-300 words
-// ([MinTurnWords], [MaxTurnWords]). The other formats
+// duration, which paces the episode: the chairs' turns within the seed's
+// 150-300 words ([MinTurnWords], [MaxTurnWords]) first, then the number
+// of exchanges, between 3 and Flow.MaxExchanges (see [FlowConfig]). The other formats
 // of the specification live in their own packages (formal, scored,
 // moderated, persuasion) and play on the same engine; the types they share
 // (Debate, Utterance, Event, EventSink, ...) are the engine's, named here by

@@ -55,15 +55,12 @@ func Example() {
 	// response: chair_2
 	// response: chair_1
 	// response: chair_2
-	// interruption: chair_1
 	// interjection: arbiter
 	// response: chair_1
-	// interruption: chair_2
-	// interjection: arbiter
 	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 14 utterances, 6 responses evaluated
+	// 11 utterances, 6 responses evaluated
 }
 
 // The one way every format is played: open the format by name with a
@@ -96,8 +93,8 @@ func Example_open() {
 	}
 	// Output:
 	// true open duelogic 3 utterances so far
-	// 14 utterances
-	// 2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 2 interruptions, 2 interjections
+	// 11 utterances
+	// 2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 0 interruptions, 1 interjection
 	// transcript.md true
 }
 

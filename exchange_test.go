@@ -47,7 +47,7 @@ func TestEveryChairSpeaksEveryExchange(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				cfg, _ := ConfigForPreset("three_way_ethics")
-				cfg.Flow.MaxExchanges = 8
+				cfg.Flow.MaxExchanges, cfg.Flow.TargetDurationMinutes = 8, 0 // no pacing: every exchange is played
 				cfg.Interruptions.CooldownSeconds = 0
 				var client llm.Client
 				var tc *testClient

@@ -15,14 +15,20 @@ var _ engine.Outcome = (*Outcome)(nil)
 // and Draw and Void are false; Summary is one line of the debate's size
 // and its metrics: "2 chairs, 3 exchanges; steel-manning 83%, self-critique
 // 67%, 2 interruptions, 1 interjection" ("not measured" for a rate with
-// nothing to count). A nil Outcome, a debate that did not finish, says so.
+// nothing to count); the exchanges are those played (Flow.MaxExchanges for
+// an outcome that does not say). A nil Outcome, a debate that did not
+// finish, says so.
 func (o *Outcome) Verdict() engine.Verdict {
 	if o == nil {
 		return engine.Verdict{Summary: "the debate did not finish"}
 	}
 	m := o.Metrics
+	exchanges := o.Config.Flow.MaxExchanges
+	if m.Exchanges > 0 {
+		exchanges = m.Exchanges
+	}
 	return engine.Verdict{Summary: fmt.Sprintf("%s, %s; %s, %s, %s, %s",
-		count(len(o.Config.Chairs), "chair"), count(o.Config.Flow.MaxExchanges, "exchange"),
+		count(len(o.Config.Chairs), "chair"), count(exchanges, "exchange"),
 		percent("steel-manning", m.SteelManningRate, m.SteelManningMeasured()),
 		percent("self-critique", m.SelfCritiqueRate, m.SelfCritiqueMeasured()),
 		count(m.Interruptions, "interruption"), count(m.Interjections, "interjection"))}
@@ -144,11 +150,7 @@ func (m Metrics) lines() []string {
 			fmt.Sprintf("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
 	lines = append(lines, fmt.Sprintf("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
-	length := fmt.Sprintf("length %d words, about %.1f spoken minutes at %d words a minute", m.Words, m.SpokenMinutes, SpokenWordsPerMinute)
-	if m.TargetMinutes > 0 {
-		length += fmt.Sprintf(" (target %d)", m.TargetMinutes)
-	}
-	return append(lines, length)
+	return append(lines, m.Length())
 }
 
 // cutNote says, after the self-critique rate, how many responses it

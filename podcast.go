@@ -309,13 +309,16 @@ func (r *play) introduction(ctx context.Context) error {
 }
 
 // pace returns the words a chair's opening or response is asked for, with
-// turnsLeft chair turns to go, this one included: see [turnRange].
-func (r *play) pace(turnsLeft int) (lo, hi int) {
-	spoken := 0
-	for _, u := range r.transcript() {
-		spoken += countWords(u.Content)
-	}
-	return turnRange(r.cfg, spoken, turnsLeft)
+// turnsLeft chair turns to go, this one included, exchangeTurnsLeft of them
+// exchange responses: see [turnRange].
+func (r *play) pace(turnsLeft, exchangeTurnsLeft int) (lo, hi int) {
+	return turnRange(r.cfg, measure(r.transcript()), turnsLeft, exchangeTurnsLeft)
+}
+
+// planned is the number of exchange rounds to play, decided before round
+// played+1 with openingsLeft openings to come: see [plannedExchanges].
+func (r *play) planned(played, openingsLeft int) int {
+	return plannedExchanges(r.cfg, measure(r.transcript()), played, openingsLeft)
 }
 
 func (r *play) openings(ctx context.Context) error {
@@ -325,7 +328,8 @@ func (r *play) openings(ctx context.Context) error {
 			return err
 		}
 		t := chairTurn{kind: KindOpening}
-		t.lo, t.hi = r.pace(n - i + n*r.cfg.Flow.MaxExchanges)
+		x := r.planned(0, n-i)
+		t.lo, t.hi = r.pace(n-i+n*x, n*x)
 		p := Prompt{
 			System: r.chairSystem(ch.Position),
 			User:   chairTurnPrompt(r.cfg, r.d, r.window(), t),
@@ -343,15 +347,19 @@ func (r *play) openings(ctx context.Context) error {
 // turn away: it is an utterance added after the response it cuts into (and
 // before the arbiter's interjection on that response, if any), and the
 // interrupter still gives its own response when its turn comes, also right
-// after its interruption.
+// after its interruption. The rounds are Flow.MaxExchanges, or fewer (3 at
+// the least) when the target duration cannot hold them all: the number is
+// decided again before each round, from what was said.
 func (r *play) exchange(ctx context.Context) error {
 	n := len(r.cfg.Chairs)
-	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
+	for x := 1; x <= r.planned(x-1, 0); x++ {
+		planned := r.planned(x-1, 0)
 		for i, ch := range r.cfg.Chairs {
 			if err := r.boundary(ctx); err != nil {
 				return err
 			}
-			if err := r.respond(ctx, x, ch, n-i+n*(r.cfg.Flow.MaxExchanges-x)); err != nil {
+			left := n - i + n*(planned-x)
+			if err := r.respond(ctx, x, ch, left); err != nil {
 				return err
 			}
 		}
@@ -385,7 +393,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 			break
 		}
 	}
-	t.lo, t.hi = r.pace(turnsLeft)
+	t.lo, t.hi = r.pace(turnsLeft, turnsLeft)
 	if answered != nil {
 		t.previous = r.label(answered.Speaker)
 	}
@@ -677,6 +685,7 @@ func (r *play) synthesis(ctx context.Context) error {
 		m.Arguments = args
 		m.Clashes = append(m.Clashes, clashes...)
 	}
+	m.MinWords, m.MaxWords = closingRange(r.cfg, measure(r.transcript()).spoken)
 	_, err = r.say(ctx, "closing",
 		Utterance{Speaker: SpeakerArbiter, Segment: SegmentSynthesis, Kind: KindClosing},
 		ArbiterClosingPrompt(r.cfg, r.cat, r.d, m), PurposeClosing)

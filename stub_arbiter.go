@@ -122,7 +122,8 @@ func writeStubIntroduction(c *llm.StubCall) string {
 		pieces = append(pieces,
 			stubPiece{text: stubtext.Expand(first, cv), para: para},
 			stubPiece{text: stubtext.Expand(second, cv), para: para, drop: 1},
-			stubPiece{text: stubtext.Expand("{Short} puts {v} first, and will not let the rest of us forget it.", cv), para: para, add: 1})
+			stubPiece{text: stubtext.Expand("{Short} puts {v} first, and will not let the rest of us forget it.", cv), para: para, add: 1},
+			stubPiece{text: stubtext.Expand("When {short} has the floor, listen for how it weighs what the others leave out.", cv), para: para, add: 6})
 		para++
 	}
 
@@ -135,6 +136,7 @@ func writeStubIntroduction(c *llm.StubCall) string {
 		add(para, 1, 0, "Why does it matter now? "+strings.TrimRight(stubtext.Shorten(ctx, 160), ".!?")+".")
 	}
 	add(para, 0, 3, "Whatever you think the answer is, by the end of this episode you should know exactly what it depends on.")
+	add(para, 0, 7, "It is the kind of question where both sides can be right about the facts and still disagree about the answer.")
 	para++
 	add(para, 0, 0, c.Pick([]string{
 		"The rules of {show} are simple. Each chair must steel-man their opponents before attacking them. Each must own the blind spots of their own framework. And I will be here to keep everyone honest.",
@@ -146,6 +148,7 @@ func writeStubIntroduction(c *llm.StubCall) string {
 		"Nobody here is playing to win on points. Let's see what we learn.",
 	}))
 	add(para, 0, 5, "And you, listening, get to play the judge: weigh the arguments, not the confidence behind them.")
+	add(para, 0, 8, "So get comfortable, and hold your own answer a little more loosely than usual.")
 	para++
 	handoff := "Let's begin."
 	if len(chairs) > 0 {
@@ -153,7 +156,7 @@ func writeStubIntroduction(c *llm.StubCall) string {
 	}
 	add(para, 0, 0, handoff)
 	lo, hi := stubWordRange(c, stubIntroMinWords, stubIntroMaxWords)
-	return stubtext.Join(stubFit(pieces, stubTarget(c, lo, hi), hi)...)
+	return stubtext.Join(stubFit(pieces, lo, stubTarget(c, lo, hi), hi)...)
 }
 
 func writeStubClosing(c *llm.StubCall) string {
@@ -233,7 +236,7 @@ func writeStubClosing(c *llm.StubCall) string {
 	}
 	add(8, 0, 0, "Until next time, keep questioning, keep debating, and never settle for easy answers. This has been {show}.")
 	lo, hi := stubWordRange(c, stubClosingMinWords, stubClosingMaxWords)
-	return stubtext.Join(stubFit(pieces, stubTarget(c, lo, hi), hi)...)
+	return stubtext.Join(stubFit(pieces, lo, stubTarget(c, lo, hi), hi)...)
 }
 
 // stubFirstValue is what a chair's voice puts first.

@@ -244,6 +244,33 @@ var (
 	stubCritiquePhrases = []string{"where i part ways", "i cannot follow that all the way", "where i push back", "from where i sit"}
 )
 
+// stubNameOnce names the proposition p (quoted) in full once, in the first
+// piece that names it and is always said (else the first that names it),
+// and refers back to it everywhere else, before the text is fitted to its
+// length.
+func stubNameOnce(pieces []stubPiece, p string) {
+	if !strings.HasPrefix(p, `"`) {
+		return
+	}
+	full := -1
+	for i, pc := range pieces {
+		if strings.Contains(pc.text, p) && (full < 0 || pc.add == 0 && pc.drop == 0 && (pieces[full].add > 0 || pieces[full].drop > 0)) {
+			full = i
+		}
+	}
+	for i := range pieces {
+		if i != full {
+			pieces[i].text = strings.ReplaceAll(pieces[i].text, p, "this proposition")
+		}
+	}
+	if full >= 0 {
+		// Within its piece too, once.
+		pc := &pieces[full]
+		at := strings.Index(pc.text, p) + len(p)
+		pc.text = pc.text[:at] + strings.ReplaceAll(pc.text[at:], p, "this proposition")
+	}
+}
+
 // stubAsides are sentences a chair text may add to reach the length asked
 // for: they neither steel-man, critique nor admit a weakness.
 var stubAsides = []string{
@@ -382,15 +409,8 @@ func writeStubChair(c *llm.StubCall) string {
 		add(1, 0, say(stubCloses, values[2%len(values)]))
 	}
 	ow := stubtext.Words(opener)
-	paras := stubFit(pieces, stubTarget(c, lo, hi)-ow, hi-ow)
-	text := stubtext.Join(paras...)
-	// Name the proposition in full once; after that, refer back to it.
-	if p := vars["P"]; strings.HasPrefix(p, `"`) {
-		if i := strings.Index(text, p); i >= 0 {
-			head := text[:i+len(p)]
-			text = head + strings.ReplaceAll(text[len(head):], p, "this proposition")
-		}
-	}
+	stubNameOnce(pieces, vars["P"])
+	text := stubtext.Join(stubFit(pieces, lo-ow, stubTarget(c, lo, hi)-ow, hi-ow)...)
 	switch {
 	case strings.HasSuffix(opener, "—"):
 		// "I have to push back on that—before we move on, ..."

@@ -56,34 +56,22 @@ type stubPiece struct {
 	add int
 }
 
-// stubFit fits pieces to about target words, at most hi: it brings in the
-// pieces to add, in their order, while the text is shorter than target
-// and the piece keeps it within hi, then drops pieces, highest drop first,
-// while it is longer than hi. It returns the paragraphs, each piece in its
-// place in pieces.
-func stubFit(pieces []stubPiece, target, hi int) [][]string {
+// stubFit fits pieces to about target words, lo to hi: it drops pieces,
+// highest drop first, while the text is longer than hi; brings in the
+// pieces to add, in their order, while it is shorter than target, each
+// that keeps it within hi and brings it nearer target; then, while it is
+// shorter than lo, any piece left out that keeps it within hi, and last
+// swaps one piece in for one out when that brings it within lo-hi. It
+// returns the paragraphs, each piece in its place in pieces.
+func stubFit(pieces []stubPiece, lo, target, hi int) [][]string {
 	in := make([]bool, len(pieces))
+	size := make([]int, len(pieces))
 	words := 0
 	for i, p := range pieces {
+		size[i] = stubtext.Words(p.text)
 		if p.add == 0 {
 			in[i] = true
-			words += stubtext.Words(p.text)
-		}
-	}
-	order := make([]int, 0, len(pieces))
-	for i, p := range pieces {
-		if p.add > 0 {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return pieces[a].add - pieces[b].add })
-	for _, i := range order {
-		if words >= target {
-			break
-		}
-		if n := stubtext.Words(pieces[i].text); words+n <= hi {
-			in[i] = true
-			words += n
+			words += size[i]
 		}
 	}
 	for words > hi {
@@ -97,7 +85,48 @@ func stubFit(pieces []stubPiece, target, hi int) [][]string {
 			break
 		}
 		in[worst] = false
-		words -= stubtext.Words(pieces[worst].text)
+		words -= size[worst]
+	}
+	order := make([]int, 0, len(pieces))
+	for i, p := range pieces {
+		if p.add > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return pieces[a].add - pieces[b].add })
+	for _, i := range order {
+		if words >= target {
+			break
+		}
+		if n := size[i]; words+n <= hi && words+n-target < target-words {
+			in[i] = true
+			words += n
+		}
+	}
+	// Still short of the range: whatever was left out may come in.
+	out := func(i int) bool { return !in[i] && (pieces[i].add > 0 || pieces[i].drop > 0) }
+	for i := range pieces {
+		if words >= lo {
+			break
+		}
+		if out(i) && words+size[i] <= hi {
+			in[i] = true
+			words += size[i]
+		}
+	}
+	if words < lo || words > hi {
+	swap:
+		for i := range pieces {
+			if !in[i] || pieces[i].add == 0 && pieces[i].drop == 0 {
+				continue
+			}
+			for j := range pieces {
+				if w := words - size[i] + size[j]; out(j) && w >= lo && w <= hi {
+					in[i], in[j], words = false, true, w
+					break swap
+				}
+			}
+		}
 	}
 	var paras [][]string
 	for i, p := range pieces {

@@ -614,11 +614,7 @@ func MetricsLines(m duelogic.Metrics) []MetricsLine {
 		lines = append(lines, text("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
 	lines = append(lines, text("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
-	length := text("length %d words, about %.1f spoken minutes at %d words a minute", m.Words, m.SpokenMinutes, duelogic.SpokenWordsPerMinute)
-	if m.TargetMinutes > 0 {
-		length.Text += fmt.Sprintf(" (target %d)", m.TargetMinutes)
-	}
-	return append(lines, length)
+	return append(lines, MetricsLine{Text: m.Length()})
 }
 
 // Tick redraws the status line, to move its clock on while the debate waits
