@@ -7,7 +7,7 @@ package duelogic
 //   - The chairs' turns come first: each opening and response is asked for
 //     a part of the seed's 150-300 words whose middle is its share of the
 //     words left (turnRange).
-//   - When even the shortest turns (150-200 words) of every exchange the
+//   - When even the shortest turns (150-170 words) of every exchange the
 //     config allows would run past the target, fewer exchanges are played,
 //     never fewer than the seed's 3 (plannedExchanges); there are never
 //     more than Flow.MaxExchanges.
@@ -33,7 +33,7 @@ const (
 
 const (
 	// shortTurnWords is the middle of the shortest turns pacing asks for
-	// (150-200 words): what an exchange's turns cost at the least.
+	// (150-170 words): what an exchange's turns cost at the least.
 	shortTurnWords = (MinTurnWords + MinTurnWords + minRangeWords) / 2
 	// minRangeWords is the narrowest range of words a turn is asked for.
 	minRangeWords = 20

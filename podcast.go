@@ -352,8 +352,11 @@ func (r *play) openings(ctx context.Context) error {
 // decided again before each round, from what was said.
 func (r *play) exchange(ctx context.Context) error {
 	n := len(r.cfg.Chairs)
-	for x := 1; x <= r.planned(x-1, 0); x++ {
+	for x := 1; ; x++ {
 		planned := r.planned(x-1, 0)
+		if x > planned {
+			return nil
+		}
 		for i, ch := range r.cfg.Chairs {
 			if err := r.boundary(ctx); err != nil {
 				return err
@@ -364,15 +367,15 @@ func (r *play) exchange(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
 }
 
 // respond runs one chair's exchange turn: the response, with the interrupt
 // checks beside its stream; when one cuts it off, the interruption; the
 // arbiter's review of it (the evaluation, and when no check was made as it
 // streamed, the interrupt check side by side, so that every response gets
-// its check), then any interruption and interjection the review calls for. turnsLeft counts the
-// chair turns to go, this one included, for the pacing.
+// its check), then any interruption and interjection the review calls
+// for. turnsLeft counts the chair turns to go, this one included, for the
+// pacing.
 func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
 	t := chairTurn{kind: KindResponse}
