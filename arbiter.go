@@ -13,6 +13,7 @@ import (
 // the proposition and context, fenced as data.
 func ArbiterIntroPrompt(cfg Config, cat *Catalog, d Debate) Prompt {
 	show := showName(cfg)
+	lo, hi := introRange(cfg)
 	var sys string
 	if cfg.Podcast.Enabled {
 		sys = fmt.Sprintf(`You are the Arbiter and host of the %[1]s podcast.
@@ -51,9 +52,9 @@ thought-provoking debate between AI models on one of humanity's most pressing qu
 **TONE:** Engaging, intellectually exciting, like the best podcast hosts.
 Not stuffy or academic. You're inviting listeners into something special.
 
-**LENGTH:** 200-350 words
+**LENGTH:** %[5]d-%[6]d words
 
-**DATA:** %[4]s`, show, episodeLine(cfg), groundRules(cfg, show), dataNote)
+**DATA:** %[4]s`, show, episodeLine(cfg), groundRules(cfg, show), dataNote, lo, hi)
 	} else {
 		sys = fmt.Sprintf(`You are the Arbiter of a structured debate.
 
@@ -65,9 +66,9 @@ Open the debate plainly and briefly:
 
 **TONE:** Clear and neutral.
 
-**LENGTH:** 100-200 words
+**LENGTH:** %[3]d-%[4]d words
 
-**DATA:** %[2]s`, groundRules(cfg, "this debate"), dataNote)
+**DATA:** %[2]s`, groundRules(cfg, "this debate"), dataNote, lo, hi)
 	}
 	var u strings.Builder
 	u.WriteString("The chairs, in speaking order:\n")
@@ -145,6 +146,10 @@ type ClosingMaterial struct {
 	// Arguments are the strongest surviving arguments of the argument map,
 	// when argument mapping is on.
 	Arguments []string
+	// MinWords and MaxWords are the length the closing is asked for (the
+	// debate paces it to the target duration within the seed's range);
+	// zero: the seed's 350-500 words (250-400 outside podcast mode).
+	MinWords, MaxWords int
 }
 
 // ChairRecord is one chair's record for the closing.
@@ -173,6 +178,10 @@ type ChairRecord struct {
 // evaluations.
 func ArbiterClosingPrompt(cfg Config, cat *Catalog, d Debate, m ClosingMaterial) Prompt {
 	show := showName(cfg)
+	lo, hi := closingBounds(cfg)
+	if m.MinWords > 0 && m.MaxWords >= m.MinWords {
+		lo, hi = m.MinWords, m.MaxWords
+	}
 	var sys string
 	if cfg.Podcast.Enabled {
 		steps := []string{
@@ -228,9 +237,9 @@ leaving listeners with something to think about.
 **TONE:** Warm, thoughtful, appreciative. Like wrapping up a dinner party
 conversation that went somewhere meaningful.
 
-**LENGTH:** 350-500 words
+**LENGTH:** %d-%d words
 
-**DATA:** %s`, show, numberedBlocks(steps), dataNote)
+**DATA:** %s`, show, numberedBlocks(steps), lo, hi, dataNote)
 	} else {
 		sys = fmt.Sprintf(`You are the Arbiter closing a structured debate.
 
@@ -245,9 +254,9 @@ Do not declare a winner.
 
 **TONE:** Clear, fair and concise.
 
-**LENGTH:** 250-400 words
+**LENGTH:** %d-%d words
 
-**DATA:** %s`, dataNote)
+**DATA:** %s`, lo, hi, dataNote)
 	}
 
 	var u strings.Builder
@@ -325,6 +334,14 @@ type Interjection struct {
 // the tone and the length (30-75 words); the user message names the violation,
 // the chair, its framework, the opponent and the offending response (fenced).
 func InterjectionPrompt(cfg Config, cat *Catalog, in Interjection, offending string) Prompt {
+	return interjectionPrompt(cfg, cat, in, offending, "")
+}
+
+// interjectionPrompt is [InterjectionPrompt] for an offending response that
+// cutBy (a speaker's label) cut off, or said whole when cutBy is "": the
+// arbiter is told where it was cut, so that it holds the chair to what it
+// said.
+func interjectionPrompt(cfg Config, cat *Catalog, in Interjection, offending, cutBy string) Prompt {
 	sys := `You are the Arbiter interjecting to enforce debate principles.
 
 A chair has violated one of the core Duelogic mandates. Your job is to call it out
@@ -375,6 +392,9 @@ constructively but firmly.
 	}
 	if offending != "" {
 		u.WriteString("What the chair said:\n" + fence("response", offending) + "\n")
+		if cutBy != "" {
+			fmt.Fprintf(&u, "It was cut off where it ends, when %s interrupted: hold the chair to what it said, not to what it had no time to say.\n", cutBy)
+		}
 	}
 	u.WriteString("Interject now.")
 	return Prompt{System: sys, User: u.String()}

@@ -2,11 +2,14 @@ package duelogic
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
 	"github.com/duelogic/duelogic/store"
@@ -89,4 +92,162 @@ func BenchmarkMidStreamChecks(b *testing.B) {
 			b.ReportMetric(float64(checks)/float64(responses), "checks/response")
 		})
 	}
+}
+
+// heldClock answers like cannedClient, paced: a stream delivers a sentence
+// every perSentence after latency, an interrupt check comes after check,
+// any other call after latency. It notes when each delta of each stream
+// is delivered.
+type heldClock struct {
+	canned                      cannedClient
+	latency, perSentence, check time.Duration
+
+	mu      sync.Mutex
+	streams []heldStream
+}
+
+// heldStream is one stream: its purpose and, per delta delivered, the
+// length of the text delivered so far and when.
+type heldStream struct {
+	purpose string
+	ends    []int
+	at      []time.Time
+}
+
+func (c *heldClock) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	resp, err := c.canned.Complete(ctx, req)
+	wait := c.latency
+	if req.Purpose == PurposeInterruptCheck {
+		wait = c.check
+	}
+	if err == nil {
+		err = sleep.For(ctx, wait)
+	}
+	return resp, err
+}
+
+func (c *heldClock) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	resp, _ := c.canned.Complete(ctx, req)
+	c.mu.Lock()
+	i := len(c.streams)
+	c.streams = append(c.streams, heldStream{purpose: req.Purpose})
+	c.mu.Unlock()
+	n := 0
+	for j, s := range llmtest.Sentences(resp.Content) {
+		wait := c.perSentence
+		if j == 0 {
+			wait = c.latency
+		}
+		if err := sleep.For(ctx, wait); err != nil {
+			return llm.Response{}, err
+		}
+		n += len(s)
+		c.mu.Lock()
+		c.streams[i].ends = append(c.streams[i].ends, n)
+		c.streams[i].at = append(c.streams[i].at, time.Now())
+		c.mu.Unlock()
+		if err := onDelta(s); err != nil {
+			return llm.Response{}, err
+		}
+	}
+	return resp, nil
+}
+
+// shownLog is a sink that notes, per utterance, how much of its text the
+// tokens had shown and when.
+type shownLog struct {
+	mu     sync.Mutex
+	shown  int
+	groups []heldStream // per utterance, in order: the token events
+	cur    heldStream
+}
+
+func (l *shownLog) Emit(_ context.Context, e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch e.Type {
+	case EventToken:
+		l.shown += len(e.Delta)
+		l.cur.ends = append(l.cur.ends, l.shown)
+		l.cur.at = append(l.cur.at, time.Now())
+	case EventUtterance:
+		l.groups = append(l.groups, l.cur)
+		l.cur, l.shown = heldStream{}, 0
+	}
+}
+
+// BenchmarkHeldTokens measures what holding the tokens past a pending
+// interrupt check's sentence end (so that the sink shows what is stored)
+// costs the live display: with the default checks (one, once 500
+// characters are said) that never cut, a client that streams a sentence
+// every perSentence and answers a check in check, it reports per exchange
+// response the longest time a delivered token waited before the sink got
+// it (held-ms/response, the mean over responses; 0 when the check decides
+// before the sentence after its checkpoint ends), and the 99th percentile
+// of that wait over every token of the responses (p99-wait-ms).
+func BenchmarkHeldTokens(b *testing.B) {
+	for _, tc := range []struct {
+		name               string
+		perSentence, check time.Duration
+	}{
+		{"check=sentence/2", 20 * time.Millisecond, 10 * time.Millisecond},
+		{"check=sentence", 20 * time.Millisecond, 20 * time.Millisecond},
+		{"check=2×sentence", 20 * time.Millisecond, 40 * time.Millisecond},
+		{"check=4×sentence", 10 * time.Millisecond, 40 * time.Millisecond},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Flow.MaxExchanges, cfg.Flow.TargetDurationMinutes = 3, 0
+			cfg.Mandates.ArbiterCanInterject = false
+			var held, waits []time.Duration
+			for b.Loop() {
+				c := &heldClock{latency: 5 * time.Millisecond, perSentence: tc.perSentence, check: tc.check}
+				sink := &shownLog{}
+				if _, err := mustNew(b, cfg, c, WithStore(store.NewMemory()), WithSink(sink)).Run(context.Background(), prop); err != nil {
+					b.Fatal(err)
+				}
+				longest, all := tokenWaits(b, c.streams, sink.groups, PurposeResponse)
+				held, waits = append(held, longest...), append(waits, all...)
+			}
+			var sum time.Duration
+			for _, h := range held {
+				sum += h
+			}
+			slices.Sort(waits)
+			b.ReportMetric(float64(sum.Microseconds())/1000/float64(len(held)), "held-ms/response")
+			b.ReportMetric(float64(waits[len(waits)*99/100].Microseconds())/1000, "p99-wait-ms")
+		})
+	}
+}
+
+// tokenWaits pairs the deltas each stream delivered with the token events
+// that showed them (the utterance events split the tokens by stream, in
+// order) and returns, for the streams of purpose ("": every stream), the
+// longest time a delta waited to be shown in each, and every delta's wait.
+// A delta never shown (past a cut) has no wait.
+func tokenWaits(tb testing.TB, streams, shown []heldStream, purpose string) (longest, waits []time.Duration) {
+	tb.Helper()
+	if len(shown) != len(streams) {
+		tb.Fatalf("%d utterances shown for %d streams", len(shown), len(streams))
+	}
+	for i, st := range streams {
+		if purpose != "" && st.purpose != purpose {
+			continue
+		}
+		g := shown[i]
+		most, j := time.Duration(0), 0
+		for k, end := range st.ends {
+			for j < len(g.ends) && g.ends[j] < end {
+				j++
+			}
+			if j == len(g.ends) {
+				break // cut: the rest was not shown
+			}
+			w := g.at[j].Sub(st.at[k])
+			waits = append(waits, w)
+			most = max(most, w)
+		}
+		longest = append(longest, most)
+	}
+	return longest, waits
 }

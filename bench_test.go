@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,20 +146,31 @@ func BenchmarkTurnOverhead(b *testing.B) {
 }
 
 // tokenClock streams like the stub, a token every 200 µs (faster than any
-// hosted model), and notes when each delta is delivered.
+// hosted model), and notes when each delta of each stream is delivered.
 type tokenClock struct {
 	stub *llm.Stub
-	sent chan time.Time
+
+	mu      sync.Mutex
+	streams []heldStream
 }
 
-func (c tokenClock) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+func (c *tokenClock) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	return c.stub.Complete(ctx, req)
 }
 
-func (c tokenClock) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+func (c *tokenClock) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	c.mu.Lock()
+	i := len(c.streams)
+	c.streams = append(c.streams, heldStream{purpose: req.Purpose})
+	c.mu.Unlock()
+	n := 0
 	return c.stub.Stream(ctx, req, func(d string) error {
 		time.Sleep(200 * time.Microsecond)
-		c.sent <- time.Now()
+		n += len(d)
+		c.mu.Lock()
+		c.streams[i].ends = append(c.streams[i].ends, n)
+		c.streams[i].at = append(c.streams[i].at, time.Now())
+		c.mu.Unlock()
 		return onDelta(d)
 	})
 }
@@ -186,15 +198,13 @@ func BenchmarkTokenLatency(b *testing.B) {
 			cfg.Flow.MaxExchanges = 3
 			var lat []time.Duration
 			for b.Loop() {
-				c := tokenClock{stub: llm.NewStub(5), sent: make(chan time.Time, 1<<16)}
-				sink := SinkFunc(func(_ context.Context, e Event) {
-					if e.Type == EventToken {
-						lat = append(lat, time.Since(<-c.sent))
-					}
-				})
+				c := &tokenClock{stub: llm.NewStub(5)}
+				sink := &shownLog{}
 				if _, err := mustNew(b, cfg, c, WithStore(tc.store(b)), WithSink(sink)).Run(context.Background(), prop); err != nil {
 					b.Fatal(err)
 				}
+				_, waits := tokenWaits(b, c.streams, sink.groups, "")
+				lat = append(lat, waits...)
 			}
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")

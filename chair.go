@@ -123,6 +123,7 @@ type chairTurn struct {
 	lo, hi int
 	// for responses
 	previous string // label of the previous speaker, "" for none
+	cutIn    string // label of the chair it has just cut in on, "" for none
 	// for interruptions
 	interrupted string // label of the interrupted chair
 	reason      InterruptReason
@@ -146,8 +147,12 @@ func chairTurnPrompt(cfg Config, d Debate, window string, t chairTurn) string {
 		lo, hi = MinTurnWords, MaxTurnWords
 	}
 	aim := fmt.Sprintf("Aim for %d-%d words.", lo, hi)
-	if hi < MaxTurnWords {
+	switch {
+	case hi < MaxTurnWords:
 		aim = fmt.Sprintf("Keep it to %d-%d words: the debate is running long for its %d-minute target.",
+			lo, hi, cfg.Flow.TargetDurationMinutes)
+	case lo > MinTurnWords:
+		aim = fmt.Sprintf("Aim for %d-%d words: the debate has time to fill before its %d-minute target.",
 			lo, hi, cfg.Flow.TargetDurationMinutes)
 	}
 	switch t.kind {
@@ -160,9 +165,13 @@ func chairTurnPrompt(cfg Config, d Debate, window string, t chairTurn) string {
 			"Begin with the opener below, then make your point in 40-100 words and hand the floor back.\n%s",
 			t.interrupted, strings.ReplaceAll(string(t.reason), "_", " "), fence("trigger", t.trigger), fence("opener", t.opener))
 	default:
-		if t.previous != "" {
+		switch {
+		case t.cutIn != "":
+			fmt.Fprintf(&b, "It is your turn; you have just cut in on %s. Go on from your interruption "+
+				"rather than repeating it. ", t.cutIn)
+		case t.previous != "":
 			fmt.Fprintf(&b, "It is your turn; %s spoke last. ", t.previous)
-		} else {
+		default:
 			b.WriteString("It is your turn. ")
 		}
 		if cfg.Flow.Style == Structured {

@@ -13,12 +13,17 @@
 // check that clears the urgency threshold, the cooldown and the rules cuts
 // the chair off at the end of the sentence under way — the utterance is
 // stored as said, ending with an em dash, Cut and Interrupted — and the
-// interrupter answers the trigger at once. An interrupter's interruption
-// stands for its next scheduled response when that would come right after
-// it, so no chair speaks twice in a row; the interrupted chair keeps its next
-// turn. The arbiter may cut in the same way, with an interjection, when
-// AllowArbiterInterruptions is set. A client that cannot stream is checked
-// after the whole response, and the chair is marked, not cut.
+// interrupter answers the trigger at once. An interruption takes no turn
+// away: every chair responds in every exchange, as the seed's
+// executeExchange plays them, and an interrupter whose turn comes next
+// goes on from its interruption. The arbiter may cut in the same way, with
+// an interjection, when AllowArbiterInterruptions is set. A client that
+// cannot stream is checked after the whole response, and so is a response
+// too short for a check beside its stream; the chair is then marked, not
+// cut. A chair that was cut off is judged on what it said, the evaluation
+// told of the cut ([CutNote]): a self-critique it had no time for is no
+// violation and draws no interjection, and [Metrics] says how cut
+// responses count.
 //
 // # Running a debate
 //
@@ -64,8 +69,9 @@
 // more than 70% of the substantive ones (the arbiter says which a response
 // is when it evaluates it; a rate with nothing to count is not measured),
 // and the spoken length at [SpokenWordsPerMinute] beside the target
-// duration, which paces the chairs' turns within the seed's 150-300 words
-// ([MinTurnWords], [MaxTurnWords]). The other formats
+// duration, which paces the episode: the chairs' turns within the seed's
+// 150-300 words ([MinTurnWords], [MaxTurnWords]) first, then the number
+// of exchanges, between 3 and Flow.MaxExchanges (see [FlowConfig]). The other formats
 // of the specification live in their own packages (formal, scored,
 // moderated, persuasion) and play on the same engine; the types they share
 // (Debate, Utterance, Event, EventSink, ...) are the engine's, named here by

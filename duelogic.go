@@ -88,16 +88,24 @@ type ArbiterConfig struct {
 type FlowConfig struct {
 	Style FlowStyle `json:"style"`
 	// MaxExchanges is the number of exchange rounds (3..30); each chair
-	// speaks once per round.
+	// speaks once per round. A target duration may play fewer (see
+	// TargetDurationMinutes), never more.
 	MaxExchanges int `json:"maxExchanges"`
-	// TargetDurationMinutes paces the debate: before each chair turn the
-	// words left to the target (at [SpokenWordsPerMinute], the arbiter's
-	// closing set aside) are shared among the turns left, and a turn whose
-	// share is under the seed's 150-300 range's middle is asked for less
-	// (150-200 at the least); the range never leaves the seed's bounds, so
-	// a target they cannot reach (the default 45 minutes with 8 exchanges
-	// wants some 330 words a turn) is not met, and [Metrics].SpokenMinutes
-	// reports the length reached. 0: no pacing, the seed's 150-300 words.
+	// TargetDurationMinutes paces the episode to about that many spoken
+	// minutes (at [SpokenWordsPerMinute]), as the debate goes, from what
+	// has been said: first the length of the chairs' turns, each asked
+	// for the part of the seed's 150-300 words whose middle is its share
+	// of the words left (150-170 at the least, 280-300 at the most); then,
+	// when even the shortest turns of every exchange would run past the
+	// target, the number of exchanges, decided before each one: fewer
+	// than MaxExchanges, never fewer than 3. The introduction and the
+	// closing are asked for a part of their own ranges (200-350 and
+	// 350-500 words) in step. What pacing cannot set, the interjections
+	// and interruptions, counts as it is said. [Metrics] says how long the
+	// debate spoke, whether that is within 20% of the target, and, when it
+	// is not, whether the bounds allowed it (a 10-minute target for two
+	// chairs wants less than 3 exchanges of the shortest turns). 0: no
+	// pacing: the seed's ranges and MaxExchanges exchanges.
 	TargetDurationMinutes int `json:"targetDurationMinutes"`
 }
 
@@ -123,7 +131,11 @@ type InterruptionConfig struct {
 	// at least CheckMinChars further on, and at most MaxChecksPerTurn run
 	// per response. Zero means the defaults, DefaultCheckMinChars and
 	// DefaultMaxChecksPerTurn. A client that cannot stream gets one check
-	// after the whole response instead.
+	// after the whole response instead, and so does a response that ended
+	// before any check was made beside it (one shorter than CheckMinChars,
+	// or whose checkpoint fell in its last sentence): every exchange
+	// response is checked, and one checked after it ended is marked as
+	// interrupted, not cut.
 	CheckMinChars    int `json:"checkMinChars,omitempty"`
 	MaxChecksPerTurn int `json:"maxChecksPerTurn,omitempty"`
 }

@@ -38,8 +38,10 @@ const mandateSchema = `{"type": "object", "additionalProperties": false, "requir
 // response's scope, nil when the reply does not say. A reply still
 // unreadable leaves the response unscored: the evaluation is nil and
 // problem says why.
-func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string) (ev *ResponseEvaluation, scope *responseScope, problem string, usage llm.Usage, err error) {
-	req := r.request(PurposeEvaluation, SpeakerArbiter, EvaluationPrompt(r.cfg, r.cat, ch.Position, answered, response))
+// cutBy, when not "", names who cut the response off: the evaluation is
+// told so (see [evaluationPrompt]).
+func (r *play) evaluate(ctx context.Context, ch Chair, answered, response, cutBy string) (ev *ResponseEvaluation, scope *responseScope, problem string, usage llm.Usage, err error) {
+	req := r.request(PurposeEvaluation, SpeakerArbiter, evaluationPrompt(r.cfg, r.cat, ch.Position, answered, response, cutBy))
 	req.Schema, req.Temperature = json.RawMessage(evaluationSchema), ptr(0.2)
 	reply, res, usage, err := engine.Judge(ctx, r.s, req, SegmentExchange, SpeakerArbiter, parseEvaluationReply)
 	if err != nil || res.Defaulted {
@@ -54,8 +56,26 @@ func (r *play) evaluate(ctx context.Context, ch Chair, answered, response string
 // the seed's ResponseEvaluation field names and, first, what the response is:
 // whether it critiques an opponent (the steel-manning mandate applies) and
 // whether it is substantive (the self-critique mandate applies), which
-// decide what it counts toward in [Metrics].
+// decide what it counts toward in [Metrics]. This is the prompt of a
+// response said whole; the debate tells the arbiter when a response was cut
+// off by an interruption (see [CutNote]).
 func EvaluationPrompt(cfg Config, cat *Catalog, position, answered, response string) Prompt {
+	return evaluationPrompt(cfg, cat, position, answered, response, "")
+}
+
+// CutNote is what the evaluation of a response cut off by an interruption
+// is told after the response, with the interrupter's name in place of %s:
+// the chair is judged on what it said, knowing it was cut, so that an
+// obligation it could only have met in what it never said — the
+// self-critique most responses end with — is no violation.
+const CutNote = "This response was cut off where it ends (at the dash) when %s interrupted: the chair could not finish it. " +
+	"Judge it only on what it said. An obligation it could still have met in the part it never said is not a violation: " +
+	"do not count a missing self-critique against it, and do not ask for an interjection for what the cut prevented. " +
+	"Steel-manning is still owed before any critique it did make."
+
+// evaluationPrompt is [EvaluationPrompt] for a response that cutBy (a
+// speaker's label) cut off, or said whole when cutBy is "".
+func evaluationPrompt(cfg Config, cat *Catalog, position, answered, response, cutBy string) Prompt {
 	ch, _ := cfg.chair(position)
 	info := cat.Info(ch.Framework)
 	var sys strings.Builder
@@ -113,6 +133,9 @@ Respond with one JSON object and nothing else:
 		u.WriteString("\nThe turn it answers:\n" + fence("transcript", answered) + "\n")
 	}
 	u.WriteString("\nThe response to evaluate:\n" + fence("response", response))
+	if cutBy != "" {
+		u.WriteString("\n\n" + fmt.Sprintf(CutNote, cutBy))
+	}
 	return Prompt{System: sys.String(), User: u.String()}
 }
 
@@ -282,19 +305,23 @@ func weakOrAbsent(q Quality) bool { return q == QualityWeak || q == QualityAbsen
 // named is the first that applies in the seed's order: straw-manning, missing
 // self-critique, framework inconsistency, rhetorical evasion.
 func InterjectionFor(cfg Config, ev *ResponseEvaluation) (ViolationType, bool) {
-	return interjectionFor(cfg, ev, fullScope)
+	return interjectionFor(cfg, ev, fullScope, false)
 }
 
 // interjectionFor is [InterjectionFor] for a response of scope sc: a
 // response that critiques no opponent owes no steel-man, one that is not
 // substantive owes no self-critique, so strict accountability does not call
-// their absence out.
-func interjectionFor(cfg Config, ev *ResponseEvaluation, sc responseScope) (ViolationType, bool) {
+// their absence out. A response cut off by an interruption (cut) owes no
+// self-critique either, which it might have made in what it never said: the
+// arbiter does not interject for a missing one, whatever the evaluation
+// asks.
+func interjectionFor(cfg Config, ev *ResponseEvaluation, sc responseScope, cut bool) (ViolationType, bool) {
 	if ev == nil || !cfg.Mandates.ArbiterCanInterject {
 		return "", false
 	}
+	selfOwed := sc.Substantive && !cut
 	steel := cfg.Mandates.RequireSteelManning && sc.CritiquesOpponent && weakOrAbsent(ev.SteelManning.Quality)
-	self := cfg.Mandates.RequireSelfCritique && sc.Substantive && weakOrAbsent(ev.SelfCritique.Quality)
+	self := cfg.Mandates.RequireSelfCritique && selfOwed && weakOrAbsent(ev.SelfCritique.Quality)
 	incons := !ev.FrameworkConsistency.Consistent
 	evasive := ev.IntellectualHonesty.Score == HonestyLow
 	switch cfg.Arbiter.AccountabilityLevel {
@@ -324,6 +351,9 @@ func interjectionFor(cfg Config, ev *ResponseEvaluation, sc responseScope) (Viol
 	case strings.Contains(r, "straw") || strings.Contains(r, "steel"):
 		return ViolationStrawManning, true
 	case strings.Contains(r, "self-critique") || strings.Contains(r, "self critique") || strings.Contains(r, "blind spot") || strings.Contains(r, "weakness"):
+		if cut {
+			return "", false
+		}
 		return ViolationMissingSelfCritique, true
 	case strings.Contains(r, "framework") || strings.Contains(r, "inconsisten"):
 		return ViolationFrameworkInconsistency, true

@@ -52,16 +52,15 @@ func Example() {
 	// opening: chair_2
 	// == exchange
 	// response: chair_1
-	// interjection: arbiter
 	// response: chair_2
 	// response: chair_1
 	// response: chair_2
-	// response: chair_1
 	// interjection: arbiter
+	// response: chair_1
 	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 12 utterances, 6 responses evaluated
+	// 11 utterances, 6 responses evaluated
 }
 
 // The one way every format is played: open the format by name with a
@@ -94,8 +93,8 @@ func Example_open() {
 	}
 	// Output:
 	// true open duelogic 3 utterances so far
-	// 12 utterances
-	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 83%, 0 interruptions, 2 interjections
+	// 11 utterances
+	// 2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 0 interruptions, 1 interjection
 	// transcript.md true
 }
 
@@ -174,6 +173,6 @@ func ExampleOrchestrator_Resume() {
 	fmt.Println(res.Metrics.Responses, "responses")
 	// Output:
 	// engine: exchange segment, chair_2 (response): 503 from upstream
-	// flaky 7 utterances so far
+	// flaky 9 utterances so far
 	// 6 responses
 }

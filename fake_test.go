@@ -47,8 +47,8 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	}
 	// Exchange 1: chair_1 responds (clean), chair_2 responds; the check
 	// made as it streams lets chair_1 cut in at the end of the sentence
-	// under way, and its evaluation is the violation. chair_1's
-	// interruption stands for its response of exchange 2.
+	// under way, and its evaluation is the violation. chair_1 still
+	// gives its response of exchange 2: every chair speaks every exchange.
 	var kinds []string
 	for _, u := range res.Transcript {
 		if u.Exchange == 1 {
@@ -64,8 +64,8 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("exchange 1 = %s, want %s", got, want)
 	}
-	if f.Calls(duelogic.PurposeEvaluation) != 5 || f.Calls(duelogic.PurposeInterruptCheck) != 5 {
-		t.Errorf("calls: %d evaluations, %d interrupt checks, want 5 and 5", f.Calls(duelogic.PurposeEvaluation), f.Calls(duelogic.PurposeInterruptCheck))
+	if f.Calls(duelogic.PurposeEvaluation) != 6 || f.Calls(duelogic.PurposeInterruptCheck) != 6 {
+		t.Errorf("calls: %d evaluations, %d interrupt checks, want 6 and 6", f.Calls(duelogic.PurposeEvaluation), f.Calls(duelogic.PurposeInterruptCheck))
 	}
 	for _, r := range f.Requests() {
 		if r.Purpose == duelogic.PurposeEvaluation && (len(r.Schema) == 0 || r.Model != cfg.Arbiter.ModelID) {
@@ -78,7 +78,7 @@ func TestDebateOnScriptedFake(t *testing.T) {
 	if !strings.Contains(tokens.String(), "fake reply for opening") {
 		t.Errorf("streamed tokens lack the fake's replies: %.80q", tokens.String())
 	}
-	if m := res.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 5 {
+	if m := res.Metrics; m.Interruptions != 1 || m.Interjections != 1 || m.Evaluated != 6 {
 		t.Errorf("metrics %+v", m)
 	}
 }

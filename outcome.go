@@ -15,14 +15,20 @@ var _ engine.Outcome = (*Outcome)(nil)
 // and Draw and Void are false; Summary is one line of the debate's size
 // and its metrics: "2 chairs, 3 exchanges; steel-manning 83%, self-critique
 // 67%, 2 interruptions, 1 interjection" ("not measured" for a rate with
-// nothing to count). A nil Outcome, a debate that did not finish, says so.
+// nothing to count); the exchanges are those played (Flow.MaxExchanges for
+// an outcome that does not say). A nil Outcome, a debate that did not
+// finish, says so.
 func (o *Outcome) Verdict() engine.Verdict {
 	if o == nil {
 		return engine.Verdict{Summary: "the debate did not finish"}
 	}
 	m := o.Metrics
+	exchanges := o.Config.Flow.MaxExchanges
+	if m.Exchanges > 0 {
+		exchanges = m.Exchanges
+	}
 	return engine.Verdict{Summary: fmt.Sprintf("%s, %s; %s, %s, %s, %s",
-		count(len(o.Config.Chairs), "chair"), count(o.Config.Flow.MaxExchanges, "exchange"),
+		count(len(o.Config.Chairs), "chair"), count(exchanges, "exchange"),
 		percent("steel-manning", m.SteelManningRate, m.SteelManningMeasured()),
 		percent("self-critique", m.SelfCritiqueRate, m.SelfCritiqueMeasured()),
 		count(m.Interruptions, "interruption"), count(m.Interjections, "interjection"))}
@@ -140,15 +146,20 @@ func (m Metrics) lines() []string {
 	} else {
 		lines = append(lines,
 			target("steel-manning", m.SteelManningRate, m.CritiqueResponses, "critique responses", SteelManningTarget, m.SteelManningMeasured(), m.MeetsSteelManning),
-			target("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", SelfCritiqueTarget, m.SelfCritiqueMeasured(), m.MeetsSelfCritique),
+			target("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", SelfCritiqueTarget, m.SelfCritiqueMeasured(), m.MeetsSelfCritique)+m.cutNote(),
 			fmt.Sprintf("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
 	lines = append(lines, fmt.Sprintf("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
-	length := fmt.Sprintf("length %d words, about %.1f spoken minutes at %d words a minute", m.Words, m.SpokenMinutes, SpokenWordsPerMinute)
-	if m.TargetMinutes > 0 {
-		length += fmt.Sprintf(" (target %d)", m.TargetMinutes)
+	return append(lines, m.Length())
+}
+
+// cutNote says, after the self-critique rate, how many responses it
+// leaves out because an interruption cut them off.
+func (m Metrics) cutNote() string {
+	if m.CutResponses == 0 {
+		return ""
 	}
-	return append(lines, length)
+	return fmt.Sprintf("; %d cut off by an interruption not counted", m.CutResponses)
 }
 
 // count is "1 chair", "3 chairs".

@@ -240,9 +240,6 @@ type play struct {
 	// evaluated response to have, for the metrics.
 	scopes     map[int64]responseScope
 	boundaries int
-	// interrupter is the chair that just cut in, whose next scheduled
-	// response passes if it comes right after (see exchange).
-	interrupter string
 }
 
 // evaluationRecord is the arbiter's review of one exchange response: the
@@ -312,13 +309,16 @@ func (r *play) introduction(ctx context.Context) error {
 }
 
 // pace returns the words a chair's opening or response is asked for, with
-// turnsLeft chair turns to go, this one included: see [turnRange].
-func (r *play) pace(turnsLeft int) (lo, hi int) {
-	spoken := 0
-	for _, u := range r.transcript() {
-		spoken += countWords(u.Content)
-	}
-	return turnRange(r.cfg, spoken, turnsLeft)
+// turnsLeft chair turns to go, this one included, exchangeTurnsLeft of them
+// exchange responses: see [turnRange].
+func (r *play) pace(turnsLeft, exchangeTurnsLeft int) (lo, hi int) {
+	return turnRange(r.cfg, measure(r.transcript()), turnsLeft, exchangeTurnsLeft)
+}
+
+// planned is the number of exchange rounds to play, decided before round
+// played+1 with openingsLeft openings to come: see [plannedExchanges].
+func (r *play) planned(played, openingsLeft int) int {
+	return plannedExchanges(r.cfg, measure(r.transcript()), played, openingsLeft)
 }
 
 func (r *play) openings(ctx context.Context) error {
@@ -328,7 +328,8 @@ func (r *play) openings(ctx context.Context) error {
 			return err
 		}
 		t := chairTurn{kind: KindOpening}
-		t.lo, t.hi = r.pace(n - i + n*r.cfg.Flow.MaxExchanges)
+		x := r.planned(0, n-i)
+		t.lo, t.hi = r.pace(n-i+n*x, n*x)
 		p := Prompt{
 			System: r.chairSystem(ch.Position),
 			User:   chairTurnPrompt(r.cfg, r.d, r.window(), t),
@@ -341,51 +342,66 @@ func (r *play) openings(ctx context.Context) error {
 	return nil
 }
 
-// exchange runs the rounds: each chair responds once per round, in chair
-// order. The turn order after an interruption: the interrupter's
-// interruption stands for its next scheduled response when that response
-// would come right after it (the next chair turn; the arbiter's
-// interjections do not count), so no chair speaks twice in a row; the
-// interrupted chair keeps its next scheduled turn.
+// exchange runs the rounds: every chair responds once per round, in chair
+// order, as seed 000's executeExchange plays them. An interruption takes no
+// turn away: it is an utterance added after the response it cuts into (and
+// before the arbiter's interjection on that response, if any), and the
+// interrupter still gives its own response when its turn comes, also right
+// after its interruption. The rounds are Flow.MaxExchanges, or fewer (3 at
+// the least) when the target duration cannot hold them all: the number is
+// decided again before each round, from what was said.
 func (r *play) exchange(ctx context.Context) error {
 	n := len(r.cfg.Chairs)
-	for x := 1; x <= r.cfg.Flow.MaxExchanges; x++ {
+	for x := 1; ; x++ {
+		planned := r.planned(x-1, 0)
+		if x > planned {
+			return nil
+		}
 		for i, ch := range r.cfg.Chairs {
 			if err := r.boundary(ctx); err != nil {
 				return err
 			}
-			if r.interrupter == ch.Position {
-				r.interrupter = ""
-				continue
-			}
-			r.interrupter = ""
-			if err := r.respond(ctx, x, ch, n-i+n*(r.cfg.Flow.MaxExchanges-x)); err != nil {
+			left := n - i + n*(planned-x)
+			if err := r.respond(ctx, x, ch, left); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
 }
 
 // respond runs one chair's exchange turn: the response, with the interrupt
 // checks beside its stream; when one cuts it off, the interruption; the
-// arbiter's review of it (the evaluation, and when the response could not be
-// checked as it streamed, the interrupt check side by side), then any
-// interruption and interjection the review calls for. turnsLeft counts the
-// chair turns to go, this one included, for the pacing.
+// arbiter's review of it (the evaluation, and when no check was made as it
+// streamed, the interrupt check side by side, so that every response gets
+// its check), then any interruption and interjection the review calls
+// for. turnsLeft counts the chair turns to go, this one included, for the
+// pacing.
 func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) error {
 	key := fmt.Sprintf("x%d:%s", x, ch.Position)
-	var answered *Utterance
-	if tr := r.s.Tail(1); len(tr) > 0 {
-		answered = &tr[0]
-	}
 	t := chairTurn{kind: KindResponse}
-	t.lo, t.hi = r.pace(turnsLeft)
+	// The turn it answers is the last one by someone else. A chair that
+	// has cut into the response before it (its interruption, then maybe
+	// the arbiter's call on that response) goes on from its interruption.
+	var answered *Utterance
+	tr := r.s.Tail(4)
+	for i := len(tr) - 1; i >= 0; i-- {
+		u := &tr[i]
+		if u.Speaker != ch.Position && answered == nil {
+			answered = u
+		}
+		if cut, ok := r.s.Utterance(u.ReplyTo); ok && u.Speaker == ch.Position && u.Kind == KindInterruption {
+			t.cutIn = r.label(cut.Speaker)
+		}
+		if u.Speaker != ch.Position && u.Kind == KindResponse {
+			break
+		}
+	}
+	t.lo, t.hi = r.pace(turnsLeft, turnsLeft)
 	if answered != nil {
 		t.previous = r.label(answered.Speaker)
 	}
 	p := Prompt{System: r.chairSystem(ch.Position), User: chairTurnPrompt(r.cfg, r.d, r.window(), t)}
-	u, cut, live, err := r.speak(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p)
+	u, cut, checked, err := r.speak(ctx, key, Utterance{Speaker: ch.Position, Segment: SegmentExchange, Kind: KindResponse, Exchange: x}, p)
 	if err != nil {
 		return err
 	}
@@ -395,7 +411,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 			return err
 		}
 	}
-	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered, !live)
+	ev, err := r.reviewStep(ctx, "eval:"+key, u, answered, !checked)
 	if err != nil {
 		return err
 	}
@@ -412,7 +428,7 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 	if ev.Scope != nil {
 		scope = *ev.Scope
 	}
-	if vt, ok := interjectionFor(r.cfg, ev.Evaluation, scope); ok {
+	if vt, ok := interjectionFor(r.cfg, ev.Evaluation, scope, u.Cut); ok {
 		ij := Interjection{Type: vt, Target: ch.Position, Reason: ev.Evaluation.InterjectionReason, UtteranceSeq: u.Seq}
 		if answered != nil && answered.Speaker != SpeakerArbiter && answered.Speaker != ch.Position {
 			ij.Opponent = answered.Speaker
@@ -428,9 +444,11 @@ func (r *play) respond(ctx context.Context, x int, ch Chair, turnsLeft int) erro
 // speak says a chair's exchange response. When interruptions are on, the
 // interrupt check watches it as it streams (engine.Session.SayWatched) and
 // may cut it off: the candidate that cut is returned, as stored with the
-// utterance. live reports that the checks ran beside the stream; when not
-// (a client that cannot stream), the review checks the whole response.
-func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ Utterance, cut *InterruptCandidate, live bool, _ error) {
+// utterance. checked reports that a check was made beside the stream; when
+// none was — a client that cannot stream, or a response that ended before
+// its first checkpoint (CheckMinChars) or within the sentence of it — the
+// review checks the whole response, which is then marked, not cut.
+func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ Utterance, cut *InterruptCandidate, checked bool, _ error) {
 	req := r.request(PurposeResponse, u.Speaker, p)
 	if !r.interruptionsOn() {
 		u, err := r.s.Say(ctx, key, u, req)
@@ -460,7 +478,7 @@ func (r *play) speak(ctx context.Context, key string, u Utterance, p Prompt) (_ 
 		},
 	})
 	if err != nil || w.Cut == nil {
-		return u, nil, w.Live, err
+		return u, nil, w.Live && w.Checks > 0, err
 	}
 	cut = new(InterruptCandidate)
 	if err := json.Unmarshal(w.Cut, cut); err != nil {
@@ -475,7 +493,11 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 	var ev evaluationRecord
 	_, err := r.s.Step(ctx, key, RecordEvaluation, SpeakerArbiter, &ev, func(ctx context.Context) (any, llm.Usage, error) {
 		ch, _ := r.cfg.chair(u.Speaker)
-		review, usage, err := r.review(ctx, ch, answered, u.Content, check)
+		cutBy := ""
+		if u.Cut {
+			cutBy = r.label(u.InterruptedBy)
+		}
+		review, usage, err := r.review(ctx, ch, answered, u.Content, cutBy, check)
 		if err != nil {
 			return nil, usage, err
 		}
@@ -506,9 +528,9 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 	return ev, nil
 }
 
-// review evaluates a response and, when check is set, checks for an
-// interruption, side by side.
-func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content string, check bool) (*evaluationRecord, llm.Usage, error) {
+// review evaluates a response (cut off by cutBy, a speaker's label, when
+// not "") and, when check is set, checks for an interruption, side by side.
+func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, content, cutBy string, check bool) (*evaluationRecord, llm.Usage, error) {
 	ev := &evaluationRecord{}
 	var evalUsage, checkUsage llm.Usage
 	g, gctx := errgroup.WithContext(ctx)
@@ -520,7 +542,7 @@ func (r *play) review(ctx context.Context, ch Chair, answered *Utterance, conten
 				prev = r.label(answered.Speaker) + ":\n" + truncateRunes(answered.Content, windowTurnRunes)
 			}
 			var err error
-			ev.Evaluation, ev.Scope, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content)
+			ev.Evaluation, ev.Scope, ev.EvalError, evalUsage, err = r.evaluate(gctx, ch, prev, content, cutBy)
 			return err
 		})
 	}
@@ -575,7 +597,6 @@ func (r *play) interruption(ctx context.Context, key string, u Utterance, c Inte
 			Reason: fmt.Sprintf("%s: %q", c.TriggerReason, c.TriggerContent),
 		})
 	}
-	r.interrupter = by
 	p := Prompt{
 		System: r.chairSystem(by),
 		User: chairTurnPrompt(r.cfg, r.d, r.window(), chairTurn{
@@ -592,9 +613,12 @@ func (r *play) interruption(ctx context.Context, key string, u Utterance, c Inte
 
 // interject has the arbiter call a chair out.
 func (r *play) interject(ctx context.Context, key string, ij Interjection) error {
-	offending := ""
+	offending, cutBy := "", ""
 	if u, ok := r.s.Utterance(ij.UtteranceSeq); ok {
 		offending = u.Content
+		if u.Cut {
+			cutBy = r.label(u.InterruptedBy)
+		}
 	}
 	x := 0
 	if r.seg == SegmentExchange {
@@ -609,7 +633,7 @@ func (r *play) interject(ctx context.Context, key string, ij Interjection) error
 	_, err := r.say(ctx, key, Utterance{
 		Speaker: SpeakerArbiter, Segment: r.seg, Kind: KindInterjection, Exchange: x,
 		ReplyTo: ij.UtteranceSeq, Reason: ij.Reason, Violation: ij.Type, Target: ij.Target,
-	}, InterjectionPrompt(r.cfg, r.cat, ij, offending), PurposeInterjection)
+	}, interjectionPrompt(r.cfg, r.cat, ij, offending, cutBy), PurposeInterjection)
 	return err
 }
 
@@ -664,6 +688,7 @@ func (r *play) synthesis(ctx context.Context) error {
 		m.Arguments = args
 		m.Clashes = append(m.Clashes, clashes...)
 	}
+	m.MinWords, m.MaxWords = closingRange(r.cfg, measure(r.transcript()).spoken)
 	_, err = r.say(ctx, "closing",
 		Utterance{Speaker: SpeakerArbiter, Segment: SegmentSynthesis, Kind: KindClosing},
 		ArbiterClosingPrompt(r.cfg, r.cat, r.d, m), PurposeClosing)

@@ -2,7 +2,6 @@ package duelogic
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -245,19 +244,61 @@ var (
 	stubCritiquePhrases = []string{"where i part ways", "i cannot follow that all the way", "where i push back", "from where i sit"}
 )
 
-// stubLine is a sentence of a chair text: the paragraph it belongs to and
-// whether it may be dropped to keep the text within its length.
-type stubLine struct {
-	text     string
-	para     int
-	optional bool
+// stubNameOnce names the proposition p (quoted) in full once, in the first
+// piece that names it and is always said (else the first that names it),
+// and refers back to it everywhere else, before the text is fitted to its
+// length.
+func stubNameOnce(pieces []stubPiece, p string) {
+	if !strings.HasPrefix(p, `"`) {
+		return
+	}
+	full := -1
+	for i, pc := range pieces {
+		if strings.Contains(pc.text, p) && (full < 0 || pc.add == 0 && pc.drop == 0 && (pieces[full].add > 0 || pieces[full].drop > 0)) {
+			full = i
+		}
+	}
+	for i := range pieces {
+		if i != full {
+			pieces[i].text = strings.ReplaceAll(pieces[i].text, p, "this proposition")
+		}
+	}
+	if full >= 0 {
+		// Within its piece too, once.
+		pc := &pieces[full]
+		at := strings.Index(pc.text, p) + len(p)
+		pc.text = pc.text[:at] + strings.ReplaceAll(pc.text[at:], p, "this proposition")
+	}
 }
 
-// Chair texts are kept within these word counts.
+// stubAsides are sentences a chair text may add to reach the length asked
+// for: they neither steel-man, critique nor admit a weakness.
+var stubAsides = []string{
+	"Notice that nobody in this conversation disputes that {v} matters; the fight is over how much, and at what price.",
+	"I keep asking myself what someone who has to live with the answer to {P} would say if they were sitting here with us.",
+	"It would be easy to settle this with a slogan, and I think we owe the people listening more than that.",
+	"History is full of answers to questions like this one that looked obvious at the time and aged badly.",
+	"So let me be concrete about what I would actually do, and what I would refuse to do, if this were my decision.",
+	"The details matter here, because the same principle can point in opposite directions depending on who bears the cost.",
+	"I do not think our disagreement is about the facts; I think it is about which facts we let count.",
+	"If {opp} can show me how their view protects {v}, I will gladly revise what I have said.",
+	"None of this is abstract for the people on the receiving end of whatever we decide.",
+	"The {label} view has been tested on hard cases before, and it has learned something from each of them.",
+}
+
+// The length of a chair text when its prompt asks for none: the seed's
+// "Aim for 150-300 words per response".
 const (
-	stubChairMinWords = 100
-	stubChairMaxWords = 220
+	stubChairMinWords = MinTurnWords
+	stubChairMaxWords = MaxTurnWords
 )
+
+// stubHandBacks end an interruption by giving the floor back.
+var stubHandBacks = []string{
+	"That is all I wanted on the record; go on.",
+	"I will hand the floor back, but that point needs an answer.",
+	"Carry on, but please come back to that.",
+}
 
 func writeStubChair(c *llm.StubCall) string {
 	me := stubSelf(c)
@@ -279,92 +320,97 @@ func writeStubChair(c *llm.StubCall) string {
 		vars["v"] = value
 		return stubtext.Expand(c.Pick(templates), vars)
 	}
+	// Each elaboration template is used once in a text.
+	elaborations, used := c.PickN(stubElaborations, len(stubElaborations)), 0
+	elaborate := func(value string) string {
+		vars["v"] = value
+		used++
+		return stubtext.Expand(elaborations[(used-1)%len(elaborations)], vars)
+	}
 	steelMan := c.Roll("omit steel-manning") >= 0.15
 	selfCritique := c.Roll("omit self-critique") >= 0.15
+	lo, hi := stubWordRange(c, stubChairMinWords, stubChairMaxWords)
 
-	var lines []stubLine
-	add := func(para int, optional bool, text string) {
-		lines = append(lines, stubLine{text: text, para: para, optional: optional})
+	var pieces []stubPiece
+	add := func(para, drop int, text string) {
+		pieces = append(pieces, stubPiece{text: text, para: para, drop: drop})
 	}
 	addSteelMan := func(para int) {
 		if steelMan {
-			add(para, false, say(stubSteelMen, ""))
+			add(para, 0, say(stubSteelMen, ""))
 		}
-		add(para, false, say(stubCritiques, ""))
+		add(para, 0, say(stubCritiques, ""))
 	}
 	claim := func(i int) string { return stubtext.Expand(claims[i%len(claims)], vars) }
+	// extras are the sentences to add, in order, to reach the length:
+	// the claims and values not used yet, then the asides.
+	extras := func(para, from int) {
+		n := 0
+		for i := from; i < len(claims); i++ {
+			n++
+			pieces = append(pieces, stubPiece{text: claim(i), para: para, add: n})
+		}
+		for i := from; i < len(values); i++ {
+			n++
+			pieces = append(pieces, stubPiece{text: elaborate(values[i]), para: para, add: n})
+		}
+		for i, a := range c.PickN(stubAsides, len(stubAsides)) {
+			n++
+			vars["v"] = values[i%len(values)]
+			pieces = append(pieces, stubPiece{text: stubtext.Expand(a, vars), para: para, add: n})
+		}
+	}
 	opener := ""
 	switch c.Request().Purpose {
 	case "opening":
-		add(0, false, say(stubHooks, values[0]))
-		add(0, false, claim(0))
+		add(0, 0, say(stubHooks, values[0]))
+		add(0, 0, claim(0))
 		if ctx, ok := c.Tag("context"); ok && ctx != "" {
-			add(0, true, "The background we were given matters here too: "+strings.TrimRight(stubtext.Shorten(ctx, 100), ".!?")+".")
+			add(0, 3, "The background we were given matters here too: "+strings.TrimRight(stubtext.Shorten(ctx, 100), ".!?")+".")
 		}
-		add(0, true, say(stubElaborations, values[1]))
-		add(0, true, claim(1))
+		add(0, 2, elaborate(values[1]))
+		add(0, 1, claim(1))
 		addSteelMan(1)
+		extras(1, 2)
 	case "interruption":
+		// A short turn: the challenge and the critique stay, the rest
+		// goes first when the text is too long.
 		if o, ok := c.Tag("opener"); ok {
 			opener = strings.Join(strings.Fields(o), " ")
 		}
-		add(0, false, say(stubChallenges, values[0]))
+		add(0, 0, say(stubChallenges, values[0]))
 		if t, ok := c.Tag("trigger"); ok && t != "" {
-			add(0, true, `When you say "`+stubtext.Shorten(t, 60)+`", you are assuming the answer instead of arguing for it.`)
+			add(0, 3, `When you say "`+stubtext.Shorten(t, 60)+`", you are assuming the answer instead of arguing for it.`)
 		}
-		add(0, false, claim(0))
-		addSteelMan(0)
+		add(0, 4, claim(0))
+		if steelMan {
+			add(0, 5, say(stubSteelMen, ""))
+		}
+		add(0, 0, say(stubCritiques, ""))
+		if selfCritique {
+			add(0, 6, say(stubBlindSpots, ""))
+		}
+		extras(0, 1)
+		add(0, 2, c.Pick(stubHandBacks))
 	default: // "response"
-		add(0, false, say(stubReactions, ""))
+		add(0, 0, say(stubReactions, ""))
 		addSteelMan(0)
-		add(0, false, claim(0))
-		add(1, true, say(stubElaborations, values[1]))
-		add(1, true, claim(1))
+		add(0, 0, claim(0))
+		add(1, 2, elaborate(values[1]))
+		add(1, 1, claim(1))
+		extras(1, 2)
 	}
-	// The text ends with the admission of a weakness and a closing line.
-	var tail []stubLine
-	if selfCritique {
-		tail = append(tail, stubLine{text: say(stubBlindSpots, ""), para: 1})
-	}
-	tail = append(tail, stubLine{text: say(stubCloses, values[2%len(values)]), para: 1})
-
-	words := func() int {
-		n := stubtext.Words(opener)
-		for _, l := range slices.Concat(lines, tail) {
-			n += stubtext.Words(l.text)
+	if c.Request().Purpose != "interruption" {
+		// The text ends with the admission of a weakness and a closing
+		// line.
+		if selfCritique {
+			add(1, 0, say(stubBlindSpots, ""))
 		}
-		return n
+		add(1, 0, say(stubCloses, values[2%len(values)]))
 	}
-	for i := 2; words() < stubChairMinWords && i < len(claims)+len(values); i++ {
-		if i < len(claims) {
-			add(1, true, claim(i))
-		} else {
-			add(1, true, say(stubElaborations, values[i-len(claims)]))
-		}
-	}
-	for words() > stubChairMaxWords {
-		i := len(lines) - 1
-		for i >= 0 && !lines[i].optional {
-			i--
-		}
-		if i < 0 {
-			break
-		}
-		lines = slices.Delete(lines, i, i+1)
-	}
-
-	paras := make([][]string, 2)
-	for _, l := range slices.Concat(lines, tail) {
-		paras[l.para] = append(paras[l.para], l.text)
-	}
-	text := stubtext.Join(paras...)
-	// Name the proposition in full once; after that, refer back to it.
-	if p := vars["P"]; strings.HasPrefix(p, `"`) {
-		if i := strings.Index(text, p); i >= 0 {
-			head := text[:i+len(p)]
-			text = head + strings.ReplaceAll(text[len(head):], p, "this proposition")
-		}
-	}
+	ow := stubtext.Words(opener)
+	stubNameOnce(pieces, vars["P"])
+	text := stubtext.Join(stubFit(pieces, lo-ow, stubTarget(c, lo, hi)-ow, hi-ow)...)
 	switch {
 	case strings.HasSuffix(opener, "—"):
 		// "I have to push back on that—before we move on, ..."

@@ -64,17 +64,23 @@ type stubEvaluation struct {
 // "evaluation" calls substantive.
 const stubSubstantiveWords = 60
 
+// stubCutNote is how an evaluation prompt says the response was cut off:
+// [CutNote] up to the interrupter's name.
+var stubCutNote, _, _ = strings.Cut(CutNote, "%s")
+
 // writeStubEvaluation judges the response by the phrases the stub's chairs use:
 // it critiques an opponent exactly when it has a critique phrase, and is
 // substantive when it has at least stubSubstantiveWords words (a response cut
 // off early is not); steel-manning and self-critique are "absent" exactly
 // when their phrases are missing, and their absence is a violation only where
-// they are owed (a critique, a substantive response). Now and then (5% each)
-// it also finds framework drift or evasion.
+// they are owed (a critique, a substantive response; no self-critique is
+// owed by a response the prompt says was cut off, see [CutNote]). Now and
+// then (5% each) it also finds framework drift or evasion.
 func writeStubEvaluation(c *llm.StubCall) string {
 	text := stubUnderReview(c)
 	critiques := stubContainsAny(text, stubCritiquePhrases)
 	substantive := stubtext.Words(text) >= stubSubstantiveWords
+	cut := strings.Contains(c.Prompt(), stubCutNote)
 	steel := stubContainsAny(text, stubSteelPhrases)
 	self := stubContainsAny(text, stubBlindPhrases)
 	drift := c.Roll("framework drift") < 0.05
@@ -98,10 +104,14 @@ func writeStubEvaluation(c *llm.StubCall) string {
 		"Stated the opposing view in terms its own advocates would accept before critiquing it.",
 		"Acknowledged the opposing view, though the restatement was brief.",
 		"Critiqued the opposing view without first stating it at its best.")
+	absentSelf := "Did not acknowledge any limitation of its own framework."
+	if cut {
+		absentSelf = "Cut off before any acknowledgement of its own framework's limits; not counted against it."
+	}
 	e.SelfCritique = mandate(self, "self-critique quality",
 		"Named a concrete weakness of its own framework and engaged with it.",
 		"Mentioned a limitation of its own framework without exploring it.",
-		"Did not acknowledge any limitation of its own framework.")
+		absentSelf)
 	e.FrameworkConsistency.Consistent = !drift
 	e.FrameworkConsistency.Violations = []string{}
 	e.IntellectualHonesty.Issues = []string{}
@@ -110,7 +120,7 @@ func writeStubEvaluation(c *llm.StubCall) string {
 		reasons = append(reasons, "Steel-manning absent: the chair critiqued an opponent without stating the strongest form of their position.")
 		e.IntellectualHonesty.Issues = append(e.IntellectualHonesty.Issues, "Engaged a weaker version of the opposing argument.")
 	}
-	if !self && substantive {
+	if !self && substantive && !cut {
 		score -= 25
 		reasons = append(reasons, "Self-critique absent: the chair did not acknowledge any weakness of its own framework.")
 	}

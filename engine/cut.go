@@ -19,8 +19,10 @@ type Watch struct {
 	// Check judges what the speaker has said so far, which ends at a
 	// sentence boundary, and returns a [Cut] to stop the speaker there, or
 	// nil to let them go on, with what the judgment cost. It runs on a
-	// goroutine of its own beside the stream, one check at a time, and
-	// never delays a token; the model calls it makes go through
+	// goroutine of its own beside the stream, one check at a time; the
+	// tokens past the end of the sentence after its checkpoint (where its
+	// cut would fall) wait for its verdict before the sink is given them,
+	// the others never wait for it. The model calls it makes go through
 	// [Session.Call] with the ctx it is given, which is cancelled when the
 	// check no longer matters. It must return promptly once ctx is done.
 	// An error stops the utterance: SayWatched returns it.
@@ -91,9 +93,9 @@ var errCut = errors.New("engine: utterance cut")
 // is stored as said up to that boundary — a final full stop replaced by
 // [CutMark] — with Cut, Interrupted and InterruptedBy (the Cut's By) set,
 // and the Cut's Value is stored in the same record, so a resumed debate
-// replays the utterance as cut and gets the Value back. Tokens the sink was
-// given past the cut (when the check ended after the speaker had moved on)
-// are not part of the utterance; its [EventUtterance] carries what stands.
+// replays the utterance as cut and gets the Value back. The sink is never
+// given tokens past the cut (see below); the utterance's [EventUtterance]
+// carries what stands, its last full stop replaced by CutMark.
 // A cut utterance's usage is estimated (four characters a token) from its
 // prompt and what it kept.
 //
@@ -106,6 +108,13 @@ var errCut = errors.New("engine: utterance cut")
 // when the reply ends; Watched counts only the checks that counted). When
 // the reply ends while a check that counts is still running, SayWatched
 // waits for it.
+//
+// The sink is shown what is stored: while a check is pending, the tokens
+// past the end of the sentence after its checkpoint — where its cut would
+// fall — are held, and given to the sink once the check has decided not to
+// cut (never, when it cuts). A slow check thus delays the tokens past that
+// sentence end, never the ones before it; the tokens a reply that fails
+// still holds are not shown, as the utterance is not stored.
 //
 // A sentence boundary is a '.', '!', '?' or '…' (closing quotes and brackets
 // may follow), then white space, then a character that is not a lower-case
@@ -200,10 +209,12 @@ func estimateTokens(runes int) int { return (runes + 3) / 4 }
 // boundaries and queues checkpoints; the checker goroutine (check) runs
 // the checks in order. mu guards the fields below it; neither side holds
 // it across a call or a send that could block (the queue holds every
-// checkpoint there can be).
+// checkpoint there can be), nor while it gives the sink tokens (see show).
 type cutter struct {
 	w     Watch
 	queue chan checkpoint
+	// emit gives the sink a token event; set by run.
+	emit func(delta string)
 
 	mu sync.Mutex
 	// The text said so far and its boundaries, written by tap.
@@ -217,6 +228,15 @@ type cutter struct {
 	queued int // checkpoints queued
 	lastR  int // runes at the last checkpoint
 	ended  bool
+
+	// What the sink was shown: the first shown bytes of text. cps are
+	// the checkpoints queued (the length of the text each check sees),
+	// the first decided of them decided; showing is set while a goroutine
+	// gives the sink tokens.
+	shown   int
+	cps     []int
+	decided int
+	showing bool
 
 	// What the checks came to, written by check.
 	results []checkResult
@@ -252,6 +272,9 @@ func (c *cutter) run(ctx context.Context, rec *recorder, cl llm.Client, req llm.
 	wctx, cancel := context.WithCancel(context.WithValue(ctx, watchKey{}, true))
 	sctx, stop := context.WithCancel(ctx)
 	c.stop = stop
+	c.emit = func(delta string) {
+		rec.emit(ctx, Event{Type: EventToken, Segment: seg, Speaker: speaker, Delta: delta, Time: rec.now()})
+	}
 	done := make(chan struct{})
 	var panicked any
 	go func() {
@@ -302,9 +325,60 @@ func (c *cutter) run(ctx context.Context, rec *recorder, cl llm.Client, req llm.
 	case c.err != nil:
 		return llm.Response{}, nil, c.err
 	case c.at >= 0:
+		c.show(c.at)
 		return llm.Response{Content: string(c.text[:c.at])}, c.cut, nil
+	case err == nil:
+		// Said whole: the sink gets what it was not shown yet.
+		c.show(len(c.text))
 	}
 	return resp, nil, err
+}
+
+// showable is how much of the text the sink may be shown: up to the cut,
+// once one is decided; while a check is pending (or a cut is decided whose
+// place is not yet known), up to the end of the sentence after the pending
+// checkpoint, where its cut would fall, or, that end not yet known, up to
+// what was scanned; else all of it. c.mu is held.
+func (c *cutter) showable() int {
+	switch {
+	case c.at >= 0:
+		return c.at
+	case c.pending >= 0:
+		return c.scan
+	case c.decided < len(c.cps):
+		if b := c.after(c.cps[c.decided]); b >= 0 {
+			return b
+		}
+		return c.scan
+	}
+	return len(c.text)
+}
+
+// show gives the sink the text up to end (to showable, when end is -1)
+// that it was not shown yet, in order, from whichever goroutine calls it:
+// the first to find nobody showing shows, c.mu released while the sink
+// takes each delta, and goes on while there is more to show; the others
+// leave it to that one. c.mu is held on entry and on return.
+func (c *cutter) show(end int) {
+	if c.showing {
+		return
+	}
+	c.showing = true
+	for {
+		to := end
+		if to < 0 {
+			to = c.showable()
+		}
+		if to <= c.shown {
+			break
+		}
+		delta := string(c.text[c.shown:to])
+		c.shown = to
+		c.mu.Unlock()
+		c.emit(delta)
+		c.mu.Lock()
+	}
+	c.showing = false
 }
 
 // counts reports whether a check of the first n bytes counts: whether a
@@ -325,16 +399,16 @@ func (c *cutter) after(n int) int {
 }
 
 // tap takes each delta of the stream: it finds the sentence boundaries the
-// delta completes, queues the checkpoints among them, and stops the stream
-// at the cut once a check has decided one. It returns the part of the
-// delta the sink is given.
+// delta completes, queues the checkpoints among them, shows the sink what
+// it may be shown (see showable), and stops the stream at the cut once a
+// check has decided one. It leaves the recorder nothing to show: the
+// cutter shows the tokens itself.
 func (c *cutter) tap(delta string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.at >= 0 {
 		return "", errCut
 	}
-	start := len(c.text)
 	c.text = append(c.text, delta...)
 	for c.scan < len(c.text) {
 		if !utf8.FullRune(c.text[c.scan:]) {
@@ -344,10 +418,12 @@ func (c *cutter) tap(delta string) (string, error) {
 		c.step(r, size)
 		if c.at >= 0 {
 			c.stop()
-			return delta[:max(0, c.at-start)], errCut
+			c.show(-1)
+			return "", errCut
 		}
 	}
-	return delta, nil
+	c.show(-1)
+	return "", nil
 }
 
 // step moves the boundary scanner over one rune. c.mu is held.
@@ -394,6 +470,7 @@ func (c *cutter) boundary() {
 	if c.queued < c.w.MaxChecks && c.candR-c.lastR >= c.w.MinRunes {
 		c.queued++
 		c.lastR = c.candR
+		c.cps = append(c.cps, b)
 		c.queue <- checkpoint{said: string(c.text[:b])} // never blocks: the queue holds MaxChecks
 	}
 }
@@ -415,10 +492,12 @@ func (c *cutter) check(ctx context.Context) {
 			cctx, c.drop = context.WithCancel(ctx)
 			c.running = &cp
 		}
-		c.mu.Unlock()
 		if skip {
+			c.decide()
+			c.mu.Unlock()
 			continue
 		}
+		c.mu.Unlock()
 		tctx, judged := withTally(cctx)
 		cut, usage, err := c.w.Check(tctx, cp.said)
 		c.mu.Lock()
@@ -428,6 +507,7 @@ func (c *cutter) check(ctx context.Context) {
 		if ctx.Err() != nil || (dropped && c.ended && !c.counts(len(cp.said))) {
 			// Cancelled with the utterance, or its checkpoint is in the
 			// last sentence: it does not count.
+			c.decide()
 			c.mu.Unlock()
 			continue
 		}
@@ -445,7 +525,18 @@ func (c *cutter) check(ctx context.Context) {
 				c.stop()
 			}
 		}
+		c.decide()
 		c.mu.Unlock()
+	}
+}
+
+// decide marks the next checkpoint decided and shows the sink what that
+// lets it see, unless the stream has ended (run shows the rest, once every
+// check is done) or a check failed. c.mu is held.
+func (c *cutter) decide() {
+	c.decided++
+	if !c.ended && c.err == nil {
+		c.show(-1)
 	}
 }
 

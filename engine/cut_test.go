@@ -157,7 +157,9 @@ func TestSayWatchedCutsAtASentenceBoundary(t *testing.T) {
 		tokens       string
 	}{
 		{"fast check", sentence / 2, true, "First claim is here. Second one is here. Third claim is here. "},
-		{"slow check: cut after the stream", 10 * sentence, false, speech},
+		// The sink is shown what is stored: the sentences past the one
+		// the check would cut at wait for its verdict.
+		{"slow check: cut after the stream", 10 * sentence, false, "First claim is here. Second one is here. Third claim is here."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -257,8 +259,9 @@ func TestWatchedFormatKeepsTheContract(t *testing.T) {
 // TestSayWatchedBounds: the checks run at the boundaries MinRunes and
 // MaxChecks allow; a check whose text ends in the reply's last sentence
 // cuts nothing and does not count; a client that cannot stream gets no
-// check; a failing check stops the turn; a slow check never delays a
-// token.
+// check; a failing check stops the turn; a check delays no token before
+// the end of the sentence after its checkpoint (where it would cut), and a
+// slow one holds those past it until it decides.
 func TestSayWatchedBounds(t *testing.T) {
 	const sentence = 10 * time.Millisecond
 	boom := errors.New("check failed")
@@ -273,16 +276,24 @@ func TestSayWatchedBounds(t *testing.T) {
 		saw          int // checks made, at most
 		counted      int
 		content      string
+		// held is how long the tokens past the sentence after the first
+		// checkpoint wait for a slow check; early is what the sink was
+		// shown before they came.
+		held  time.Duration
+		early string
 	}{
 		// The boundary after the fourth sentence is known when the
 		// fifth, the last, begins: its check is moot.
-		{"every sentence", 1, 5, "", false, false, sentence / 2, 4, 3, speech},
-		{"spaced by MinRunes", 21, 5, "", false, false, sentence / 2, 2, 2, speech},
-		{"at most MaxChecks", 1, 2, "", false, false, sentence / 2, 2, 2, speech},
-		{"a cut in the last sentence is none", 1, 5, "Fourth one is here.", false, false, sentence / 2, 4, 3, speech + " and so on"},
-		{"no streaming, no check", 1, 5, "Second one is here.", false, true, 0, 0, 0, speech},
-		{"a slow check delays no token", 1, 1, "", false, false, time.Hour, 1, 1, speech},
-		{"a failing check stops the turn", 1, 5, "", true, false, sentence / 2, 1, 0, ""},
+		{"every sentence", 1, 5, "", false, false, sentence / 2, 4, 3, speech, 0, ""},
+		{"spaced by MinRunes", 21, 5, "", false, false, sentence / 2, 2, 2, speech, 0, ""},
+		{"at most MaxChecks", 1, 2, "", false, false, sentence / 2, 2, 2, speech, 0, ""},
+		{"a cut in the last sentence is none", 1, 5, "Fourth one is here.", false, false, sentence / 2, 4, 3, speech + " and so on", 0, ""},
+		{"no streaming, no check", 1, 5, "Second one is here.", false, true, 0, 0, 0, speech, 0, ""},
+		// Its checkpoint is the first sentence's end, known at 20 ms;
+		// its verdict comes an hour later.
+		{"a slow check holds the tokens past the sentence it would cut at", 1, 1, "", false, false, time.Hour, 1, 1, speech,
+			time.Hour + 2*sentence - 5*sentence, "First claim is here. Second one is here. "},
+		{"a failing check stops the turn", 1, 5, "", true, false, sentence / 2, 1, 0, "", 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -328,16 +339,28 @@ func TestSayWatchedBounds(t *testing.T) {
 					return
 				}
 				// The last token came when the stream delivered it, a
-				// sentence every 10 ms, whatever the checks.
-				want := time.Duration(len(llmtest.Sentences(tt.content))) * sentence
+				// sentence every 10 ms, when the checks decide in time; a
+				// check too slow for that holds what it might cut.
+				streamed := time.Duration(len(llmtest.Sentences(tt.content))) * sentence
+				want := streamed + tt.held
 				var last time.Time
+				var early strings.Builder
 				for i, e := range sink.events {
 					if e.Type == engine.EventToken {
 						last = sink.at[i]
+						if sink.at[i].Sub(start) <= streamed {
+							early.WriteString(e.Delta)
+						}
 					}
 				}
 				if got := last.Sub(start); got != want {
 					t.Errorf("the last token came after %v, want %v", got, want)
+				}
+				if tt.held > 0 && early.String() != tt.early {
+					t.Errorf("shown before the check decided: %q, want %q", early.String(), tt.early)
+				}
+				if got := sink.tokens(); got != tt.content {
+					t.Errorf("tokens %q, want the whole reply %q", got, tt.content)
 				}
 			})
 		})
@@ -349,4 +372,47 @@ type completeOnly struct{ c llm.Client }
 
 func (c completeOnly) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	return c.c.Complete(ctx, req)
+}
+
+// TestSayWatchedShowsWhatIsStored: the sink is shown what is stored. Were
+// the tokens past a pending check's sentence end shown as they came, a
+// check slower than a sentence would leave the sink showing sentences the
+// cut takes back; they are held until the check decides. Whatever the
+// checks' latency, the tokens given to the sink are the utterance stored:
+// all of it when no check cuts, and up to the cut (its full stop where the
+// stored text has CutMark) when one does, then nothing more.
+func TestSayWatchedShowsWhatIsStored(t *testing.T) {
+	const sentence = 10 * time.Millisecond
+	for _, latency := range []time.Duration{sentence / 2, sentence, 3 * sentence / 2, 2 * sentence, 5 * sentence, time.Minute} {
+		for _, cutAt := range []string{"", "First claim is here.", "Second one is here.", "Third claim is here."} {
+			t.Run(fmt.Sprintf("%v/%q", latency, cutAt), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					var cuts []string
+					if cutAt != "" {
+						cuts = append(cuts, cutAt)
+					}
+					fake := says(speech, cuts...)
+					turn := &llmtest.Paced{Client: fake, Latency: sentence, PerSentence: sentence}
+					check := &llmtest.Paced{Client: fake, Latency: latency}
+					sink := &sinkLog{}
+					res, err := engine.Run(context.Background(), byPurpose{"turn": turn, "check": check}, &watchy{Turns: 1, MinRunes: 1, MaxChecks: 5},
+						engine.Debate{ID: "w", Proposition: "p"}, engine.WithSink(sink), engine.WithClock(clock))
+					if err != nil {
+						t.Fatal(err)
+					}
+					u := res.Transcript[0]
+					want := u.Content
+					if u.Cut {
+						want = strings.TrimSuffix(u.Content, engine.CutMark) + "."
+					}
+					if got := strings.TrimSpace(sink.tokens()); got != want {
+						t.Errorf("the sink was shown %q; stored %q (cut %v)", got, u.Content, u.Cut)
+					}
+					if cutAt != "" && !u.Cut {
+						t.Errorf("no cut at %q: %q", cutAt, u.Content)
+					}
+				})
+			})
+		}
+	}
 }

@@ -13,12 +13,14 @@ import (
 func init() {
 	addFormat(duelogic.FormatName, &formatCLI{
 		about:  "the Duelogic podcast: philosophical chairs, an arbiter, interruptions",
-		flags:  []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges"},
-		fields: map[string]string{"flow.maxExchanges": "max-rounds"},
+		flags:  []string{"preset", "chairs", "perspectives", "max-rounds", "exchanges", "target-minutes"},
+		fields: map[string]string{"flow.maxExchanges": "max-rounds", "flow.targetDurationMinutes": "target-minutes"},
 		declare: func(fs *flag.FlagSet) any {
 			o := new(podcastFlags)
 			fs.StringVar(&o.preset, "preset", "", "duelogic: a preset matchup: "+presetIDs())
 			fs.StringVar(&o.chairs, "chairs", "", "duelogic: comma-separated frameworks or perspectives, one per chair")
+			fs.IntVar(&o.targetMinutes, "target-minutes", duelogic.DefaultConfig().Flow.TargetDurationMinutes,
+				"duelogic: the episode's target duration in minutes (flow.targetDurationMinutes), which paces the turns and the number of exchanges (at most --max-rounds); 0: no pacing")
 			return o
 		},
 		config: podcastConfig,
@@ -43,11 +45,13 @@ func init() {
 // podcastFlags are the flags only the duelogic format reads.
 type podcastFlags struct {
 	preset, chairs string
+	targetMinutes  int
 }
 
 // podcastConfig sets the podcast's fields the flags given change: the
 // chairs (--preset, --perspectives, --chairs, and --model, which seats
-// that model in every seat, the arbiter's too), and the exchanges.
+// that model in every seat, the arbiter's too), the target duration and
+// the exchanges.
 func podcastConfig(e *env, p patch) error {
 	o, own := e.opt, ownFlags[podcastFlags](e.opt, duelogic.FormatName)
 	cfg := duelogic.DefaultConfig()
@@ -101,6 +105,11 @@ func podcastConfig(e *env, p patch) error {
 	}
 	if own.preset != "" || own.chairs != "" || o.perspectives > 0 || o.model != "" {
 		if err := p.set("chairs", cfg.Chairs); err != nil {
+			return err
+		}
+	}
+	if o.set["target-minutes"] {
+		if err := p.set("flow.targetDurationMinutes", own.targetMinutes); err != nil {
 			return err
 		}
 	}

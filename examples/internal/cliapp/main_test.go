@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -88,9 +89,9 @@ func TestFullStubDebate(t *testing.T) {
 		"══════ INTRODUCTION ══════", "══════ OPENING ══════", "══════ EXCHANGE ══════", "══════ SYNTHESIS ══════",
 		"▶ ARBITER", "▶ CLAUDE SONNET 4 · Utilitarian Chair", "▶ GROK 3 · Virtue Ethics Chair",
 		"✓ evaluation: adherence", `Today's proposition: "Should we use GraphQL or REST?"`,
-		"══════ METRICS ══════", "responses 4, evaluated 4",
-		// The stub's chairs cut each other off as they speak; an
-		// interrupter's interruption stands for its next response.
+		"══════ METRICS ══════", "responses 6, evaluated 6",
+		// The stub's chairs cut each other off as they speak; every
+		// chair still responds in every exchange.
 		"✂ cut off by ",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -121,8 +122,10 @@ func TestFullStubDebate(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID") {
 		t.Fatalf("--list:\n%s", l.stdout)
 	}
-	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != "13" {
-		t.Errorf("--list row %q; want %s duelogic finished 13 ...", lines[1], id)
+	// As many utterances as the debate printed, each under its header.
+	said := strconv.Itoa(len(regexp.MustCompile(`(?m)^▶ `).FindAllString(r.stdout, -1)))
+	if f := strings.Fields(lines[1]); len(f) < 4 || f[0] != id || f[1] != "duelogic" || f[2] != "finished" || f[3] != said {
+		t.Errorf("--list row %q; want %s duelogic finished %s ...", lines[1], id, said)
 	}
 
 	empty := debate(t, dir, "", "--list", "--store", "none")

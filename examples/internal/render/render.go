@@ -606,18 +606,19 @@ func MetricsLines(m duelogic.Metrics) []MetricsLine {
 			lines = append(lines, text("steel-manning: not measured (no response critiqued an opponent; target >%.0f%% of critique responses)", 100*duelogic.SteelManningTarget))
 		}
 		if m.SelfCritiqueMeasured() {
-			lines = append(lines, rate("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", duelogic.SelfCritiqueTarget, m.MeetsSelfCritique))
+			line := rate("self-critique", m.SelfCritiqueRate, m.SubstantiveResponses, "substantive responses", duelogic.SelfCritiqueTarget, m.MeetsSelfCritique)
+			if m.CutResponses > 0 {
+				// They may have admitted a weakness in what they never said.
+				line.Text += fmt.Sprintf("; %d cut off by an interruption not counted", m.CutResponses)
+			}
+			lines = append(lines, line)
 		} else {
 			lines = append(lines, text("self-critique: not measured (no substantive response; target >%.0f%% of substantive responses)", 100*duelogic.SelfCritiqueTarget))
 		}
 		lines = append(lines, text("mean adherence %.1f, framework consistency %.0f%%", m.MeanAdherence, 100*m.FrameworkConsistency))
 	}
 	lines = append(lines, text("interruptions %d, interjections %d", m.Interruptions, m.Interjections))
-	length := text("length %d words, about %.1f spoken minutes at %d words a minute", m.Words, m.SpokenMinutes, duelogic.SpokenWordsPerMinute)
-	if m.TargetMinutes > 0 {
-		length.Text += fmt.Sprintf(" (target %d)", m.TargetMinutes)
-	}
-	return append(lines, length)
+	return append(lines, MetricsLine{Text: m.Length()})
 }
 
 // Tick redraws the status line, to move its clock on while the debate waits

@@ -101,7 +101,8 @@ func TestTickAndClear(t *testing.T) {
 // a rate with nothing to count (nothing evaluated under relaxed
 // accountability, or no response that critiqued an opponent) is "not
 // measured", not a missed 0%. The spoken length is shown beside the
-// target duration.
+// target duration: on target (within 20%), missed, or out of the reach of
+// the bounds pacing works within.
 func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 	tests := []struct {
 		name string
@@ -125,8 +126,12 @@ func TestMetricsAgainstTheSeedsTargets(t *testing.T) {
 			[]string{"steel-manning 100% of 2 critique responses (target >80%: met)\n",
 				"self-critique: not measured (no substantive response; target >70% of substantive responses)\n"},
 			[]string{"self-critique 0%"}},
-		{"spoken length", duelogic.Metrics{Words: 4755, SpokenMinutes: 31.7, TargetMinutes: 45},
-			[]string{"length 4755 words, about 31.7 spoken minutes at 150 words a minute (target 45)\n"}, nil},
+		{"spoken length, on target", duelogic.Metrics{Words: 4755, SpokenMinutes: 31.7, TargetMinutes: 30, OnTarget: true, MinMinutes: 13, MaxMinutes: 46},
+			[]string{"length 4755 words, about 31.7 spoken minutes at 150 words a minute (target 30: on target, within 20%)\n"}, nil},
+		{"spoken length, target out of reach", duelogic.Metrics{Words: 4755, SpokenMinutes: 31.7, TargetMinutes: 10, MinMinutes: 13.1, MaxMinutes: 46},
+			[]string{"length 4755 words, about 31.7 spoken minutes at 150 words a minute (target 10: out of reach, the bounds allow 13.1-46.0 minutes)\n"}, nil},
+		{"spoken length, target missed", duelogic.Metrics{Words: 4755, SpokenMinutes: 31.7, TargetMinutes: 45, MinMinutes: 13.1, MaxMinutes: 46},
+			[]string{"length 4755 words, about 31.7 spoken minutes at 150 words a minute (target 45: missed by more than 20%)\n"}, nil},
 		{"no target", duelogic.Metrics{Words: 300, SpokenMinutes: 2},
 			[]string{"length 300 words, about 2.0 spoken minutes at 150 words a minute\n"}, []string{"target 0"}},
 	}
