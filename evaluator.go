@@ -13,25 +13,27 @@ import (
 // evaluationSchema is the JSON Schema of an evaluation, with the seed's
 // ResponseEvaluation field names, as [ParseEvaluation] reads it, and the
 // response's scope (critiquesOpponent, substantive) that the success
-// metrics count it under.
+// metrics count it under. Every text and list has a bound, so that a server
+// that keeps replies in shape (llama.cpp's grammar) always closes one within
+// its cap; a longer reply that parses is still used.
 const evaluationSchema = `{"type": "object", "additionalProperties": false,
  "required": ["critiquesOpponent", "substantive", "adherenceScore", "steelManning", "selfCritique", "frameworkConsistency", "intellectualHonesty", "requiresInterjection", "interjectionReason"],
  "properties": {
   "critiquesOpponent": {"type": "boolean"},
   "substantive": {"type": "boolean"},
-  "adherenceScore": {"type": "integer"},
+  "adherenceScore": {"type": "integer", "minimum": 0, "maximum": 100},
   "steelManning": ` + mandateSchema + `,
   "selfCritique": ` + mandateSchema + `,
   "frameworkConsistency": {"type": "object", "additionalProperties": false, "required": ["consistent", "violations"],
-   "properties": {"consistent": {"type": "boolean"}, "violations": {"type": "array", "items": {"type": "string"}}}},
+   "properties": {"consistent": {"type": "boolean"}, "violations": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 200}}}},
   "intellectualHonesty": {"type": "object", "additionalProperties": false, "required": ["score", "issues"],
-   "properties": {"score": {"type": "string", "enum": ["high", "medium", "low"]}, "issues": {"type": "array", "items": {"type": "string"}}}},
+   "properties": {"score": {"type": "string", "enum": ["high", "medium", "low"]}, "issues": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 200}}}},
   "requiresInterjection": {"type": "boolean"},
-  "interjectionReason": {"type": "string"}}}`
+  "interjectionReason": {"type": "string", "maxLength": 300}}}`
 
 // mandateSchema is the schema of a steel-manning or self-critique check.
 const mandateSchema = `{"type": "object", "additionalProperties": false, "required": ["attempted", "quality", "notes"],
-   "properties": {"attempted": {"type": "boolean"}, "quality": {"type": "string", "enum": ["strong", "adequate", "weak", "absent"]}, "notes": {"type": "string"}}}`
+   "properties": {"attempted": {"type": "boolean"}, "quality": {"type": "string", "enum": ["strong", "adequate", "weak", "absent"]}, "notes": {"type": "string", "maxLength": 300}}}`
 
 // evaluate asks the arbiter for its evaluation of a chair's response (a
 // judgment, asked again once when unreadable: see [engine.Judge]) and the

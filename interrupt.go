@@ -16,17 +16,18 @@ import (
 // interruptCheckSchema is the JSON Schema of the interrupt check's answer,
 // with the seed's field names, as [ParseInterruptDecision] reads it: the
 // chair, reason, trigger and opener are null when no chair should
-// interrupt.
+// interrupt. Its texts have bounds, so that a server that keeps replies in
+// shape always closes one within its cap.
 const interruptCheckSchema = `{"type": "object", "additionalProperties": false,
  "required": ["shouldInterrupt", "interruptingChairPosition", "reason", "triggerContent", "urgency", "suggestedOpener"],
  "properties": {
   "shouldInterrupt": {"type": "boolean"},
-  "interruptingChairPosition": {"type": ["string", "null"]},
+  "interruptingChairPosition": {"type": ["string", "null"], "maxLength": 40},
   "reason": {"anyOf": [{"type": "string", "enum": ["factual_correction", "straw_man_detected", "direct_challenge",
    "clarification_needed", "strong_agreement", "pivotal_point"]}, {"type": "null"}]},
-  "triggerContent": {"type": ["string", "null"]},
+  "triggerContent": {"type": ["string", "null"], "maxLength": 300},
   "urgency": {"type": "number"},
-  "suggestedOpener": {"type": ["string", "null"]}}}`
+  "suggestedOpener": {"type": ["string", "null"], "maxLength": 200}}}`
 
 // interruptCheck asks whether another chair should interrupt speaker, who
 // has said content (a judgment, asked again once when unreadable: see

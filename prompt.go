@@ -58,10 +58,10 @@ func maxTokens(cfg Config, purpose string) int {
 		return 150
 	case PurposeClosing:
 		return 1000
-	case PurposeEvaluation:
-		return 700
-	case PurposeInterruptCheck:
-		return 200
+	case PurposeEvaluation: // the longest evaluation its schema allows
+		return 860
+	case PurposeInterruptCheck: // the longest decision its schema allows
+		return 270
 	}
 	return 0
 }
