@@ -121,8 +121,12 @@ func Judge[T any](ctx context.Context, s *Session, req llm.Request, seg Segment,
 	if !tally(ctx, req.Purpose, out) {
 		s.countJudgments(map[string]JudgmentCounts{req.Purpose: out.counts()})
 	}
-	if out.Defaulted {
+	switch {
+	case out.Defaulted:
 		s.o.logger.Warn("engine: judgment unusable; default applied", "debate", s.d.ID, "purpose", req.Purpose,
+			"segment", seg, "speaker", speaker, "problem", out.Problem)
+	case out.Reasked:
+		s.o.logger.Info("engine: judgment asked again", "debate", s.d.ID, "purpose", req.Purpose,
 			"segment", seg, "speaker", speaker, "problem", out.Problem)
 	}
 	return v, out, usage, nil
@@ -187,7 +191,6 @@ func judge[T any](ctx context.Context, call func(context.Context, llm.Request) (
 		}
 		v, perr := readReply(req.Schema, resp.Content, parse)
 		if perr == nil {
-			out.Problem = ""
 			return v, out, usage, nil
 		}
 		out.Problem = llmtext.Truncate(llmtext.OneLine(perr.Error()), 300)

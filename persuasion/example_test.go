@@ -96,9 +96,9 @@ func Example_open() {
 		fmt.Printf("%s (%s): %s\n", doc.Name, doc.Title, strings.SplitN(doc.Markdown, "\n", 2)[0])
 	}
 	// Output:
-	// persuasion billing-in-go 7 utterances: OPP wins (OPP 1.60 vs PRO 0.00; additive semantics)
-	// winner "opp"; the first turn by "pro"
-	// resumed: OPP wins (OPP 1.60 vs PRO 0.00; additive semantics)
+	// persuasion billing-in-go 7 utterances: PRO wins (PRO 0.57 vs OPP 0.00; additive semantics)
+	// winner "pro"; the first turn by "pro"
+	// resumed: PRO wins (PRO 0.57 vs OPP 0.00; additive semantics)
 	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
 }
 

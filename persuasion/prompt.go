@@ -68,30 +68,42 @@ const (
 // turnSchema returns the JSON Schema of a turn of at most maxMoves moves,
 // at least one, as [ParseTurn] reads it (strict mode: "target" is null for
 // a move replying to nothing, "reasons" empty but for a since, "attack"
-// empty but for an attack).
+// empty but for an attack). Each act is a variant of its own, saying what
+// the protocol requires of its form: a since has 1 to 3 reasons and no
+// other act has any; why and concede name their target; only claim and
+// since attack; every proposition has a word. What the schema cannot say
+// (which moves a move may reply to) the protocol checks.
 func turnSchema(maxMoves int) json.RawMessage {
+	prop := fmt.Sprintf(`{"type": "string", "minLength": 1, "maxLength": %d}`, maxPropositionText)
+	text := fmt.Sprintf(`{"type": "string", "maxLength": %d}`, maxMoveText)
+	variant := func(acts, reasons, target, attack string) string {
+		return `{"type": "object", "additionalProperties": false,
+   "required": ["act", "proposition", "reasons", "target", "attack", "text"],
+   "properties": {"act": {"type": "string", "enum": ` + acts + `}, "proposition": ` + prop + `, "reasons": ` + reasons + `,
+    "target": ` + target + `, "attack": ` + attack + `, "text": ` + text + `}}`
+	}
+	none := `{"type": "array", "maxItems": 0, "items": {"type": "string"}}`
+	some := fmt.Sprintf(`{"type": "array", "minItems": 1, "maxItems": %d, "items": %s}`, maxReasons, prop)
+	anyTarget, aTarget := `{"type": ["string", "null"], "maxLength": 12}`, `{"type": "string", "minLength": 1, "maxLength": 12}`
+	attack, noAttack := `{"type": "string", "enum": ["rebut", "undercut", ""]}`, `{"type": "string", "enum": [""]}`
 	return json.RawMessage(fmt.Sprintf(`{"type": "object", "additionalProperties": false, "required": ["text", "moves"],
  "properties": {
   "text": {"type": "string", "maxLength": %d},
-  "moves": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "object", "additionalProperties": false,
-   "required": ["act", "proposition", "reasons", "target", "attack", "text"],
-   "properties": {
-    "act": {"type": "string", "enum": ["claim", "why", "concede", "retract", "since"]},
-    "proposition": {"type": "string", "maxLength": %d},
-    "reasons": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}},
-    "target": {"type": ["string", "null"], "maxLength": 12},
-    "attack": {"type": "string", "enum": ["rebut", "undercut", ""]},
-    "text": {"type": "string", "maxLength": %d}}}}}}`,
-		maxTurnText, maxMoves, maxPropositionText, maxReasons, maxPropositionText, maxMoveText))
+  "moves": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"anyOf": [%s, %s, %s, %s]}}}}`,
+		maxTurnText, maxMoves,
+		variant(`["claim"]`, none, anyTarget, attack),
+		variant(`["since"]`, some, anyTarget, attack),
+		variant(`["why", "concede"]`, none, aTarget, noAttack),
+		variant(`["retract"]`, none, anyTarget, noAttack)))
 }
 
 // moderationSchema is the JSON Schema of a moderation, as [ParseModeration]
 // reads it.
 var moderationSchema = fmt.Sprintf(`{"type": "object", "additionalProperties": false, "required": ["rationale", "consensus", "conditions"],
  "properties": {
-  "rationale": {"type": "string", "maxLength": %d},
-  "consensus": {"type": "string", "maxLength": %d},
-  "conditions": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}}}}`,
+  "rationale": {"type": "string", "minLength": 1, "maxLength": %d},
+  "consensus": {"type": "string", "minLength": 1, "maxLength": %d},
+  "conditions": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "string", "minLength": 1, "maxLength": %d}}}}`,
 	maxRationale, maxConsensus, schemaConditions, maxCondition)
 
 // replyFormat is the JSON a debater answers with, with the bounds the

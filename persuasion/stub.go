@@ -412,10 +412,11 @@ func writeStubTurn(c *llm.StubCall) string {
 			if own, ok := st.lastArgument(side); ok {
 				add(stubMove{Act: "why", Proposition: own.Proposition, Target: own.ID, Text: "Why indeed?"})
 			} else {
-				add(stubMove{Act: "concede", Proposition: thesis, Text: "I concede."})
+				add(stubMove{Act: "concede", Proposition: thesis, Target: "Z9", Text: "I concede."})
 			}
 		case 1:
-			add(stubMove{Act: "since", Proposition: st.fresh(c, pool), Text: "This needs no reasons."})
+			p := st.fresh(c, pool)
+			add(stubMove{Act: "since", Proposition: p, Reasons: []string{p}, Text: "This needs no reasons."})
 		default:
 			add(stubMove{Act: "why", Proposition: thesis, Target: "Z9", Text: "As said before."})
 		}
@@ -489,7 +490,7 @@ func writeStubVerdict(c *llm.StubCall) string {
 	})
 	out := map[string]any{"rationale": rationale, "consensus": consensus, "conditions": c.PickN(stubConditions, 2)}
 	if !strings.Contains(c.LastUser(), "cannot be used") && c.Roll("incomplete") < 0.15 {
-		out["consensus"] = "" // in the schema's shape, and still unusable
+		out["consensus"] = " " // in the schema's shape, and still unusable
 	}
 	return stubtext.JSON(out)
 }

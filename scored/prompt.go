@@ -191,7 +191,19 @@ var verdictSchema = fmt.Sprintf(`{"type": "object", "additionalProperties": fals
   "winner": {"type": "string", "enum": ["advocate", "challenger", "draw"]},
   "reasoning": {"type": "string", "maxLength": %d},
   "keyPoints": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}},
-  "confidence": {"type": "number"}}}`, maxReasoning, maxKeyPoints, maxKeyPoint)
+  "confidence": {"type": "number", "enum": %s}}}`, maxReasoning, maxKeyPoints, maxKeyPoint, confidences())
+
+// confidences is the JSON list of the confidences a verdict's schema
+// allows: 0 to 1 in hundredths, which a server's grammar can enforce (as
+// minimum and maximum on a number it cannot); ParseVerdict takes any number
+// in [0, 1].
+func confidences() string {
+	vals := make([]string, 101)
+	for i := range vals {
+		vals[i] = strconv.FormatFloat(float64(i)/100, 'f', -1, 64)
+	}
+	return "[" + strings.Join(vals, ", ") + "]"
+}
 
 // retryMessages extends req's conversation with the unusable reply (clipped
 // to engine.MaxQuotedReply runes) and why it cannot be used.
