@@ -50,15 +50,15 @@ func Example() {
 		}
 	}
 	// Output:
-	// 12 turns, 22 moves, 1 replies asked for again, 13 utterances
-	// OPP 3.30 (4 of 10 arguments survive)
-	// PRO 2.44 (4 of 11 arguments survive)
-	// OPP wins (OPP 3.30 vs PRO 2.44; additive semantics)
+	// 12 turns, 21 moves, 4 replies asked for again, 13 utterances
+	// OPP 2.95 (5 of 11 arguments survive)
+	// PRO 1.00 (1 of 8 arguments survive)
+	// OPP wins (OPP 2.95 vs PRO 1.00; additive semantics)
 	// ### Round 0: Opening
 	// ### Round 1: Argumentation
 	// ### Round 2: Argumentation
 	// ### Round 3: Closing
-	// ### Winner: **OPP** (Score: 3.30 vs 2.44)
+	// ### Winner: **OPP** (Score: 2.95 vs 1.00)
 }
 
 // Any debate the one way: the format opened by name with a JSON
@@ -96,9 +96,9 @@ func Example_open() {
 		fmt.Printf("%s (%s): %s\n", doc.Name, doc.Title, strings.SplitN(doc.Markdown, "\n", 2)[0])
 	}
 	// Output:
-	// persuasion billing-in-go 7 utterances: PRO wins (PRO 0.57 vs OPP 0.00; additive semantics)
-	// winner "pro"; the first turn by "pro"
-	// resumed: PRO wins (PRO 0.57 vs OPP 0.00; additive semantics)
+	// persuasion billing-in-go 7 utterances: a draw (PRO 0.60 vs OPP 0.60; additive semantics)
+	// winner ""; the first turn by "pro"
+	// resumed: a draw (PRO 0.60 vs OPP 0.60; additive semantics)
 	// dialogue.md (Persuasion dialogue): # Debate: "Should we rewrite the billing service in Go?"
 }
 

@@ -37,8 +37,8 @@ func TestOutcome(t *testing.T) {
 	}{
 		{"OPP wins on the stub", played(4, Config{}),
 			engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 3.90 vs PRO 2.92; additive semantics)"}},
-		{"PRO wins on the stub", played(1, Config{Semantics: "DF-QuAD"}),
-			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 4.00 vs OPP 3.38; dfquad semantics)"}},
+		{"PRO wins on the stub", played(3, Config{Semantics: "DF-QuAD"}),
+			engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 3.62 vs OPP 1.75; dfquad semantics)"}},
 		{"a draw on the stub", played(35, short),
 			engine.Verdict{Draw: true, Summary: "a draw (PRO 1.00 vs OPP 1.00; additive semantics)"}},
 		{"a win by hand", made(Outcome{Config: DefaultConfig(), Computed: argumentation.Verdict{Winner: SidePro, Sides: sides(SidePro, 1.5, SideOpp, 0.25)}}),
@@ -93,7 +93,7 @@ func TestOutcomeThroughOpen(t *testing.T) {
 		t.Fatalf("Detail is a %T", res.Detail)
 	}
 	// The default debate on the stub's seed 1.
-	want := engine.Verdict{Winner: SpeakerPro, Summary: "PRO wins (PRO 3.30 vs OPP 2.82; additive semantics)"}
+	want := engine.Verdict{Winner: SpeakerOpp, Summary: "OPP wins (OPP 2.82 vs PRO 1.70; additive semantics)"}
 	if diff := cmp.Diff(want, o.Verdict()); diff != "" {
 		t.Errorf("verdict (-want +got):\n%s", diff)
 	}

@@ -71,9 +71,11 @@ const (
 // empty but for an attack). Each act is a variant of its own, saying what
 // the protocol requires of its form: a since has 1 to 3 reasons and no
 // other act has any; why and concede name their target; only claim and
-// since attack; every proposition has a word. What the schema cannot say
-// (which moves a move may reply to) the protocol checks.
-func turnSchema(maxMoves int) json.RawMessage {
+// since attack; every proposition has a word; a target is one of targets,
+// the IDs of the moves so far (with none, nothing can be challenged or
+// conceded). What the schema cannot say (which of them a move may reply
+// to) the protocol checks.
+func turnSchema(maxMoves int, targets []string) json.RawMessage {
 	prop := fmt.Sprintf(`{"type": "string", "minLength": 1, "maxLength": %d}`, maxPropositionText)
 	text := fmt.Sprintf(`{"type": "string", "maxLength": %d}`, maxMoveText)
 	variant := func(acts, reasons, target, attack string) string {
@@ -84,17 +86,25 @@ func turnSchema(maxMoves int) json.RawMessage {
 	}
 	none := `{"type": "array", "maxItems": 0, "items": {"type": "string"}}`
 	some := fmt.Sprintf(`{"type": "array", "minItems": 1, "maxItems": %d, "items": %s}`, maxReasons, prop)
-	anyTarget, aTarget := `{"type": ["string", "null"], "maxLength": 12}`, `{"type": "string", "minLength": 1, "maxLength": 12}`
+	ids, _ := json.Marshal(targets)
+	anyTarget, aTarget := `{"type": "null"}`, `{"type": "string", "enum": `+string(ids)+`}`
+	if len(targets) > 0 {
+		anyTarget = `{"type": ["string", "null"], "enum": ` + string(append(ids[:len(ids)-1:len(ids)-1], []byte(", null]")...)) + `}`
+	}
 	attack, noAttack := `{"type": "string", "enum": ["rebut", "undercut", ""]}`, `{"type": "string", "enum": [""]}`
+	variants := []string{
+		variant(`["claim"]`, none, anyTarget, attack),
+		variant(`["since"]`, some, anyTarget, attack),
+		variant(`["retract"]`, none, anyTarget, noAttack),
+	}
+	if len(targets) > 0 {
+		variants = append(variants, variant(`["why", "concede"]`, none, aTarget, noAttack))
+	}
 	return json.RawMessage(fmt.Sprintf(`{"type": "object", "additionalProperties": false, "required": ["text", "moves"],
  "properties": {
   "text": {"type": "string", "maxLength": %d},
-  "moves": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"anyOf": [%s, %s, %s, %s]}}}}`,
-		maxTurnText, maxMoves,
-		variant(`["claim"]`, none, anyTarget, attack),
-		variant(`["since"]`, some, anyTarget, attack),
-		variant(`["why", "concede"]`, none, aTarget, noAttack),
-		variant(`["retract"]`, none, anyTarget, noAttack)))
+  "moves": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"anyOf": [%s]}}}}`,
+		maxTurnText, maxMoves, strings.Join(variants, ", ")))
 }
 
 // moderationSchema is the JSON Schema of a moderation, as [ParseModeration]
@@ -117,6 +127,15 @@ var replyFormat = fmt.Sprintf(`Reply with only a JSON object:
             "attack": "rebut" | "undercut" | "",
             "text": "<the part of your turn that makes this move, at most %d characters>"}]}`,
 	maxTurnText, maxPropositionText, maxReasons, maxPropositionText, maxMoveText)
+
+// moveIDs are the IDs of moves, in order.
+func moveIDs(moves []argumentation.Move) []string {
+	ids := make([]string, len(moves))
+	for i, m := range moves {
+		ids[i] = m.ID
+	}
+	return ids
+}
 
 // sideRole is the role of the debater of a speaker ID, as its prompt
 // states it.
@@ -225,7 +244,7 @@ func turnRequest(cfg Config, d engine.Debate, sl slot, dlg *argumentation.Dialog
 	return llm.Request{
 		Model:     p.ModelID,
 		Purpose:   PurposeTurn,
-		Schema:    turnSchema(cfg.MaxMoves),
+		Schema:    turnSchema(cfg.MaxMoves, moveIDs(prior)),
 		MaxTokens: MaxTokensTurn,
 		Messages:  []llm.Message{{Role: llm.System, Content: system}, {Role: llm.User, Content: b.String()}},
 	}

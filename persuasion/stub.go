@@ -412,13 +412,13 @@ func writeStubTurn(c *llm.StubCall) string {
 			if own, ok := st.lastArgument(side); ok {
 				add(stubMove{Act: "why", Proposition: own.Proposition, Target: own.ID, Text: "Why indeed?"})
 			} else {
-				add(stubMove{Act: "concede", Proposition: thesis, Target: "Z9", Text: "I concede."})
+				add(stubMove{Act: "claim", Proposition: stubNegate(thesis), Attack: "rebut", Text: "I rebut nothing in particular."})
 			}
 		case 1:
 			p := st.fresh(c, pool)
 			add(stubMove{Act: "since", Proposition: p, Reasons: []string{p}, Text: "This needs no reasons."})
 		default:
-			add(stubMove{Act: "why", Proposition: thesis, Target: "Z9", Text: "As said before."})
+			add(stubMove{Act: "retract", Proposition: "Nobody said this", Text: "As said before."})
 		}
 	}
 

@@ -67,6 +67,7 @@ func reasked(req llm.Request, reply, problem string) llm.Request {
 }
 
 func TestSchemasAreStrict(t *testing.T) {
-	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves))
+	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves, nil))
+	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves, []string{"P1", "O1"}))
 	enginetest.StrictSchema(t, PurposeVerdict, json.RawMessage(moderationSchema))
 }

@@ -29,7 +29,7 @@ func TestVerdict(t *testing.T) {
 		{"stub: the challenger wins", stubOutcome(3), engine.Verdict{Winner: SpeakerChallenger,
 			Summary: "challenger wins: total score 16.5 → 15.6 (-0.90) over 3 rounds (advocate 1, challenger 2, draw 0)"}},
 		{"stub: the advocate wins", stubOutcome(1), engine.Verdict{Winner: SpeakerAdvocate,
-			Summary: "advocate wins: total score 16.5 → 18.35 (+1.85) over 3 rounds (advocate 3, challenger 0, draw 0)"}},
+			Summary: "advocate wins: total score 16.5 → 16.97 (+0.47) over 3 rounds (advocate 2, challenger 1, draw 0)"}},
 		// Hand-made outcomes.
 		{"one round won by the advocate", made(judgedRound("problem", WinnerAdvocate, 6, 6.5)), engine.Verdict{Winner: SpeakerAdvocate,
 			Summary: "advocate wins: total score 6 → 6.5 (+0.50) over 1 round (advocate 1, challenger 0, draw 0)"}},

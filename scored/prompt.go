@@ -189,8 +189,8 @@ var verdictSchema = fmt.Sprintf(`{"type": "object", "additionalProperties": fals
  "required": ["winner", "reasoning", "keyPoints", "confidence"],
  "properties": {
   "winner": {"type": "string", "enum": ["advocate", "challenger", "draw"]},
-  "reasoning": {"type": "string", "maxLength": %d},
-  "keyPoints": {"type": "array", "maxItems": %d, "items": {"type": "string", "maxLength": %d}},
+  "reasoning": {"type": "string", "minLength": 1, "maxLength": %d},
+  "keyPoints": {"type": "array", "minItems": 1, "maxItems": %d, "items": {"type": "string", "minLength": 1, "maxLength": %d}},
   "confidence": {"type": "number", "enum": %s}}}`, maxReasoning, maxKeyPoints, maxKeyPoint, confidences())
 
 // confidences is the JSON list of the confidences a verdict's schema

@@ -232,11 +232,11 @@ func writeStubVerdict(c *llm.StubCall) string {
 	if !stubRetried(c) && c.Roll("invalid verdict") < 0.15 {
 		switch c.Intn(3) {
 		case 0:
-			v.KeyPoints = []string{}
+			v.KeyPoints = []string{" "} // in the schema's shape, and still no point
 		case 1:
-			v.KeyPoints = []string{""} // in the schema's shape, and still no point
+			v.KeyPoints = []string{"  ", " "}
 		default:
-			v.Reasoning = ""
+			v.Reasoning = " "
 		}
 	}
 	return stubtext.JSON(v)
