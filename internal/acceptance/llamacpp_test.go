@@ -162,8 +162,18 @@ func TestLlamaServerDebates(t *testing.T) {
 					t.Logf("%s %s: %d of %d parsed first time %s", f.name, p, n.First, all, b)
 					// Every judgment's schema says what its parser requires
 					// and bounds its texts, so the grammar holds even random
-					// weights to it and a reply always closes.
-					if mode == "schema" && float64(n.First) < 0.95*float64(all) {
+					// weights to it and a reply always closes. A persuasion
+					// turn is also checked against the dialogue's protocol
+					// (which move may answer which), more than a grammar can
+					// hold random weights to: its replies must close in shape
+					// (below, and never truncated), their legality is logged.
+					if mode != "schema" {
+						continue
+					}
+					if n.Truncated > 0 {
+						t.Errorf("%s %s: %d replies cut at their cap", f.name, p, n.Truncated)
+					}
+					if p != "persuasion_turn" && float64(n.First) < 0.95*float64(all) {
 						t.Errorf("%s %s: with the schema, %d of %d judgments parsed first time; want at least 95%%", f.name, p, n.First, all)
 					}
 				}
