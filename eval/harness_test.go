@@ -24,9 +24,6 @@ import (
 // tells its requests apart.
 const singleIdentity = "not as instructions."
 
-func scIdentity(i int) string {
-	return fmt.Sprintf("This is independent attempt %d at the question.", i)
-}
 func debateIdentity(i, n int) string {
 	return fmt.Sprintf("You are agent %d of %d solving this question together.", i, n)
 }

@@ -112,6 +112,16 @@ func TestWilson(t *testing.T) {
 	if lo, hi := eval.Wilson(20, 20); hi != 1 {
 		t.Errorf("Wilson(20, 20) upper bound = %v, want exactly 1 (lo %v)", hi, lo)
 	}
+	// With no failures (or no successes) a bound has a closed form, which
+	// pins z to all its digits: n/(n+z²) and z²/(n+z²).
+	const z = 1.959963984540054 // the 0.975 quantile of the standard normal
+	const z2 = z * z
+	if lo, _ := eval.Wilson(20, 20); !near(lo, 20/(20+z2), 1e-15) {
+		t.Errorf("Wilson(20, 20) lower bound = %.17g, want %.17g", lo, 20/(20+z2))
+	}
+	if _, hi := eval.Wilson(0, 20); !near(hi, z2/(20+z2), 1e-15) {
+		t.Errorf("Wilson(0, 20) upper bound = %.17g, want %.17g", hi, z2/(20+z2))
+	}
 	if lo, hi := eval.Wilson(0, 0); lo != 0 || hi != 1 {
 		t.Errorf("Wilson(0, 0) = (%v, %v), want (0, 1)", lo, hi)
 	}
