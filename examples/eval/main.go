@@ -24,6 +24,18 @@
 // documents (StubAccuracy), so a stub run shows the harness working and
 // its report says that its numbers are no findings.
 //
+// With -audit STORE the command audits judges instead: the judged debates
+// of a JSONL store (scored by default: -fork-before and -juror-key name
+// another format's judgment record and judge field) are copied into
+// DIR/audit-store, forked before their first judgment with each of
+// -jurors seated as the judge, and played on without their speeches being
+// asked again; DIR/audit.md and DIR/audit.json give the jury's Fleiss'
+// kappa, each juror's consistency when -swap-patch swaps the sides' order,
+// its Cohen's kappa with the people's verdicts of -labels, and the
+// verdicts a juror gave on debates its own model argued:
+//
+//	go run ./examples/eval -audit ./debates -jurors openai/gpt-4o,x-ai/grok-3,anthropic/claude-sonnet-4 -labels labels.jsonl -out DIR
+//
 // Progress goes to standard error; the summary to standard output. Exit
 // status: 0 when the report was written (also when -max-cost stopped the
 // run early), 1 when the run failed or was interrupted (run it again to
@@ -128,11 +140,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	maxCost := fs.Float64("max-cost", 0, "stop starting items once the run has cost this many dollars (0: no limit)")
 	parallel := fs.Int("parallel", 4, "items played at once")
 	out := fs.String("out", "", "the run's directory (required)")
+	auditStore := fs.String("audit", "", "audit judges instead: a JSONL store directory of judged debates (e.g. examples/cli's ./debates) to re-judge")
+	jurors := fs.String("jurors", "", "-audit: the jurors' model IDs, comma-separated")
+	debates := fs.String("debates", "", "-audit: the debate IDs to re-judge, comma-separated (default: every debate with a judgment)")
+	forkBefore := fs.String("fork-before", "scored_verdict", "-audit: the record type of the judged format's first judgment")
+	jurorKey := fs.String("juror-key", "arbiterModel", "-audit: the configuration field that seats the judge's model")
+	swapPatch := fs.String("swap-patch", "", "-audit: a JSON merge patch of the configuration that swaps the order of the sides for the judge")
+	labels := fs.String("labels", "", `-audit: a JSONL file of people's verdicts {"id", "label"} to compare each juror with`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *auditStore != "" {
+		code, err := audit(ctx, auditOptions{store: *auditStore, jurors: splitList(*jurors), debates: splitList(*debates),
+			forkBefore: *forkBefore, jurorKey: *jurorKey, swapPatch: *swapPatch, labels: *labels, out: *out,
+			baseURL: *baseURL, apiKey: getenv("DUELOGIC_API_KEY"), seed: *seed}, stdout, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", render.Sanitize(err.Error()))
+		}
+		return code
 	}
 	code, err := evaluate(ctx, options{
 		gen: *gen, itemsFile: *itemsFile, n: *n, seed: *seed, arms: *arms, agents: *agents, rounds: *rounds, k: *k,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,16 +13,21 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/scored"
+	"github.com/duelogic/duelogic/store"
 )
 
 func noEnv(string) string { return "" }
 
-// storeDigest is the store's files and their contents.
+// storeDigest is a JSONL store's files and their contents.
 func storeDigest(t *testing.T, dir string) string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "store", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no debate files in %s/store (%v)", dir, err)
+		t.Fatalf("no debate files in %s (%v)", dir, err)
 	}
 	var b strings.Builder
 	for _, f := range files {
@@ -76,7 +82,7 @@ func TestOfflineRunWritesTheReportAndResumes(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 	}
 
-	before := storeDigest(t, dir)
+	before := storeDigest(t, filepath.Join(dir, "store"))
 	out.Reset()
 	if code := run(context.Background(), args, &out, io.Discard, noEnv); code != exitOK {
 		t.Fatalf("the re-run exited %d:\n%s", code, out.String())
@@ -84,7 +90,7 @@ func TestOfflineRunWritesTheReportAndResumes(t *testing.T) {
 	if !strings.Contains(out.String(), "0 model calls this run") {
 		t.Errorf("the re-run asked the model:\n%s", out.String())
 	}
-	if storeDigest(t, dir) != before {
+	if storeDigest(t, filepath.Join(dir, "store")) != before {
 		t.Error("the re-run changed the store")
 	}
 	again, _ := os.ReadFile(filepath.Join(dir, "report.json"))
@@ -179,5 +185,50 @@ func TestOpenAICompatibleEndpoint(t *testing.T) {
 	if strings.Contains(out.String(), "not findings") || !strings.Contains(out.String(), "$0.0018") {
 		// 15 calls of 100 input and 10 output tokens at $1 and $2 a million.
 		t.Errorf("stdout:\n%s", out.String())
+	}
+}
+
+// TestAuditCommand: -audit re-judges the scored debates of a store with a
+// jury, compares the jurors with -labels, and leaves the store as it was.
+func TestAuditCommand(t *testing.T) {
+	src := t.TempDir()
+	st, err := store.OpenJSONL(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cats, _ := json.Marshal(scored.DefaultCategories()[:1])
+	for i := range 2 {
+		f, err := engine.Open(scored.FormatName, json.RawMessage(`{"categories": `+string(cats)+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.Run(context.Background(), llm.NewStub(1), f, engine.Debate{ID: fmt.Sprintf("s%d", i), Proposition: fmt.Sprintf("Idea %d.", i)}, engine.WithStore(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	before := storeDigest(t, src)
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	os.WriteFile(labels, []byte(`{"id": "s0", "label": "advocate"}`+"\n"+`{"id": "s1", "label": "challenger"}`+"\n"), 0o644)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-audit", src, "-jurors", "judge/a,judge/b,judge/c", "-labels", labels, "-out", out}, &stdout, &stderr, noEnv)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	var rep struct {
+		Jurors     []string            `json:"jurors"`
+		Debates    []json.RawMessage   `json:"debates"`
+		CohenKappa map[string]*float64 `json:"cohenKappa"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "audit.json"))
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Jurors) != 3 || len(rep.Debates) != 2 || len(rep.CohenKappa) != 3 {
+		t.Errorf("audit.json: %s (%v)", data, err)
+	}
+	if !strings.Contains(stdout.String(), "# Judge audit") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	if storeDigest(t, src) != before {
+		t.Error("the audit changed the original store")
 	}
 }
