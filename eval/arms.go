@@ -224,11 +224,13 @@ type Answers struct {
 type Answer struct {
 	Agent int `json:"agent"` // 1-based
 	Round int `json:"round"` // 0: the first answers
-	// Answer is the answer read from the reply ("" when Defaulted).
+	// Answer is the answer read from the reply ("" when Defaulted), and
+	// Reasoning the working that came with it.
 	Answer    string `json:"answer"`
 	Reasoning string `json:"reasoning,omitempty"`
 	// Defaulted: no reply could be read, after the one re-ask
 	// ([engine.Judge]); the answer counts as none (never right).
+	// Problem says why, when it was.
 	Defaulted bool   `json:"defaulted,omitempty"`
 	Problem   string `json:"problem,omitempty"`
 	// Calls is the model calls made (2 after a re-ask); Usage their

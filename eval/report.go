@@ -19,8 +19,10 @@ const StubNote = "These numbers come from the offline stub, which is not a model
 // debate's flips, and every item's answers. Its JSON is report.json.
 type Report struct {
 	// Note says what the numbers are not (set on the stub: StubNote).
-	Note  string `json:"note,omitempty"`
-	Stub  bool   `json:"stub"`
+	Note string `json:"note,omitempty"`
+	// Stub: the run was on the offline stub (Config.Stub).
+	Stub bool `json:"stub"`
+	// Model is the model every arm asked.
 	Model string `json:"model,omitempty"`
 	// Items is how many items the run has; an arm's N may be fewer when
 	// the run stopped (Stopped says why).
@@ -47,6 +49,7 @@ type Report struct {
 
 // ArmStats is one arm's accuracy and cost.
 type ArmStats struct {
+	// Name is the arm's (ArmSingle...).
 	Name string `json:"name"`
 	// N items answered, Correct of them right; Accuracy = Correct/N, CI
 	// its 95% Wilson interval.
@@ -122,6 +125,7 @@ type Flips struct {
 
 // ItemResult is one item's answers.
 type ItemResult struct {
+	// ID is the item's; Gold its gold answer.
 	ID   string `json:"id"`
 	Gold string `json:"gold"`
 	// Arms holds each arm's answer, by arm name.
@@ -133,12 +137,14 @@ type ItemResult struct {
 // ArmResult is one arm's answer to one item.
 type ArmResult struct {
 	// DebateID is where it is stored (the vote's is the debate's).
-	DebateID string    `json:"debateId"`
-	Answer   string    `json:"answer"`
-	Correct  bool      `json:"correct"`
-	Usage    llm.Usage `json:"usage"`
-	Calls    int       `json:"calls"`
-	Cost     float64   `json:"cost"`
+	DebateID string `json:"debateId"`
+	// Answer is the arm's answer, Correct whether it is the gold one.
+	Answer  string `json:"answer"`
+	Correct bool   `json:"correct"`
+	// Usage, Calls and Cost are what the arm spent on the item.
+	Usage llm.Usage `json:"usage"`
+	Calls int       `json:"calls"`
+	Cost  float64   `json:"cost"`
 }
 
 // report_ builds the report from the arms' results by item.

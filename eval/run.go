@@ -39,6 +39,8 @@ var ErrBadConfig = errors.New("eval: bad config")
 
 // Price is what a model's tokens cost, per million.
 type Price struct {
+	// Input is the dollars per million prompt tokens, Output per million
+	// completion tokens.
 	Input  float64 `json:"input"`
 	Output float64 `json:"output"`
 }

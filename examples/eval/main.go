@@ -102,8 +102,10 @@ type runConfig struct {
 // prices collects repeated -price flags.
 type prices map[string]eval.Price
 
+// String lists the prices, for flag.Value.
 func (p prices) String() string { return fmt.Sprint(map[string]eval.Price(p)) }
 
+// Set adds one MODEL=IN/OUT, for flag.Value.
 func (p prices) Set(s string) error {
 	model, price, err := eval.ParsePrice(s)
 	if err != nil {
@@ -116,6 +118,7 @@ func (p prices) Set(s string) error {
 // usageError is a command line that cannot run.
 type usageError struct{ msg string }
 
+// Error is the message.
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
@@ -199,6 +202,7 @@ type counting struct {
 	calls atomic.Int64
 }
 
+// Complete counts the call and passes it on.
 func (c *counting) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	c.calls.Add(1)
 	return c.Client.Complete(ctx, req)
