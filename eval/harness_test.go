@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -543,5 +544,55 @@ func TestConfigErrors(t *testing.T) {
 	model, p, err := eval.ParsePrice("openai/gpt-4o-mini=0.15/0.6")
 	if err != nil || model != "openai/gpt-4o-mini" || p != (eval.Price{Input: 0.15, Output: 0.6}) {
 		t.Errorf("ParsePrice: %q %+v %v", model, p, err)
+	}
+}
+
+// TestRerunResumesAfterAFailure: a model failure stops the run; run again,
+// it finishes, asking only what was not stored, and reports what an
+// uninterrupted run reports.
+func TestRerunResumesAfterAFailure(t *testing.T) {
+	const n, agents, rounds = 8, 3, 2
+	items := eval.Arithmetic(n, 9)
+	s := newScript(n, agents, rounds, 0.7, []float64{0.5, 0.6, 0.7}, 0.1, 0.3, 9)
+	cfg := eval.Config{Arms: []string{eval.ArmSingle, eval.ArmDebate, eval.ArmVote}, Agents: agents, Rounds: rounds, Parallel: 1}
+	clean, err := eval.Evaluate(context.Background(), s.fake(t, items), store.NewMemory(), items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	f := s.fake(t, items)
+	// Agent 2's revision in round 1 of item 5 fails the first time.
+	it := items[4]
+	var replies []string
+	for r := range rounds + 1 {
+		a := it.Answer
+		if !s.debate[4][r][1] {
+			a = wrong(it, 1)
+		}
+		replies = append(replies, fmt.Sprintf(`{"reasoning": "scripted", "answer": %q}`, a))
+	}
+	flaky := llmtest.New().CheckSchemas(t)
+	flaky.Default().Reply(replies[0]).Fail(errors.New("the server fell over")).Reply(replies[1:]...)
+	for i, r := range f.roles[it.Question] {
+		if r.identity == debateIdentity(2, agents) {
+			f.roles[it.Question][i].fake = flaky
+		}
+	}
+	st := store.NewMemory()
+	if _, err := eval.Evaluate(context.Background(), f, st, items, cfg); err == nil || !strings.Contains(err.Error(), "fell over") {
+		t.Fatalf("the failure was not reported: %v", err)
+	}
+	rep, err := eval.Evaluate(context.Background(), f, st, items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := n * (1 + agents*(rounds+1))
+	if got := f.requests(); got < want+1 || got > want+agents {
+		t.Errorf("%d calls in all; a clean run makes %d, and the failure may cost the round's %d calls at most", got, want, agents)
+	}
+	a, _ := clean.JSON()
+	b, _ := rep.JSON()
+	if string(a) != string(b) {
+		t.Error("the resumed run's report differs from an uninterrupted run's")
 	}
 }
