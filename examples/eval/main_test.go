@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/scored"
+	"github.com/duelogic/duelogic/store"
+)
+
+func noEnv(string) string { return "" }
+
+// storeDigest is a JSONL store's files and their contents.
+func storeDigest(t *testing.T, dir string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no debate files in %s (%v)", dir, err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(f + "\n")
+		b.Write(data)
+	}
+	return b.String()
+}
+
+// TestOfflineRunWritesTheReportAndResumes: the issue's command on the stub
+// writes report.md, report.json and chart.svg; run again it asks nothing
+// and stores nothing.
+func TestOfflineRunWritesTheReportAndResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"-gen", "arith", "-n", "6", "-arms", "single,selfconsistency,debate,vote", "-budget", "equal", "-out", dir}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), args, &out, &errOut, noEnv); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	for _, name := range []string{"config.json", "items.jsonl", "report.md", "report.json", "chart.svg", "results.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the run wrote no %s: %v", name, err)
+		}
+	}
+	var rep struct {
+		Arms []struct {
+			Name string `json:"name"`
+			N    int    `json:"n"`
+		} `json:"arms"`
+		Pairs []json.RawMessage `json:"pairs"`
+		Flips struct {
+			RightToWrong *int `json:"rightToWrong"`
+		} `json:"flips"`
+		Stub bool `json:"stub"`
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Arms) != 4 || rep.Arms[0].N != 6 || len(rep.Pairs) != 6 || rep.Flips.RightToWrong == nil || !rep.Stub {
+		t.Errorf("report.json: %s", data)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "Not a finding") || !strings.Contains(string(md), "(chart.svg)") {
+		t.Errorf("report.md does not warn about the stub or show the chart:\n%s", md)
+	}
+	if !strings.Contains(out.String(), "not findings") || !strings.Contains(errOut.String(), "items") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+
+	before := storeDigest(t, filepath.Join(dir, "store"))
+	out.Reset()
+	if code := run(context.Background(), args, &out, io.Discard, noEnv); code != exitOK {
+		t.Fatalf("the re-run exited %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "0 model calls this run") {
+		t.Errorf("the re-run asked the model:\n%s", out.String())
+	}
+	if storeDigest(t, filepath.Join(dir, "store")) != before {
+		t.Error("the re-run changed the store")
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if !bytes.Equal(again, data) {
+		t.Error("the re-run's report.json differs")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	if code := run(context.Background(), []string{"-n", "3", "-arms", "single", "-out", dir}, io.Discard, io.Discard, noEnv); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no -out", []string{"-n", "3"}, "-out DIR is required"},
+		{"other settings", []string{"-n", "4", "-arms", "single", "-out", dir}, "holds a run with other settings: n 3 (this command: 4)"},
+		{"unknown arm", []string{"-arms", "chorus", "-out", t.TempDir()}, `arm "chorus"`},
+		{"unknown generator", []string{"-gen", "sudoku", "-out", t.TempDir()}, `-gen "sudoku"`},
+		{"bad price", []string{"-price", "m=cheap", "-out", t.TempDir()}, "price"},
+		{"bad temperature", []string{"-temperature", "hot", "-out", t.TempDir()}, "-temperature"},
+		{"bad URL", []string{"-base-url", "localhost:8080", "-out", t.TempDir()}, "-base-url"},
+		{"equal budget without the debate", []string{"-arms", "selfconsistency", "-budget", "equal", "-out", t.TempDir()}, "budget equal"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			if code := run(context.Background(), tt.args, io.Discard, &errOut, noEnv); code != exitUsage || !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 saying %q", code, errOut.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestItemsFile: a run from a JSONL file keeps its copy in the run.
+func TestItemsFile(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(src, []byte(`{"id": "a", "question": "Is 2+2*3 = 8? Answer yes or no.", "answer": "yes", "choices": ["yes", "no"]}
+{"id": "b", "question": "What is the result of 1+2*3+4-5*6?", "answer": "-19"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if code := run(context.Background(), []string{"-items", src, "-arms", "single,debate,vote", "-out", dir}, io.Discard, io.Discard, noEnv); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	copied, _ := os.ReadFile(filepath.Join(dir, "items.jsonl"))
+	if !strings.Contains(string(copied), `"id":"b"`) {
+		t.Errorf("items.jsonl: %s", copied)
+	}
+}
+
+// TestOpenAICompatibleEndpoint: with -base-url the run asks the server, its
+// model named by GET /models, every request with the answer's schema.
+func TestOpenAICompatibleEndpoint(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/models"):
+			io.WriteString(w, `{"object": "list", "data": [{"id": "local-model", "object": "model"}]}`)
+		case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+			calls.Add(1)
+			var req struct {
+				Model          string          `json:"model"`
+				ResponseFormat json.RawMessage `json:"response_format"`
+			}
+			json.NewDecoder(r.Body).Decode(&req)
+			if req.Model != "local-model" || !strings.Contains(string(req.ResponseFormat), "json_schema") {
+				http.Error(w, `{"error": {"message": "want local-model and a schema"}}`, http.StatusBadRequest)
+				return
+			}
+			io.WriteString(w, `{"id": "x", "object": "chat.completion", "model": "local-model",
+				"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"reasoning\": \"r\", \"answer\": \"7\"}"}, "finish_reason": "stop"}],
+				"usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-n", "3", "-arms", "single,debate,vote", "-agents", "2", "-rounds", "1",
+		"-base-url", srv.URL + "/v1", "-price", "local-model=1/2", "-out", dir}, &out, &errOut, noEnv)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	if got := calls.Load(); got != 3*(1+2*2) {
+		t.Errorf("%d calls to the server, want 15", got)
+	}
+	if strings.Contains(out.String(), "not findings") || !strings.Contains(out.String(), "$0.0018") {
+		// 15 calls of 100 input and 10 output tokens at $1 and $2 a million.
+		t.Errorf("stdout:\n%s", out.String())
+	}
+}
+
+// TestAuditCommand: -audit re-judges the scored debates of a store with a
+// jury, compares the jurors with -labels, and leaves the store as it was.
+func TestAuditCommand(t *testing.T) {
+	src := t.TempDir()
+	st, err := store.OpenJSONL(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cats, _ := json.Marshal(scored.DefaultCategories()[:1])
+	for i := range 2 {
+		f, err := engine.Open(scored.FormatName, json.RawMessage(`{"categories": `+string(cats)+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.Run(context.Background(), llm.NewStub(1), f, engine.Debate{ID: fmt.Sprintf("s%d", i), Proposition: fmt.Sprintf("Idea %d.", i)}, engine.WithStore(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	before := storeDigest(t, src)
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	os.WriteFile(labels, []byte(`{"id": "s0", "label": "advocate"}`+"\n"+`{"id": "s1", "label": "challenger"}`+"\n"), 0o644)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-audit", src, "-jurors", "judge/a,judge/b,judge/c", "-labels", labels, "-out", out}, &stdout, &stderr, noEnv)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	var rep struct {
+		Jurors     []string            `json:"jurors"`
+		Debates    []json.RawMessage   `json:"debates"`
+		CohenKappa map[string]*float64 `json:"cohenKappa"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "audit.json"))
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Jurors) != 3 || len(rep.Debates) != 2 || len(rep.CohenKappa) != 3 {
+		t.Errorf("audit.json: %s (%v)", data, err)
+	}
+	if !strings.Contains(stdout.String(), "# Judge audit") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	if storeDigest(t, src) != before {
+		t.Error("the audit changed the original store")
+	}
+}
