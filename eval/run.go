@@ -37,18 +37,9 @@ const maxBudgetTries = 3
 // ErrBadConfig: a [Config] Evaluate cannot run; the error says why.
 var ErrBadConfig = errors.New("eval: bad config")
 
-// Price is what a model's tokens cost, per million.
-type Price struct {
-	// Input is the dollars per million prompt tokens, Output per million
-	// completion tokens.
-	Input  float64 `json:"input"`
-	Output float64 `json:"output"`
-}
-
-// Cost is what usage costs at p.
-func (p Price) Cost(u llm.Usage) float64 {
-	return (float64(u.PromptTokens)*p.Input + float64(u.CompletionTokens)*p.Output) / 1e6
-}
+// Price is what a model's tokens cost, per million: the engine's
+// [engine.Price], cached prompt tokens included.
+type Price = engine.Price
 
 // ParsePrice reads "MODEL=IN/OUT", the dollars per million input and
 // output tokens of MODEL (as -price takes it): "gpt-4o-mini=0.15/0.60".
