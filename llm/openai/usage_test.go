@@ -1,6 +1,9 @@
 package openai
 
 import (
+	"errors"
+	"io"
+	"net/http"
 	"testing"
 
 	"github.com/duelogic/duelogic/llm"
@@ -40,6 +43,38 @@ func TestUsageDetails(t *testing.T) {
 			resp, err = c.Stream(t.Context(), userReq("x"), nil)
 			if err != nil || resp.Usage != tt.want {
 				t.Errorf("Stream: usage %+v, %v; want %+v", resp.Usage, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSlots reads a llama.cpp server's slots from /props at its root, and
+// says ErrNoSlots for a server that does not report them.
+func TestSlots(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, body string
+		status           int
+		want             int
+		err              error
+	}{
+		{"llama.cpp", "/props", `{"total_slots": 2, "n_ctx": 8192}`, 200, 2, nil},
+		{"no such endpoint", "/props", `{"error": {"message": "not found"}}`, 404, 0, ErrNoSlots},
+		{"no field", "/props", `{"n_ctx": 8192}`, 200, 0, ErrNoSlots},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != tt.path {
+					w.WriteHeader(404)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tt.status)
+				io.WriteString(w, tt.body)
+			})
+			c, _ := testClient(Config{BaseURL: srv.URL + "/v1"})
+			n, err := c.Slots(t.Context())
+			if n != tt.want || !errors.Is(err, tt.err) {
+				t.Errorf("Slots = %d, %v; want %d, %v", n, err, tt.want, tt.err)
 			}
 		})
 	}

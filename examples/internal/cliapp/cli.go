@@ -26,6 +26,10 @@ import (
 	"github.com/duelogic/duelogic/store"
 )
 
+// oneSlot warns that a llama.cpp server of one slot makes the podcast's
+// interrupt check wait for the speech it watches.
+const oneSlot = "debate: the model server generates one reply at a time (llama-server --parallel 1): the interrupt check waits until the speech it watches has ended, so cuts come late and each turn takes longer; start llama-server with --parallel 2"
+
 // Exit statuses.
 const (
 	exitOK    = 0
@@ -393,6 +397,13 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		default:
 			opt.model = ids[0]
 			fmt.Fprintf(stderr, "debate: seating the server's model %s in every seat (set --model to choose)\n", render.Sanitize(opt.model))
+		}
+	}
+	if oc, ok := client.(*openai.Client); ok && opt.format == duelogic.FormatName {
+		// The podcast checks for interruptions beside the speech it
+		// watches: a server of one slot runs the check after the speech.
+		if n, err := oc.Slots(ctx); err == nil && n == 1 {
+			fmt.Fprintln(stderr, oneSlot)
 		}
 	}
 
