@@ -592,6 +592,11 @@ func (p *play) askTurn(ctx context.Context, key string, who Speaker, phase Phase
 			return nil, usage, err
 		}
 		v.Turn, v.Forfeit = t, res.Defaulted
+		if n := len(v.Rejected); res.Defaulted && n > 0 && res.Problem != "" {
+			// The judgment's account of the last reply, which says when it
+			// was cut off at its cap rather than only that it did not parse.
+			v.Rejected[n-1] = res.Problem
+		}
 		return v, usage, nil
 	}, nil)
 	return tv, err
