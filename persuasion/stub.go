@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/internal/stubtext"
 	"github.com/duelogic/duelogic/llm"
@@ -271,12 +273,43 @@ func stubThesis(c *llm.StubCall) string {
 	return p
 }
 
-func stubSay(p string) string {
-	if q, ok := strings.CutPrefix(p, "¬"); ok {
-		return "it is not the case that " + stubtext.LowerFirst(q)
+// stubSay turns proposition p into a clause that goes on inside a
+// sentence: its first letter lower-cased unless its first word is one of
+// names, and a negation said in words.
+func stubSay(p string, names map[string]bool) string {
+	lower := func(q string) string {
+		first, _, _ := strings.Cut(q, " ")
+		if names[strings.TrimRight(first, ",.;:!?")] {
+			return q // a name keeps its capital: "Rover and Wag should merge"
+		}
+		return stubtext.LowerFirst(q)
 	}
-	return stubtext.LowerFirst(p)
+	if q, ok := strings.CutPrefix(p, "¬"); ok {
+		return "it is not the case that " + lower(q)
+	}
+	return lower(p)
 }
+
+// stubNames are the capitalized words of the question but for a first
+// word that any sentence may start with: names ("Rover", "Wag") and
+// acronyms ("AI"), which keep their capitals inside a sentence.
+func stubNames(question string) map[string]bool {
+	names := map[string]bool{}
+	for i, w := range strings.Fields(question) {
+		w = strings.Trim(w, "\"'“”‘’()[],.;:!?")
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && (i > 0 || !stubStarters[strings.ToLower(w)]) {
+			names[w] = true
+		}
+	}
+	return names
+}
+
+// stubStarters are words a question or a claim often starts with, which are
+// no names.
+var stubStarters = map[string]bool{"should": true, "is": true, "are": true, "do": true, "does": true, "can": true,
+	"will": true, "would": true, "we": true, "the": true, "a": true, "an": true, "it": true, "our": true, "this": true,
+	"that": true, "what": true, "which": true, "how": true, "why": true, "when": true, "there": true, "all": true,
+	"every": true, "most": true, "no": true, "they": true, "i": true, "you": true, "let": true, "must": true, "has": true}
 
 func writeStubTurn(c *llm.StubCall) string {
 	side := c.Field("Role")
@@ -296,6 +329,9 @@ func writeStubTurn(c *llm.StubCall) string {
 	pool, undercuts := stubReasons[side], stubUndercuts[side]
 
 	thesis := stubThesis(c)
+	question, _ := c.Tag("proposition")
+	names := stubNames(question)
+	say := func(p string) string { return stubSay(p, names) }
 	for _, m := range prior {
 		if m.Speaker == SidePro {
 			thesis = m.Proposition
@@ -314,28 +350,28 @@ func writeStubTurn(c *llm.StubCall) string {
 		for range n {
 			rs = append(rs, st.fresh(c, pool, append([]string{p}, rs...)...))
 		}
-		reasons := stubSay(rs[0])
+		reasons := say(rs[0])
 		if len(rs) > 1 {
-			reasons += ", and " + stubSay(rs[1])
+			reasons += ", and " + say(rs[1])
 		}
 		return stubMove{Act: "since", Proposition: p, Reasons: rs, Target: target,
-			Text: stubtext.UpperFirst(stubSay(p)) + ", because " + reasons + "."}
+			Text: stubtext.UpperFirst(say(p)) + ", because " + reasons + "."}
 	}
 	switch {
 	case phase == "opening" && side == SidePro:
-		add(stubMove{Act: "claim", Proposition: thesis, Text: stubVoice[side] + ", and my position is simple: " + stubSay(thesis) + "."})
+		add(stubMove{Act: "claim", Proposition: thesis, Text: stubVoice[side] + ", and my position is simple: " + say(thesis) + "."})
 	case phase == "opening":
 		p1, ok := st.lastArgument(SidePro)
 		if !ok {
-			add(stubMove{Act: "claim", Proposition: mine, Text: "I hold that " + stubSay(mine) + "."})
+			add(stubMove{Act: "claim", Proposition: mine, Text: "I hold that " + say(mine) + "."})
 			break
 		}
 		if c.Roll("open-why") < 0.35 && !st.asked(p1.ID, p1.Proposition) {
 			add(stubMove{Act: "why", Proposition: p1.Proposition, Target: p1.ID,
-				Text: "Before we go further: what is the evidence that " + stubSay(p1.Proposition) + "?"})
+				Text: "Before we go further: what is the evidence that " + say(p1.Proposition) + "?"})
 		} else {
 			add(stubMove{Act: "claim", Proposition: stubNegate(p1.Proposition), Target: p1.ID, Attack: "rebut",
-				Text: stubVoice[side] + ", I cannot agree: " + stubSay(stubNegate(p1.Proposition)) + "."})
+				Text: stubVoice[side] + ", I cannot agree: " + say(stubNegate(p1.Proposition)) + "."})
 		}
 	default:
 		retract := 0.15
@@ -351,7 +387,7 @@ func writeStubTurn(c *llm.StubCall) string {
 			}
 			if w.Proposition != mine && st.committed[side][w.Proposition] && c.Roll("retract:"+w.ID) < retract {
 				add(stubMove{Act: "retract", Proposition: w.Proposition, Target: w.ID,
-					Text: "I withdraw the claim that " + stubSay(w.Proposition) + "; I cannot defend it with what we know."})
+					Text: "I withdraw the claim that " + say(w.Proposition) + "; I cannot defend it with what we know."})
 				continue
 			}
 			add(since(w.Proposition, w.ID, 1))
@@ -362,14 +398,14 @@ func writeStubTurn(c *llm.StubCall) string {
 		if phase == "closing" {
 			if x, ok := st.lastArgument(other); ok && x.Act == "since" && c.Roll("concede") < 0.5 {
 				r := x.Reasons[c.Intn(len(x.Reasons))]
-				add(stubMove{Act: "concede", Proposition: r, Target: x.ID, Text: "In fairness, I grant that " + stubSay(r) + "."})
+				add(stubMove{Act: "concede", Proposition: r, Target: x.ID, Text: "In fairness, I grant that " + say(r) + "."})
 			}
 			if st.committed[side][mine] {
-				add(stubMove{Act: "claim", Proposition: mine, Text: "My final position stands: " + stubSay(mine) + "."})
+				add(stubMove{Act: "claim", Proposition: mine, Text: "My final position stands: " + say(mine) + "."})
 			}
 			if len(out) == 0 {
 				p := st.fresh(c, pool)
-				add(stubMove{Act: "claim", Proposition: p, Text: "What remains clear is that " + stubSay(p) + "."})
+				add(stubMove{Act: "claim", Proposition: p, Text: "What remains clear is that " + say(p) + "."})
 			}
 			break
 		}
@@ -383,10 +419,10 @@ func writeStubTurn(c *llm.StubCall) string {
 				// Granted already, or withdrawn: nothing to dispute here.
 			case r < 0.3 && !st.asked(x.ID, subject):
 				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
-					Text: "What is the evidence that " + stubSay(subject) + "? Until it is shown, it should carry no weight."})
+					Text: "What is the evidence that " + say(subject) + "? Until it is shown, it should carry no weight."})
 			case r < 0.6:
 				add(stubMove{Act: "claim", Proposition: stubNegate(subject), Target: x.ID, Attack: "rebut",
-					Text: "That does not hold: " + stubSay(stubNegate(subject)) + "."})
+					Text: "That does not hold: " + say(stubNegate(subject)) + "."})
 			case r < 0.85 && x.Act == "since":
 				u := st.fresh(c, undercuts, x.Proposition)
 				m := since(u, x.ID, 1)
@@ -395,9 +431,9 @@ func writeStubTurn(c *llm.StubCall) string {
 				add(m)
 			case (subject == mine || stubNegate(subject) == mine) && !st.asked(x.ID, subject):
 				add(stubMove{Act: "why", Proposition: subject, Target: x.ID,
-					Text: "Why should we accept that " + stubSay(subject) + "?"})
+					Text: "Why should we accept that " + say(subject) + "?"})
 			default:
-				add(stubMove{Act: "concede", Proposition: subject, Target: x.ID, Text: "I grant that " + stubSay(subject) + "."})
+				add(stubMove{Act: "concede", Proposition: subject, Target: x.ID, Text: "I grant that " + say(subject) + "."})
 			}
 		}
 		if len(out) == 0 || c.Roll("new-line") < 0.3 {

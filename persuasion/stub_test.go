@@ -2,6 +2,7 @@ package persuasion
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/duelogic/duelogic/argumentation"
@@ -70,4 +71,26 @@ func TestSchemasAreStrict(t *testing.T) {
 	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves, nil))
 	enginetest.StrictSchema(t, PurposeTurn, turnSchema(DefaultConfig().MaxMoves, []string{"P1", "O1"}))
 	enginetest.StrictSchema(t, PurposeVerdict, json.RawMessage(moderationSchema))
+}
+
+// TestStubKeepsNamesCapitalized: a proposition that starts with a name
+// keeps its capital inside the stub's sentences ("I hold that Rover and Wag
+// …", not "rover and Wag"), while an ordinary first word goes lower-case.
+func TestStubKeepsNamesCapitalized(t *testing.T) {
+	for _, tt := range []struct{ question, name, lower string }{
+		{"Rover and Wag should merge their teams.", "simple: Rover and Wag should merge", "rover and Wag"},
+		{"Should we rewrite the billing service in Go?", "we should rewrite", "We should rewrite the billing service in Go."},
+	} {
+		res, err := run(t.Context(), llm.NewStub(2), Config{}, engine.Debate{Proposition: tt.question})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for _, u := range res.Transcript {
+			all.WriteString(u.Content + "\n")
+		}
+		if !strings.Contains(all.String(), tt.name) || strings.Contains(all.String(), tt.lower) {
+			t.Errorf("%q: the transcript says %q or lacks %q:\n%s", tt.question, tt.lower, tt.name, all.String())
+		}
+	}
 }
