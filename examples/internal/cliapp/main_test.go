@@ -508,6 +508,10 @@ func TestSeatsTheServersModel(t *testing.T) {
 			io.WriteString(w, `{"object":"list","data":[{"id":"local-qwen.gguf"}]}`)
 			return
 		}
+		if r.URL.Path == "/props" { // not a llama.cpp server: it does not say its slots
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
 		var body struct{ Model string }
 		json.NewDecoder(r.Body).Decode(&body)
 		mu.Lock()
