@@ -34,22 +34,16 @@ type Podcast struct {
 	pending *pending // manual interjections, when an Orchestrator plays it
 }
 
-func init() { engine.Register(FormatName, open) }
-
-// open is the podcast's [engine.Opener]: config is decoded over
-// [DefaultConfig] (a field left out keeps its default; a "chairs" array
-// replaces the chairs) and checked as given, so a field set to an invalid
-// zero (`"maxExchanges": 0`) is a violation, not a default.
-func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
-	cfg := DefaultConfig()
-	if err := decodeConfig(config, &cfg); err != nil {
-		return nil, err
-	}
-	p := &Podcast{Config: cfg}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return engine.Erase(p), nil
+// The podcast registers itself: [engine.Open] decodes a JSON [Config] over
+// [DefaultConfig] (the chairs given replace the default ones) and checks
+// it; an unknown field or an invalid configuration is an
+// [*engine.ValidationError].
+func init() {
+	engine.Register(FormatName, engine.ConfigOpener(FormatName, DefaultConfig, decodeConfig,
+		func(c Config) (engine.Format[*Outcome], error) {
+			p := &Podcast{Config: c}
+			return p, p.Validate()
+		}))
 }
 
 // configFields is a Config without its UnmarshalJSON method, so that

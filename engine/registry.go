@@ -243,6 +243,31 @@ func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
+// ConfigOpener returns the [Opener] of a format whose configuration is a C:
+// config (JSON) is decoded over defaults() by decode — nil decodes with
+// [DecodeConfig] under name — and the format is build's, which validates
+// it. Every built-in format registers one:
+//
+//	engine.Register(FormatName, engine.ConfigOpener(FormatName, DefaultConfig, nil,
+//		func(c Config) (engine.Format[*Outcome], error) { return New(c) }))
+func ConfigOpener[C any, R Outcome](name string, defaults func() C, decode func(config json.RawMessage, cfg *C) error,
+	build func(C) (Format[R], error)) Opener {
+	if decode == nil {
+		decode = func(config json.RawMessage, cfg *C) error { return DecodeConfig(name, config, cfg) }
+	}
+	return func(config json.RawMessage) (Format[Outcome], error) {
+		cfg := defaults()
+		if err := decode(config, &cfg); err != nil {
+			return nil, err
+		}
+		f, err := build(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return Erase(f), nil
+	}
+}
+
 // Erase returns f as a Format[Outcome], for an [Opener]: its outcome is
 // handed on as an Outcome, and everything else — its name, its stored
 // configuration, its Validate, [Cast] and [Purposer] methods, format

@@ -60,22 +60,14 @@ func New(cfg Config, opts ...Option) (*Format, error) {
 	return f, nil
 }
 
-func init() { engine.Register(FormatName, open) }
-
-// open is the format's [engine.Opener]: DefaultConfig with the fields
-// config names, through New. An unknown field, at any depth, is an
-// [*engine.ValidationError]; the names earlier versions stored ("rounds",
-// a persona's "model") are read as [Config.UnmarshalJSON] reads them.
-func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
-	cfg := DefaultConfig()
-	if err := decodeConfig(config, &cfg); err != nil {
-		return nil, err
-	}
-	f, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return engine.Erase(f), nil
+// The format registers itself: [engine.Open] decodes a JSON [Config] over
+// [DefaultConfig] and makes the format with [New]. An unknown field, at any
+// depth, is an [*engine.ValidationError]; the names earlier versions stored
+// ("rounds", a persona's "model") are read as [Config.UnmarshalJSON] reads
+// them.
+func init() {
+	engine.Register(FormatName, engine.ConfigOpener(FormatName, DefaultConfig, decodeConfig,
+		func(c Config) (engine.Format[*Outcome], error) { return New(c) }))
 }
 
 // MarshalJSON encodes f as its Config: what engine.Run stores with a

@@ -1,25 +1,15 @@
 package scored
 
 import (
-	"encoding/json"
-
 	"github.com/duelogic/duelogic/engine"
 )
 
-func init() { engine.Register(FormatName, open) }
-
-// open is the scored format's [engine.Opener]: config decoded onto the
-// defaults (strictly: an unknown field is an error), then [New].
-func open(config json.RawMessage) (engine.Format[engine.Outcome], error) {
-	cfg := decodeBase()
-	if err := engine.DecodeConfig(FormatName, config, &cfg); err != nil {
-		return nil, err
-	}
-	f, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return engine.Erase[*Outcome](f), nil
+// The format registers itself: [engine.Open] decodes a JSON [Config] onto
+// the defaults (strictly: an unknown field is an error; see decodeBase),
+// then makes the format with [New].
+func init() {
+	engine.Register(FormatName, engine.ConfigOpener(FormatName, decodeBase, nil,
+		func(c Config) (engine.Format[*Outcome], error) { return New(c) }))
 }
 
 // decodeBase is what a configuration's JSON is decoded onto: DefaultConfig
