@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -98,8 +97,8 @@ type Config struct {
 	// ID names the worker in the job list ("running on ..."); default
 	// the host name and process ID.
 	ID string
-	// Logger receives River's and the worker's logs (warnings and
-	// errors by default; nil: standard error).
+	// Logger receives the worker's logs and River's warnings and errors
+	// (nil: text on standard error).
 	Logger *slog.Logger
 	// Clock is the time an attempt's limit is read on (nil: time.Now).
 	Clock func() time.Time
@@ -164,7 +163,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Queue, error) {
 		cfg.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -191,13 +190,22 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Queue, error) {
 }
 
 // quiet is l for River, whose informational lines (a job snoozed, a
-// client started) are debug lines here.
-func quiet(l *slog.Logger) *slog.Logger {
-	if l.Enabled(context.Background(), slog.LevelInfo) {
-		return l
-	}
-	return slog.New(slog.NewTextHandler(io.Discard, nil))
+// client started) would drown the worker's: only its warnings and errors.
+func quiet(l *slog.Logger) *slog.Logger { return slog.New(minLevel{l.Handler(), slog.LevelWarn}) }
+
+// minLevel is a handler that drops the records below its level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
 }
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler { return minLevel{h.Handler.WithAttrs(a), h.min} }
+
+func (h minLevel) WithGroup(name string) slog.Handler { return minLevel{h.Handler.WithGroup(name), h.min} }
 
 // Client returns the Queue's River client (to subscribe to its events, or
 // insert other jobs with it).
