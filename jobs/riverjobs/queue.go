@@ -203,9 +203,13 @@ func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
-func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler { return minLevel{h.Handler.WithAttrs(a), h.min} }
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(a), h.min}
+}
 
-func (h minLevel) WithGroup(name string) slog.Handler { return minLevel{h.Handler.WithGroup(name), h.min} }
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}
 
 // Client returns the Queue's River client (to subscribe to its events, or
 // insert other jobs with it).
