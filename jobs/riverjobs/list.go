@@ -8,7 +8,6 @@ import (
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
-	"github.com/jackc/pgx/v5"
 )
 
 // Statuses of a debate ([Status]).
@@ -35,8 +34,9 @@ type Status struct {
 	Question string
 	// Error is why a stopped debate's last job failed.
 	Error string
-	// Records is the number of records stored.
-	Records int64
+	// Records is the number of records stored; Utterances, of
+	// utterances (pgstore's utterances projection).
+	Records, Utterances int64
 	// Updated is the time of the debate's last record.
 	Updated time.Time
 	// Job is the ID of the debate's last River job (0 for none).
@@ -46,8 +46,8 @@ type Status struct {
 // listQuery reads each engine debate (pgstore's debates projection) with
 // its last record and its newest job.
 const listQuery = `SELECT d.id, d.debate_mode, d.proposition, d.status, d.records, d.updated_at,
-	r.type, r.data::text,
-	j.id, j.state, j.attempted_by, j.metadata->'output', j.metadata ? 'cancel_attempted_at'
+	r.type, r.data::text, (SELECT count(*) FROM utterances u WHERE u.debate_id = d.id),
+	j.id, j.state, j.attempted_by, j.metadata->'output'
 FROM debates d
 JOIN records r ON r.debate_id = d.id AND r.seq = d.records
 LEFT JOIN LATERAL (
@@ -69,17 +69,16 @@ func (q *Queue) List(ctx context.Context) ([]Status, error) {
 	var out []Status
 	for rows.Next() {
 		var (
-			s               Status
-			status, typ     string
-			data            string
-			jobID           *int64
-			state           *string
-			attemptedBy     []string
-			jobOut          []byte
-			cancelAttempted *bool
+			s           Status
+			status, typ string
+			data        string
+			jobID       *int64
+			state       *string
+			attemptedBy []string
+			jobOut      []byte
 		)
 		if err := rows.Scan(&s.DebateID, &s.Format, &s.Proposition, &status, &s.Records, &s.Updated,
-			&typ, &data, &jobID, &state, &attemptedBy, &jobOut, &cancelAttempted); err != nil {
+			&typ, &data, &s.Utterances, &jobID, &state, &attemptedBy, &jobOut); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("riverjobs: list: %w", err)
 		}
@@ -104,8 +103,6 @@ func (q *Queue) List(ctx context.Context) ([]Status, error) {
 			}
 		case *state == "available", *state == "scheduled", *state == "retryable", *state == "pending":
 			s.Status = StatusQueued
-		case *state == "cancelled" && o.Outcome != OutcomeFailed && cancelAttempted != nil && *cancelAttempted:
-			s.Status = StatusCancelled
 		case *state == "cancelled" && o.Outcome != OutcomeFailed:
 			s.Status = StatusCancelled
 		default:
@@ -124,5 +121,3 @@ func (q *Queue) List(ctx context.Context) ([]Status, error) {
 	}
 	return out, nil
 }
-
-var _ pgx.Rows // pgx is the driver of the query above
