@@ -91,4 +91,3 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 	})
 }
-
