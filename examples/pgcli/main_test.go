@@ -313,8 +313,8 @@ func TestStopThenResume(t *testing.T) {
 }
 
 // A debate started with --store postgres://... and stopped in its first
-// exchange is taken and finished by examples/worker (its binary, built from
-// its module): the worker plays it once, the debate is finished, and its
+// exchange is queued again (--requeue) and finished by examples/worker (its
+// binary, built from its module): the worker plays it once, the debate is finished, and its
 // transcript begins with what the command recorded, as an uninterrupted run
 // says it. (What the worker adds is not compared with the command's run: the
 // worker's model does not stream, so its interrupt checks see whole
