@@ -108,7 +108,7 @@ func parseJobs(args []string, stderr io.Writer) (*jobOptions, error) {
 	case n != 1:
 		return nil, errors.New("give one of --enqueue, --cancel, --requeue and --list")
 	case !strings.HasPrefix(o.store, "postgres://") && !strings.HasPrefix(o.store, "postgresql://"):
-		return nil, errors.New("the job commands queue debates in PostgreSQL: give --store postgres://...")
+		return nil, errors.New("the job commands queue debates in PostgreSQL: give --store postgres://URL")
 	case o.enqueue && o.question == "":
 		return nil, errors.New("--enqueue: no question to debate")
 	case !o.enqueue && o.question != "":
