@@ -77,8 +77,7 @@ type limited struct {
 	provider string
 	n        int
 
-	mu     sync.Mutex
-	seeded bool // the provider's slot rows exist
+	seeded atomic.Bool // the provider's slot rows exist
 }
 
 // Complete calls the model in a slot.
@@ -194,11 +193,10 @@ func (c *limited) take(ctx context.Context, token string) (int, error) {
 	return slot, nil
 }
 
-// seed makes the provider's n slot rows, once.
+// seed makes the provider's n slot rows (once; calls that race make them
+// twice, which changes nothing).
 func (c *limited) seed(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.seeded {
+	if c.seeded.Load() {
 		return nil
 	}
 	_, err := c.l.pool.Exec(ctx, `INSERT INTO duelogic_provider_slots (provider, slot)
@@ -206,7 +204,7 @@ func (c *limited) seed(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("riverjobs: the slots of provider %s: %w", c.provider, err)
 	}
-	c.seeded = true
+	c.seeded.Store(true)
 	return nil
 }
 

@@ -99,6 +99,10 @@ func (w *worker) play(ctx context.Context, job *river.Job[Args], rep *Report) er
 	case errors.Is(err, engine.ErrPaused):
 		q, _ := pendingOf(ctx, w, id)
 		return w.paused(ctx, rep, q)
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		// River's job timeout: a call outlasted the attempt and its
+		// grace. River retries the job.
+		return w.retry(rep, fmt.Errorf("riverjobs: debate %s: %w", id, err))
 	case ctx.Err() != nil:
 		// Cancelled (Queue.Cancel), or the worker stops hard: River
 		// reads why from the context.
