@@ -39,9 +39,11 @@
 //	pgcli --format moderated --settings settings.amelia.yaml "How should we structure the plugin system?"
 //
 // A debate stopped by Ctrl-C, a model error or a lost connection stays in
-// the database as far as it was recorded: --resume finishes it, and so does
-// examples/worker, which takes the unfinished podcast debates of the
-// database. A password in the URL is never printed: the hints to resume and
+// the database as far as it was recorded: --resume finishes it here, or
+// --requeue queues it for examples/worker. With a postgres:// store,
+// --enqueue queues a debate for the workers instead of playing it, --cancel
+// stops one wherever it plays, and --list shows each debate's job status
+// (see jobs.go). A password in the URL is never printed: the hints to resume and
 // the --list header show the URL with the password masked. Prefer a
 // password file (PGPASSFILE) or PGPASSWORD to a password in the URL, which
 // other users of the machine can read on the command line.
@@ -65,6 +67,11 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if isJobs(os.Args[1:]) { // jobs.go: --enqueue, --cancel, --requeue, --list of a queue
+		code := runJobs(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	code := cliapp.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv, open, cliapp.WithYAML(yamlToJSON))
 	stop()
 	os.Exit(code)

@@ -313,8 +313,8 @@ func TestStopThenResume(t *testing.T) {
 }
 
 // A debate started with --store postgres://... and stopped in its first
-// exchange is taken and finished by examples/worker (its binary, built from
-// its module): the worker plays it once, the debate is finished, and its
+// exchange is queued again (--requeue) and finished by examples/worker (its
+// binary, built from its module): the worker plays it once, the debate is finished, and its
 // transcript begins with what the command recorded, as an uninterrupted run
 // says it. (What the worker adds is not compared with the command's run: the
 // worker's model does not stream, so its interrupt checks see whole
@@ -329,16 +329,13 @@ func TestWorkerFinishes(t *testing.T) {
 		t.Fatalf("--list row %q; want %s stopped", f, id)
 	}
 
-	worker := binary(t, filepath.Join("..", "worker"), "worker")
-	cmd := exec.Command(worker, "-dsn", dsn)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("worker: %v\n%s", err, errb.String())
+	if q := run(t, dir, "--store", dsn, "--requeue", id); q.code != 0 || strings.TrimSpace(q.stdout) != "queued "+id {
+		t.Fatalf("--requeue: exit %d, %q, %s", q.code, q.stdout, q.stderr)
 	}
-	noSecret(t, []string{"worker"}, result{0, out.String(), errb.String()})
-	if got := regexp.MustCompile(`(?m)^played (\S+) [1-9]\d*$`).FindAllStringSubmatch(out.String(), -1); len(got) != 1 || got[0][1] != id {
-		t.Fatalf("worker output:\n%s\nwant one line: played %s <calls>", out.String(), id)
+	out, errs := runWorker(t, dsn, "played "+id+" ")
+	noSecret(t, []string{"worker"}, result{0, out, errs})
+	if got := regexp.MustCompile(`(?m)^played (\S+) [1-9]\d*$`).FindAllStringSubmatch(out, -1); len(got) != 1 || got[0][1] != id {
+		t.Fatalf("worker output:\n%s\nwant one line: played %s <calls>", out, id)
 	}
 	f := listRow(t, dir, dsn, id)
 	if f[2] != "finished" {

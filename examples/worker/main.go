@@ -1,58 +1,61 @@
-// Command worker finishes the unfinished debates of a PostgreSQL database,
-// of every format linked in: run several of them, on one machine or many,
-// against one database, and each debate is played by one worker at a time.
+// Command worker plays the debates queued in a PostgreSQL database, as jobs
+// of River (jobs/riverjobs), until it is stopped: run several, on one
+// machine or many, against one database, and they share the queue.
 //
-//	worker -dsn postgres://app@db/duelogic
+//	worker -dsn postgres://app@db/duelogic -base-url http://llm:8080/v1 -concurrency 4
+//	worker -dsn postgres://app@db/duelogic -stub -stub-delay 5ms
 //
-// A worker lists the unfinished debates (pgstore's Unfinished), resumes each
-// one it can lock with engine.ResumeStored — its format and configuration
-// are read from the store, so the worker knows no format by name: every
-// format registers itself with the engine, and linking it is enough — and
-// exits once none is left that it can play. A debate another worker holds
-// is skipped (store.ErrLocked). A debate's questions for a person — a
-// moderated debate's clarifying question, its checkpoints, the approval of
-// its synthesis — wait for the person (the CLI or the web page that
-// started it): the worker's person is absent (an engine.Human that returns
-// engine.ErrPaused), so it plays a debate only up to its next question,
-// where it pauses again ("paused <id>"), and leaves one that already waits
-// for an answer (engine.Pending) as it is. An unattended debate
-// (engine.Debate.Unattended: the web page's checkpoints off, also as
-// earlier versions of the page stored it) asks nobody, and the worker
-// plays it to its end. A worker that dies mid-debate loses nothing
-// committed: its lock is freed with its connection and another worker
-// resumes the debate where the log ends.
+// Debates are queued by the full CLI build (examples/pgcli: debate --store
+// postgres://... --enqueue "question"), or by a host with riverjobs.Enqueue;
+// the debate's format and configuration are stored with it, so the worker
+// knows no format by name: every format linked in registers itself with the
+// engine.
 //
-// The model is the offline stub (llm.NewStub), optionally slowed down by
-// -delay per call: the example is about the store, not the model.
+// The model is an OpenAI-compatible API at -base-url (or
+// $DUELOGIC_BASE_URL), the key read from $DUELOGIC_API_KEY; -model seats one
+// model in every seat (a local server that serves one). -stub plays the
+// offline stub model instead, -stub-delay per call, for demonstrations.
+// -provider-limit N keeps at most N calls in flight to the provider across
+// every worker of the database.
 //
-// The stub streams, so a podcast's interruptions cut responses mid-stream
-// as they would have in the process that started the debate.
+// An attempt plays a debate for at most -attempt, then stops at its next
+// step and goes back to the queue (the log replays, so resuming costs no
+// call); a worker that dies leaves its debates to River's rescue, after
+// -attempt + -stop-grace and a few seconds more. A debate that asks its
+// person a question waits, paused, for the answer (debate --store ...
+// --resume, or an answer requeued with riverjobs.Requeue).
 //
-// For each debate it finished it prints "played <id> <calls>", the number of
-// model calls it made for it, then "verdict <id> <summary>", the one line
-// of its outcome's engine.Verdict; with -v it also prints "call <n>" before
-// each model call.
+// SIGTERM or SIGINT stops the worker: it fetches no more debates, those
+// playing stop at their next step and go back to the queue, and what still
+// plays after -stop-timeout is cancelled (and goes back to the queue too).
+//
+// It prints a line per attempt: "played <id> <calls>" and "verdict <id>
+// <summary>" for a debate it finished, "paused <id> <question>",
+// "snoozed <id>", "cancelled <id>", "failed <id>: <why>" (not retried) or
+// "retry <id>: <why>".
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
-	"slices"
+	"strings"
 	"sync"
-	"sync/atomic"
+	"syscall"
 	"time"
 
-	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/sleep"
+	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
-	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/llm/openai"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	// The formats the worker plays: each registers itself with the engine.
 	_ "github.com/duelogic/duelogic"
@@ -63,165 +66,191 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// options are the command's flags.
+type options struct {
+	dsn, baseURL, model, id string
+	stub                    bool
+	seed                    int64
+	stubDelay               time.Duration
+	concurrency, limit      int
+	attempt, grace, stop    time.Duration
+	verbose                 bool
+}
+
+func parse(args []string, getenv func(string) string, stderr io.Writer) (*options, error) {
+	o := &options{}
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	dsn := fs.String("dsn", os.Getenv("DUELOGIC_PG_DSN"), "PostgreSQL database (default $DUELOGIC_PG_DSN)")
-	seed := fs.Int64("seed", 1, "seed of the stub model")
-	delay := fs.Duration("delay", 0, "time each model call takes")
-	poll := fs.Duration("poll", 20*time.Millisecond, "wait between looks at debates other workers hold")
-	verbose := fs.Bool("v", false, "print a line before each model call")
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.dsn, "dsn", getenv("DUELOGIC_PG_DSN"), "PostgreSQL database (default $DUELOGIC_PG_DSN)")
+	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL); the key is read from $DUELOGIC_API_KEY")
+	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL; empty: the debates' own)")
+	fs.BoolVar(&o.stub, "stub", false, "play the offline stub model (a demonstration), not -base-url")
+	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
+	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the time each call to the stub model takes")
+	fs.IntVar(&o.concurrency, "concurrency", riverjobs.DefaultConcurrency, "debates played at once")
+	fs.IntVar(&o.limit, "provider-limit", 0, "at most this many model calls in flight to the provider across every worker of the database (0: no limit)")
+	fs.DurationVar(&o.attempt, "attempt", riverjobs.DefaultAttemptLimit, "how long an attempt plays a debate before it goes back to the queue")
+	fs.DurationVar(&o.grace, "stop-grace", riverjobs.DefaultStopGrace, "how long the calls under way when an attempt ends may take")
+	fs.DurationVar(&o.stop, "stop-timeout", 30*time.Second, "on SIGTERM, how long debates may take to stop at their next step before they are cancelled")
+	fs.StringVar(&o.id, "id", "", "this worker's name in the job list (default host-pid)")
+	fs.BoolVar(&o.verbose, "v", false, "log each wait for a provider slot, and River's notes")
 	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	case o.dsn == "":
+		return nil, errors.New("no database: give -dsn or set DUELOGIC_PG_DSN")
+	case o.stub && o.baseURL != "" && isSet(fs, "base-url"):
+		return nil, errors.New("-stub and -base-url: give one")
+	case !o.stub && o.baseURL == "":
+		return nil, errors.New("no model: give -base-url (or set DUELOGIC_BASE_URL), or -stub for the offline stub")
+	case !o.stub && !strings.HasPrefix(o.baseURL, "http://") && !strings.HasPrefix(o.baseURL, "https://"):
+		return nil, fmt.Errorf("-base-url %q: want an http:// or https:// URL", o.baseURL)
+	case o.concurrency < 1:
+		return nil, fmt.Errorf("-concurrency %d: want at least 1", o.concurrency)
+	case o.limit < 0:
+		return nil, fmt.Errorf("-provider-limit %d: must not be negative", o.limit)
+	case o.attempt <= 0 || o.grace <= 0 || o.stop <= 0:
+		return nil, errors.New("-attempt, -stop-grace and -stop-timeout must be positive")
+	}
+	return o, nil
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// model is the client the options name, and its provider's name (for
+// -provider-limit).
+func (o *options) client(getenv func(string) string) (llm.Client, string) {
+	if o.stub {
+		return &slowStub{Client: llm.NewStub(o.seed), delay: o.stubDelay}, "stub"
+	}
+	provider := o.baseURL
+	if u, err := url.Parse(o.baseURL); err == nil {
+		provider = u.Host
+	}
+	var c llm.Client = openai.New(openai.Config{BaseURL: o.baseURL, APIKey: getenv("DUELOGIC_API_KEY")})
+	if o.model != "" {
+		c = &seated{Client: c, model: o.model}
+	}
+	return c, provider
+}
+
+// run is the command: it plays debates until ctx ends, then stops within
+// -stop-timeout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	o, err := parse(args, getenv, stderr)
+	if err != nil {
 		return err
 	}
-	if *dsn == "" {
-		return errors.New("no database: give -dsn or set DUELOGIC_PG_DSN")
+	level := slog.LevelWarn
+	if o.verbose {
+		level = slog.LevelInfo
 	}
-	st, err := pgstore.Open(ctx, *dsn)
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	st, err := pgstore.Open(ctx, o.dsn)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	w := &worker{st: st, out: out, model: &slowStub{Client: llm.NewStub(*seed), delay: *delay}, verbose: *verbose}
-	return w.loop(ctx, *poll)
-}
-
-type worker struct {
-	st      *pgstore.Store
-	model   llm.Client
-	verbose bool
-
-	mu  sync.Mutex // out
-	out io.Writer
-}
-
-func (w *worker) printf(format string, args ...any) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	fmt.Fprintf(w.out, format, args...)
-}
-
-// loop resumes unfinished debates until there are none it can play.
-func (w *worker) loop(ctx context.Context, poll time.Duration) error {
-	paused := map[string]bool{} // debates waiting for a person
-	for {
-		ids, err := w.st.Unfinished(ctx)
-		if err != nil {
+	pool, err := pgxpool.New(ctx, o.dsn)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer pool.Close()
+	model, provider := o.client(getenv)
+	if o.limit > 0 {
+		if err := riverjobs.Migrate(ctx, pool); err != nil {
 			return err
 		}
-		ids = slices.DeleteFunc(ids, func(id string) bool { return paused[id] })
-		if len(ids) == 0 {
-			return nil
-		}
-		played := false
-		for _, id := range ids {
-			ok, err := w.play(ctx, id)
-			if errors.Is(err, engine.ErrPaused) {
-				paused[id] = true
-				w.printf("paused %s\n", id)
-				played = true
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			played = played || ok
-		}
-		if !played { // every one is held by another worker
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(poll):
-			}
-		}
+		model = riverjobs.NewLimiter(pool, riverjobs.LimiterConfig{Holder: o.id, Logger: logger}).Limit(provider, o.limit, model)
 	}
-}
-
-// absent is the person of the debates a worker plays: not here. Every
-// question pauses the debate (stored), for the person who started it.
-var absent = engine.HumanFunc(func(context.Context, engine.Question) (engine.Answer, error) {
-	return engine.Answer{}, fmt.Errorf("%w: the worker leaves the question to the debate's person", engine.ErrPaused)
-})
-
-// play resumes one debate with engine.ResumeStored: its stored format and
-// configuration, and its person absent. It returns false when another
-// worker holds the debate, and an error wrapping engine.ErrPaused when the
-// debate waits for its person: it already did (it is left as it is), or
-// it paused at its next question.
-func (w *worker) play(ctx context.Context, id string) (bool, error) {
-	recs, err := w.st.Records(ctx, id)
+	p := &printer{w: stdout}
+	q, err := riverjobs.New(ctx, pool, riverjobs.Config{
+		Store: st, Model: model, Concurrency: o.concurrency, AttemptLimit: o.attempt, StopGrace: o.grace,
+		ID: o.id, Logger: logger, Report: p.report,
+	})
 	if err != nil {
-		return false, fmt.Errorf("resume %s: %w", id, err)
+		return err
 	}
-	if q, ok := engine.Pending(recs); ok {
-		return false, fmt.Errorf("resume %s: %w: it waits for an answer to its %s question", id, engine.ErrPaused, q.Kind)
+	// The worker's own context: ctx ending asks for the graceful stop
+	// below, not River's hard one.
+	if err := q.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
 	}
-	sum, err := engine.Summarize(recs)
-	if err != nil {
-		return false, fmt.Errorf("resume %s: %w", id, err)
+	fmt.Fprintf(stderr, "worker: playing the debates queued in %s, %d at once; SIGTERM stops\n", redacted(o.dsn), o.concurrency)
+	select {
+	case <-ctx.Done():
+	case <-q.Stopped():
+		return errors.New("the job client stopped")
 	}
-	c := &counting{Client: w.model, w: w}
-	opts := []engine.Option{engine.WithStore(w.st)}
-	if !legacyUnattended(sum.Spec) {
-		opts = append(opts, engine.WithHuman(absent))
-	}
-	res, err := engine.ResumeStored(ctx, c, id, opts...)
-	switch {
-	case errors.Is(err, store.ErrLocked):
-		return false, nil
-	case errors.Is(err, engine.ErrPaused):
-		return false, err
-	case err != nil:
-		return false, fmt.Errorf("resume %s: %w", id, err)
-	}
-	w.printf("played %s %d\n", id, c.n.Load())
-	w.printf("verdict %s %s\n", id, res.Detail.Verdict().Summary)
-	return true, nil
+	fmt.Fprintf(stderr, "worker: stopping: debates stop at their next step (at most %v)\n", o.stop)
+	return q.Shutdown(o.stop)
 }
 
-// legacyUnattended reports whether spec, a debate's stored configuration,
-// is the wrapper earlier versions of the web page stored for a moderated
-// debate started with checkpoints off — {"config": {...}, "unattended":
-// true} — rather than engine.Debate.Unattended: such a debate is played
-// with nobody to ask, to its end.
-func legacyUnattended(spec json.RawMessage) bool {
-	var w struct {
-		Config     json.RawMessage `json:"config"`
-		Unattended bool            `json:"unattended"`
-	}
-	return json.Unmarshal(spec, &w) == nil && w.Unattended && len(w.Config) > 0
+// printer prints each attempt's line.
+type printer struct {
+	mu sync.Mutex
+	w  io.Writer
 }
 
-// counting counts a debate's model calls.
-type counting struct {
+func (p *printer) report(r riverjobs.Report) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch r.Outcome {
+	case riverjobs.OutcomeFinished:
+		fmt.Fprintf(p.w, "played %s %d\nverdict %s %s\n", r.DebateID, r.Calls, r.DebateID, r.Verdict)
+	case riverjobs.OutcomeFailed, riverjobs.OutcomeRetry:
+		fmt.Fprintf(p.w, "%s %s: %v\n", r.Outcome, r.DebateID, r.Err)
+	default:
+		fmt.Fprintf(p.w, "%s %s\n", r.Outcome, r.DebateID)
+	}
+}
+
+// redacted is dsn with its password masked.
+func redacted(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		if strings.Contains(dsn, "password") {
+			return "the database"
+		}
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.Redacted()
+}
+
+// seated is a client that seats one model in every request.
+type seated struct {
 	llm.Client
-	w *worker
-	n atomic.Int64
+	model string
 }
 
-func (c *counting) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	c.count()
-	return c.Client.Complete(ctx, req)
+func (s *seated) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	req.Model = s.model
+	return s.Client.Complete(ctx, req)
 }
 
-// Stream streams through the model when it streams.
-func (c *counting) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
-	c.count()
-	return llm.Stream(ctx, c.Client, req, onDelta)
-}
-
-func (c *counting) count() {
-	n := c.n.Add(1)
-	if c.w.verbose {
-		c.w.printf("call %d\n", n)
-	}
+// Stream streams through the model, when it streams.
+func (s *seated) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
+	req.Model = s.model
+	return llm.Stream(ctx, s.Client, req, onDelta)
 }
 
 // slowStub is the stub model taking delay per call.

@@ -3,142 +3,146 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
-	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
-	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
-	"github.com/duelogic/duelogic/llm"
-	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/store/pgstore"
 	"github.com/duelogic/duelogic/store/pgstore/pgtest"
-	"github.com/duelogic/duelogic/store/storetest"
-	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// schemaDSN returns a DSN on a new schema of the test database, dropped
-// after the test (pgtest).
-func schemaDSN(t *testing.T) string { return pgtest.SchemaDSN(t, "worker_test") }
+func noEnv(string) string { return "" }
 
-func openStore(t *testing.T, dsn string) *pgstore.Store {
+// The command refuses what it cannot run with, before it connects.
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"no database", []string{"-stub"}, nil, "no database"},
+		{"no model", []string{"-dsn", "postgres://x/y"}, nil, "no model"},
+		{"stub and base URL", []string{"-dsn", "postgres://x/y", "-stub", "-base-url", "http://m"}, nil, "give one"},
+		{"base URL not HTTP", []string{"-dsn", "postgres://x/y", "-base-url", "file:///etc/passwd"}, nil, "want an http"},
+		{"no concurrency", []string{"-dsn", "postgres://x/y", "-stub", "-concurrency", "0"}, nil, "-concurrency 0"},
+		{"negative limit", []string{"-dsn", "postgres://x/y", "-stub", "-provider-limit", "-1"}, nil, "-provider-limit"},
+		{"zero attempt", []string{"-dsn", "postgres://x/y", "-stub", "-attempt", "0s"}, nil, "must be positive"},
+		{"a stray argument", []string{"-dsn", "postgres://x/y", "-stub", "now"}, nil, "unexpected"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string { return tt.env[k] }
+			err := run(context.Background(), tt.args, io.Discard, io.Discard, getenv)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run %q: %v; want an error saying %q", tt.args, err, tt.want)
+			}
+		})
+	}
+}
+
+// lineWriter sends each line written to it.
+type lineWriter struct {
+	ch   chan string
+	rest string
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.rest += string(p)
+	for {
+		i := strings.IndexByte(w.rest, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		w.ch <- w.rest[:i]
+		w.rest = w.rest[i+1:]
+	}
+}
+
+// enqueue queues a debate of every format in the database dsn names and
+// returns their IDs.
+func enqueue(t *testing.T, dsn string) map[string]bool {
 	t.Helper()
-	st, err := pgstore.Open(context.Background(), dsn)
+	ctx := context.Background()
+	st, err := pgstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	return st
-}
-
-// testConfig is a short podcast with evaluations and interruptions (no
-// cooldown: the debate does not depend on the clock).
-func testConfig() duelogic.Config {
-	cfg := duelogic.DefaultConfig()
-	cfg.Flow.MaxExchanges = 3
-	cfg.Interruptions.CooldownSeconds = 0
-	cfg.Interruptions.Aggressiveness = 5
-	cfg.Arbiter.AccountabilityLevel = duelogic.Strict
-	return cfg
-}
-
-type countingClient struct {
-	llm.Client
-	n atomic.Int64
-}
-
-func (c *countingClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	c.n.Add(1)
-	return c.Client.Complete(ctx, req)
-}
-
-// Stream streams through the stub, as the worker does, so that the
-// reference's interruptions cut mid-stream like the worker's.
-func (c *countingClient) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
-	c.n.Add(1)
-	return llm.Stream(ctx, c.Client, req, onDelta)
-}
-
-// reference plays the debate uninterrupted in memory: its result and its
-// number of model calls.
-func reference(t *testing.T, id string) (*duelogic.Result, int64) {
-	t.Helper()
-	c := &countingClient{Client: llm.NewStub(1)}
-	o, err := duelogic.New(testConfig(), c, duelogic.WithStore(store.NewMemory()))
+	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := o.Run(t.Context(), duelogic.Debate{ID: id, Proposition: "Should cities ban private cars?"})
+	t.Cleanup(pool.Close)
+	q, err := riverjobs.New(ctx, pool, riverjobs.Config{Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, c.n.Load()
+	ids := map[string]bool{}
+	for _, f := range engine.Formats() {
+		id, err := q.Enqueue(ctx, f, nil, engine.Debate{ID: "cmd-" + f, Proposition: "Should cities ban private cars?", Unattended: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = true
+	}
+	return ids
 }
 
-var errStopped = errors.New("stopped by the test")
-
-// post starts debate id in st and stops it after its first record: a
-// debate posted for the workers.
-func post(t *testing.T, st store.Store, id string) {
-	t.Helper()
-	o, err := duelogic.New(testConfig(), llm.NewStub(1), duelogic.WithStore(storetest.FailAfter(st, 1, errStopped)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := o.Run(t.Context(), duelogic.Debate{ID: id, Proposition: "Should cities ban private cars?"}); !errors.Is(err, errStopped) {
-		t.Fatalf("post %s: %v", id, err)
-	}
-}
-
-// finished resumes a debate that must be finished (no model call) and
-// returns its result.
-func finished(t *testing.T, st store.Store, id string) *duelogic.Result {
-	t.Helper()
-	c := &countingClient{Client: llm.NewStub(1)}
-	o, err := duelogic.New(testConfig(), c, duelogic.WithStore(st))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := o.Resume(t.Context(), id)
-	if err != nil {
-		t.Fatalf("%s: %v", id, err)
-	}
-	if n := c.n.Load(); n != 0 {
-		t.Fatalf("%s is not finished: resuming it made %d model calls", id, n)
-	}
-	return res
-}
-
-// checkDebate checks a debate finished by workers against the uninterrupted
-// run: the same transcript, each utterance recorded once.
-func checkDebate(t *testing.T, st store.Store, id string, ref *duelogic.Result) {
-	t.Helper()
-	res := finished(t, st, id)
-	if diff := cmp.Diff(ref.Transcript, res.Transcript); diff != "" {
-		t.Fatalf("%s: transcript differs from an uninterrupted run (-want +got):\n%s", id, diff)
-	}
-	recs, err := st.Records(t.Context(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	events, err := engine.Replay(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range events {
-		if e.Type == engine.EventUtterance {
-			n++
+// The worker plays the queued debates of every format to their end,
+// printing their lines, and stops when its context ends.
+func TestWorkerPlaysQueuedDebates(t *testing.T) {
+	dsn := pgtest.SchemaDSN(t, "worker_test")
+	ids := enqueue(t, dsn)
+	out := &lineWriter{ch: make(chan string, 100)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-dsn", dsn, "-stub", "-stub-delay", "1ms", "-concurrency", "4", "-id", "test"}, out, io.Discard, noEnv)
+	}()
+	played := map[string]bool{}
+	verdicts := map[string]string{}
+	timeout := time.After(time.Minute)
+	for len(verdicts) < len(ids) {
+		select {
+		case l := <-out.ch:
+			f := strings.Fields(l)
+			switch {
+			case len(f) == 3 && f[0] == "played":
+				played[f[1]] = true
+			case len(f) >= 2 && f[0] == "verdict":
+				verdicts[f[1]] = strings.Join(f[2:], " ")
+			case len(f) >= 2 && (f[0] == "failed" || f[0] == "retry"):
+				t.Fatalf("worker: %s", l)
+			}
+		case err := <-done:
+			t.Fatalf("the worker stopped: %v", err)
+		case <-timeout:
+			t.Fatalf("played %v after a minute; want %v", played, ids)
 		}
 	}
-	if n != len(ref.Transcript) {
-		t.Fatalf("%s: %d utterance records, want %d: an utterance was recorded twice", id, n, len(ref.Transcript))
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("the worker stopped with %v", err)
+	}
+	st, err := pgstore.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for id := range ids {
+		sum, err := engine.Inspect(context.Background(), st, id)
+		if err != nil || !sum.Finished || !played[id] || verdicts[id] == "" {
+			t.Errorf("%s: finished %t, played %t, verdict %q, %v", id, sum.Finished, played[id], verdicts[id], err)
+		}
 	}
 }
 
@@ -150,165 +154,47 @@ func TestWorkerChild(t *testing.T) {
 	if args == "" {
 		t.Skip("run by the other tests as a worker process")
 	}
-	if err := run(context.Background(), strings.Split(args, "\t"), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "worker:", err)
-		os.Exit(1)
-	}
+	os.Args = append([]string{"worker"}, strings.Split(args, "\t")...)
+	main()
 	os.Exit(0)
 }
 
-// startWorker starts a worker process; lines receives what it prints.
-func startWorker(t *testing.T, dsn string, args ...string) (*exec.Cmd, <-chan string) {
-	t.Helper()
+// SIGTERM stops a worker process playing debates cleanly, within its
+// -stop-timeout.
+func TestWorkerSIGTERM(t *testing.T) {
+	dsn := pgtest.SchemaDSN(t, "worker_test")
+	enqueue(t, dsn)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(append([]string{"-dsn", dsn}, args...), "\t"))
-	stdout, err := cmd.StdoutPipe()
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"-dsn", dsn, "-stub", "-stub-delay", "50ms", "-stop-timeout", "2s"}, "\t"))
+	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 1024)
-	go func() {
-		defer close(lines)
-		for sc := bufio.NewScanner(stdout); sc.Scan(); {
-			lines <- sc.Text()
-		}
-	}()
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			cmd.Process.Kill()
 			cmd.Wait()
 		}
 	})
-	return cmd, lines
-}
-
-// plays collects the "played <id> <calls>" lines of a worker until it ends.
-func plays(lines <-chan string) map[string][]int64 {
-	out := map[string][]int64{}
-	for l := range lines {
-		f := strings.Fields(l)
-		if len(f) == 3 && f[0] == "played" {
-			n, _ := strconv.ParseInt(f[2], 10, 64)
-			out[f[1]] = append(out[f[1]], n)
-		}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "worker: playing") {
 	}
-	return out
-}
-
-// A worker killed with SIGKILL in the middle of a debate (20 trials, each
-// at another model call) loses nothing: another worker finishes the debate,
-// whose transcript is the uninterrupted one, without a seq gap or an
-// utterance recorded twice.
-func TestWorkerKilled(t *testing.T) {
-	const trials = 20
-	ref, calls := reference(t, "chaos")
-	if calls < 4 {
-		t.Fatalf("the debate makes %d model calls; too few to kill it mid-debate", calls)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
 	}
-	for trial := range trials {
-		t.Run(fmt.Sprint(trial), func(t *testing.T) {
-			dsn := schemaDSN(t)
-			st := openStore(t, dsn)
-			post(t, st, "chaos")
-			// Kill at call 2..calls-1, spread over the debate (a point may
-			// come twice when the debate makes fewer calls than trials).
-			at := 2 + (trial*7919)%int(calls-2)
-			victim, lines := startWorker(t, dsn, "-v", "-delay", "1ms")
-			want := fmt.Sprintf("call %d", at)
-			for l := range lines {
-				if l == want {
-					break
-				}
-			}
-			if err := victim.Process.Kill(); err != nil {
-				t.Fatal(err)
-			}
-			victim.Wait()
-			go func() {
-				for range lines {
-				}
-			}()
-			sum, err := engine.Inspect(t.Context(), st, "chaos")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if sum.Finished {
-				t.Fatalf("the worker finished the debate before it was killed at call %d", at)
-			}
-			t.Logf("killed at call %d of %d, %d records stored", at, calls, sum.Records)
-			rescuer, rlines := startWorker(t, dsn)
-			played := plays(rlines)
-			if err := rescuer.Wait(); err != nil {
-				t.Fatalf("second worker: %v", err)
-			}
-			if len(played["chaos"]) != 1 {
-				t.Fatalf("the second worker played the debate %d times, want once", len(played["chaos"]))
-			}
-			checkDebate(t, st, "chaos", ref)
-		})
+	sent := time.Now()
+	var said []string
+	for sc.Scan() {
+		said = append(said, sc.Text())
 	}
-}
-
-// Four workers race for 100 debates: every debate is played once — its
-// model calls are those of one uninterrupted run, made by one worker.
-func TestWorkersRace(t *testing.T) {
-	const debates, workers = 100, 4
-	dsn := schemaDSN(t)
-	st := openStore(t, dsn)
-	ref, calls := reference(t, "x")
-	ids := make([]string, debates)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("race-%03d", i)
-		post(t, st, ids[i])
+	err = cmd.Wait()
+	if took := time.Since(sent); err != nil || took > 10*time.Second {
+		t.Fatalf("after SIGTERM: %v, %v; want a clean exit within the stop timeout (%q)", err, took, said)
 	}
-	var (
-		mu  sync.Mutex
-		all = map[string][]int64{}
-		wg  sync.WaitGroup
-	)
-	cmds := make([]*exec.Cmd, workers)
-	for w := range cmds {
-		cmd, lines := startWorker(t, dsn)
-		cmds[w] = cmd
-		wg.Go(func() {
-			p := plays(lines)
-			mu.Lock()
-			defer mu.Unlock()
-			for id, ns := range p {
-				all[id] = append(all[id], ns...)
-			}
-		})
+	if len(said) == 0 || !strings.HasPrefix(said[0], "worker: stopping") {
+		t.Errorf("stderr after SIGTERM %q; want it to say it stops", said)
 	}
-	for w, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("worker %d: %v", w, err)
-		}
-	}
-	wg.Wait()
-	busy := map[int]int{} // debates played by how many workers
-	for _, id := range ids {
-		var sum int64
-		players := 0
-		for _, n := range all[id] {
-			sum += n
-			if n > 0 {
-				players++
-			}
-		}
-		busy[players]++
-		if sum != calls || players != 1 {
-			t.Errorf("%s: %d model calls by %d workers; want %d by one", id, sum, players, calls)
-		}
-	}
-	if left, err := st.Unfinished(t.Context()); err != nil || len(left) != 0 {
-		t.Fatalf("Unfinished after the workers = %q, %v", left, err)
-	}
-	for _, id := range ids {
-		checkDebate(t, st, id, ref) // the transcript holds no debate ID
-	}
-	t.Logf("%d debates, %d workers: debates by number of workers that made calls: %v", debates, workers, busy)
 }

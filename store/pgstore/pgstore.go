@@ -76,12 +76,39 @@ func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return runBatch(ctx, tx, appendBatch(rec)) })
+	return appendError(ctx, rec, err)
+}
+
+// AppendTx is [Store.Append] within the caller's transaction tx, on the
+// store's database: the record and its projections are stored when tx
+// commits, and not at all when it rolls back, so a host can commit a debate's
+// record with rows of its own (a job that will play the debate, say). It
+// returns the errors Append returns; after an error, tx is aborted and must be
+// rolled back.
+func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, rec store.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkRecord(rec); err != nil {
+		return err
+	}
+	return appendError(ctx, rec, runBatch(ctx, tx, appendBatch(rec)))
+}
+
+// appendBatch is the statements that store rec and its projections.
+func appendBatch(rec store.Record) *pgx.Batch {
 	b := &pgx.Batch{}
 	b.Queue(insertRecord, rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data))
 	for _, st := range projection(rec) {
 		b.Queue(st.sql, st.args...)
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return runBatch(ctx, tx, b) })
+	return b
+}
+
+// appendError is the error of an append of rec that failed with err (nil
+// for none): store.ErrConflict when the database's keys refused its Seq.
+func appendError(ctx context.Context, rec store.Record, err error) error {
 	if err == nil {
 		return nil
 	}

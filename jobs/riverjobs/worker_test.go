@@ -1,0 +1,218 @@
+package riverjobs_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/jobs/riverjobs"
+	"github.com/duelogic/duelogic/store"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// work works one job of debate id with River's test worker, committed.
+func work(t *testing.T, d *db, q *riverjobs.Queue, args riverjobs.Args) *rivertest.WorkResult {
+	t.Helper()
+	ctx := context.Background()
+	tw := rivertest.NewWorker(t, riverpgxv5.New(d.pool), &river.Config{ID: "test-worker"}, q.Worker())
+	var res *rivertest.WorkResult
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		var err error
+		res, err = tw.Work(ctx, t, tx, args, nil)
+		return err
+	})
+	if err != nil && res == nil {
+		t.Fatalf("work %s: %v", args.DebateID, err)
+	}
+	return res
+}
+
+// outputOf is a worked job's recorded output.
+func outputOf(t *testing.T, job *rivertype.JobRow) map[string]string {
+	t.Helper()
+	var o map[string]string
+	if err := json.Unmarshal(job.Output(), &o); err != nil {
+		t.Fatalf("job %d output %s: %v", job.ID, job.Output(), err)
+	}
+	return o
+}
+
+// A job plays its debate, of any format, to its end with the host's model:
+// the debate equals an uninterrupted run.
+func TestWorkerPlaysEveryFormat(t *testing.T) {
+	d := newDB(t)
+	q := d.queue(t, riverjobs.Config{Model: stub(0)})
+	for _, s := range mixed(len(engine.Formats()), "one") {
+		t.Run(s.format, func(t *testing.T) {
+			if _, err := q.Enqueue(context.Background(), s.format, s.config, s.debate); err != nil {
+				t.Fatal(err)
+			}
+			res := work(t, d, q, riverjobs.Args{DebateID: s.debate.ID})
+			if res.EventKind != river.EventKindJobCompleted {
+				t.Fatalf("job: %s; want completed", res.EventKind)
+			}
+			if o := outputOf(t, res.Job); o["outcome"] != riverjobs.OutcomeFinished {
+				t.Errorf("output %v; want finished", o)
+			}
+			checkDebate(t, d.st, s)
+		})
+	}
+}
+
+// stepClock is a clock that moves a second each time it is read.
+type stepClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *stepClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Second)
+	return c.t
+}
+
+// An attempt plays for at most its limit: then the debate stops at its
+// next step and the job is snoozed; the next attempts resume it (the log
+// replays, no call is made twice) to the uninterrupted run's end.
+func TestWorkerSnoozesAtTheAttemptLimit(t *testing.T) {
+	d := newDB(t)
+	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	rep := newReports()
+	q := d.queue(t, riverjobs.Config{Model: stub(0), AttemptLimit: 5 * time.Second, Clock: clock.now, Report: rep.add})
+	s := mixed(1, "limit")[0]
+	if _, err := q.Enqueue(context.Background(), s.format, s.config, s.debate); err != nil {
+		t.Fatal(err)
+	}
+	attempts := 0
+	var calls int64
+	for {
+		attempts++
+		if attempts > 100 {
+			t.Fatal("not finished after 100 attempts")
+		}
+		res := work(t, d, q, riverjobs.Args{DebateID: s.debate.ID})
+		r := <-rep.ch
+		calls += r.Calls
+		if r.Calls > 4 {
+			t.Errorf("attempt %d made %d calls; the limit lets at most 4 start", attempts, r.Calls)
+		}
+		if res.EventKind == river.EventKindJobCompleted {
+			break
+		}
+		if res.EventKind != river.EventKindJobSnoozed {
+			t.Fatalf("attempt %d: %s (%v); want snoozed or completed", attempts, res.EventKind, r.Err)
+		}
+	}
+	if attempts < 3 {
+		t.Errorf("finished in %d attempts; want the limit to split it", attempts)
+	}
+	checkDebate(t, d.st, s)
+	ref := &counting{Client: stub(0)}
+	f, _ := engine.Open(s.format, s.config)
+	if _, err := engine.Run(context.Background(), ref, f, s.debate, engine.WithStore(store.NewMemory())); err != nil {
+		t.Fatal(err)
+	}
+	// A yield can lose a call that ran beside the refused one (an
+	// evaluation in flight): at most two per attempt that yielded.
+	if extra := calls - ref.n.Load(); extra < 0 || extra > 2*int64(attempts-1) {
+		t.Errorf("%d model calls over %d attempts; an uninterrupted run makes %d", calls, attempts, ref.n.Load())
+	}
+	t.Logf("%d model calls over %d attempts; an uninterrupted run makes %d", calls, attempts, ref.n.Load())
+}
+
+// A debate that asks its person completes its job as paused, which List
+// shows; the person's answer enqueues it again and the worker gives it to
+// the waiting question.
+func TestWorkerPausesForItsPerson(t *testing.T) {
+	d := newDB(t)
+	q := d.queue(t, riverjobs.Config{Model: stub(0)})
+	ctx := context.Background()
+	// A vague question: the moderator asks what it means.
+	if _, err := q.Enqueue(ctx, "moderated", nil, engine.Debate{ID: "vague", Proposition: "Redis?"}); err != nil {
+		t.Fatal(err)
+	}
+	res := work(t, d, q, riverjobs.Args{DebateID: "vague"})
+	if res.EventKind != river.EventKindJobCompleted || outputOf(t, res.Job)["outcome"] != riverjobs.OutcomePaused {
+		t.Fatalf("job: %s, output %s; want completed as paused", res.EventKind, res.Job.Output())
+	}
+	// The job the enqueue made is still queued; cancel it to read the
+	// status as the worker left it.
+	if err := q.Cancel(ctx, "vague"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Requeue(ctx, "vague", &engine.Answer{Text: "a cache"}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := d.st.Records(ctx, "vague")
+	pending, ok := engine.Pending(recs)
+	if !ok || pending.Kind != engine.QuestionClarification {
+		t.Fatalf("pending %+v %t; want the clarification", pending, ok)
+	}
+	res = work(t, d, q, riverjobs.Args{DebateID: "vague", Answer: &engine.Answer{Text: "Redis as the cache of the sessions"}})
+	if res.EventKind != river.EventKindJobCompleted {
+		t.Fatalf("answered: %s", res.EventKind)
+	}
+	after, _ := d.st.Records(ctx, "vague")
+	if len(after) <= len(recs) {
+		t.Fatalf("answered: %d records, were %d: the debate did not go on", len(after), len(recs))
+	}
+	evs, err := engine.Replay(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := false
+	for _, e := range evs {
+		if e.Type != engine.EventAsked {
+			continue
+		}
+		a, err := engine.DataAs[engine.Asked](e)
+		if err == nil && a.Question.Kind == engine.QuestionClarification && !a.Paused && a.Answer.Text == "Redis as the cache of the sessions" {
+			answered = true
+		}
+	}
+	if !answered {
+		t.Error("the clarification was not answered with the job's answer")
+	}
+	if err := q.Requeue(ctx, "one-duelogic-0", &engine.Answer{Text: "x"}); err == nil {
+		t.Error("an answer for a debate that does not exist was taken")
+	}
+}
+
+// A job whose debate cannot be played fails once, with the reason, and is
+// not retried: a debate that is not stored, a format not linked in.
+func TestWorkerFailsOnce(t *testing.T) {
+	d := newDB(t)
+	q := d.queue(t, riverjobs.Config{Model: stub(0)})
+	ctx := context.Background()
+	head := store.Record{DebateID: "alien", Seq: 1, Type: engine.RecordDebate, Time: time.Now(),
+		Data: json.RawMessage(`{"key":"debate","value":{"version":2,"format":"nope","debate":{"id":"alien","proposition":"p"}}}`)}
+	if err := d.st.Append(ctx, head); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"missing", "alien"} {
+		t.Run(id, func(t *testing.T) {
+			res := work(t, d, q, riverjobs.Args{DebateID: id})
+			if res.EventKind != river.EventKindJobCancelled {
+				t.Fatalf("job: %s; want cancelled, not retried", res.EventKind)
+			}
+			if o := outputOf(t, res.Job); o["outcome"] != riverjobs.OutcomeFailed || o["error"] == "" {
+				t.Errorf("output %v; want failed with its reason", o)
+			}
+		})
+	}
+	list, err := q.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Status != riverjobs.StatusStopped || list[0].Error == "" {
+		t.Errorf("list %+v; want alien stopped with its error", list)
+	}
+}
