@@ -121,6 +121,9 @@ func utteranceNotes(u Utterance, label func(string) string) []string {
 	if u.Interrupted {
 		notes = append(notes, "interrupted by "+label(u.InterruptedBy))
 	}
+	if u.Truncated {
+		notes = append(notes, "cut short at the model's length limit")
+	}
 	return notes
 }
 

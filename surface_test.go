@@ -653,3 +653,17 @@ func TestFailuresKeepTheirDebate(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentsMarkTruncatedSpeeches: a speech the model cut short at its
+// length limit says so in the podcast's transcript document, and in the
+// command's transcript of any format.
+func TestDocumentsMarkTruncatedSpeeches(t *testing.T) {
+	o := &Outcome{Config: DefaultConfig(), Transcript: []Utterance{
+		{Seq: 3, Speaker: "chair_1", Segment: SegmentOpening, Kind: KindOpening, Content: "It was going well until", Truncated: true},
+		{Seq: 4, Speaker: "chair_2", Segment: SegmentOpening, Kind: KindOpening, Content: "All said."},
+	}}
+	md := o.Documents()[0].Markdown
+	if strings.Count(md, "cut short at the model's length limit") != 1 {
+		t.Errorf("the transcript marks %d truncated speeches, want 1:\n%s", strings.Count(md, "cut short"), md)
+	}
+}

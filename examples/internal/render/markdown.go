@@ -52,6 +52,9 @@ func Transcript(h Head, us []engine.Utterance, name func(speaker string) string,
 		if u.Interrupted {
 			notes = append(notes, "interrupted by "+name(u.InterruptedBy))
 		}
+		if u.Truncated {
+			notes = append(notes, "cut short at the model's length limit")
+		}
 		if len(notes) > 0 {
 			fmt.Fprintf(&b, " — %s", strings.Join(notes, ", "))
 		}

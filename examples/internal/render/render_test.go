@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/duelogic/duelogic"
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -199,5 +200,17 @@ func TestRenderMarksWhatPeopleShouldKnow(t *testing.T) {
 	want := "\n▶ CLAUDE SONNET 4 · Utilitarian Chair\nIt was going well until\n  … cut short: the model stopped at its length limit\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestTranscriptMarksTruncatedSpeeches: the command's Markdown transcript
+// says which speeches the model cut short at its length limit.
+func TestTranscriptMarksTruncatedSpeeches(t *testing.T) {
+	md := Transcript(Head{ID: "d", Format: "scored"}, []engine.Utterance{
+		{Seq: 1, Speaker: "advocate", Segment: "rounds", Kind: "argument", Content: "We should because", Truncated: true},
+		{Seq: 2, Speaker: "challenger", Segment: "rounds", Kind: "argument", Content: "No."},
+	}, func(s string) string { return s }, "")
+	if strings.Count(md, "cut short at the model's length limit") != 1 {
+		t.Errorf("the transcript marks %d truncated speeches, want 1:\n%s", strings.Count(md, "cut short"), md)
 	}
 }
