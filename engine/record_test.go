@@ -170,3 +170,21 @@ func TestTimingSplitsTheModelsTime(t *testing.T) {
 		t.Error("the share of no time is not 0")
 	}
 }
+
+// TestRequestsCarryTheDebateAsCacheKey: every call of a debate carries its
+// ID as the request's cache key, for a provider's prompt cache.
+func TestRequestsCarryTheDebateAsCacheKey(t *testing.T) {
+	f := llmtest.New()
+	if _, err := engine.Run(t.Context(), f, &toy{Rounds: 1}, engine.Debate{ID: "dl-key", Proposition: "p?"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no call")
+	}
+	for _, r := range reqs {
+		if r.CacheKey != "dl-key" {
+			t.Errorf("a %s call has cache key %q", r.Purpose, r.CacheKey)
+		}
+	}
+}

@@ -386,9 +386,13 @@ func (s *Session) CallStreamed(ctx context.Context, req llm.Request, seg Segment
 	return s.rec.call(ctx, s.o.client, s.hooked(req), seg, speaker, s.stream)
 }
 
-// hooked applies the host's token caps ([WithMaxTokens]) to req and passes
-// its messages through the host's prompt hook.
+// hooked applies the host's token caps ([WithMaxTokens]) to req, passes
+// its messages through the host's prompt hook, and keys it to the debate
+// for a provider's prompt cache (llm.Request.CacheKey).
 func (s *Session) hooked(req llm.Request) llm.Request {
+	if req.CacheKey == "" {
+		req.CacheKey = s.d.ID
+	}
 	if c, ok := s.o.maxTokens[req.Purpose]; ok {
 		req.MaxTokens = c
 	}

@@ -65,6 +65,10 @@ type Request struct {
 	// Clients that cannot send a schema ignore it; the caller validates the
 	// reply in any case.
 	Schema json.RawMessage `json:"schema,omitempty"`
+	// CacheKey groups requests whose prompts share a long prefix (the
+	// engine sets the debate's ID), for a provider's prompt cache: a client
+	// passes it where the provider takes one (OpenAI's prompt_cache_key).
+	CacheKey string `json:"cacheKey,omitempty"`
 }
 
 // WantsJSON reports whether the caller of r expects one JSON object back:

@@ -81,6 +81,12 @@ type Config struct {
 	// "max_completion_tokens" (required by OpenAI's reasoning models)
 	// instead of "max_tokens" (understood by every compatible server).
 	UseMaxCompletionTokens bool
+	// PromptCacheKey sends llm.Request.CacheKey (the engine sets the
+	// debate's ID) as "prompt_cache_key", which OpenAI uses to route
+	// requests that share a prefix to the same prompt cache. It is on for
+	// OpenAI's own endpoint ([DefaultBaseURL]); set it for another server
+	// that takes the field (others may refuse a field they do not know).
+	PromptCacheKey bool
 	// ResponseFormat is the "response_format" sent when a request wants
 	// JSON but carries no llm.Request.Schema, and when a server has refused
 	// json_schema (see the package documentation); nil:
@@ -175,6 +181,7 @@ type Client struct {
 	maxRetries       int
 	idle             time.Duration
 	useMaxCompletion bool
+	cacheKey         bool            // send llm.Request.CacheKey as prompt_cache_key
 	jsonFormat       json.RawMessage // nil: send no response_format
 	refused          sync.Map        // model → *atomic.Uint32, bit 1<<f: the server refused response_format f (formatSchema, formatJSON) for that model
 	logger           *slog.Logger
@@ -243,6 +250,7 @@ func New(cfg Config) *Client {
 	} else {
 		c.endpoint = u.String()
 		c.safeURL = redactURL(c.endpoint)
+		c.cacheKey = cfg.PromptCacheKey || u.Host == "api.openai.com"
 	}
 	c.secrets = secretsOf(cfg)
 	return c
@@ -351,6 +359,7 @@ type chatRequest struct {
 	MaxTokens           int             `json:"max_tokens,omitempty"`
 	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 	ResponseFormat      json.RawMessage `json:"response_format,omitempty"`
+	PromptCacheKey      string          `json:"prompt_cache_key,omitempty"`
 	Stream              bool            `json:"stream,omitempty"`
 	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
 }
@@ -383,6 +392,9 @@ func (c *Client) requestBody(req llm.Request, stream bool) ([]byte, int32, error
 		} else {
 			cr.MaxTokens = req.MaxTokens
 		}
+	}
+	if c.cacheKey {
+		cr.PromptCacheKey = req.CacheKey
 	}
 	var sent int32
 	cr.ResponseFormat, sent = c.responseFormat(req)

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -77,5 +78,36 @@ func TestSlots(t *testing.T) {
 				t.Errorf("Slots = %d, %v; want %d, %v", n, err, tt.want, tt.err)
 			}
 		})
+	}
+}
+
+// TestPromptCacheKey: the request's cache key goes out as prompt_cache_key
+// when the client is told to send it (OpenAI's endpoint is), and not
+// otherwise.
+func TestPromptCacheKey(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		on   bool
+	}{{"sent", true}, {"not sent", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var body map[string]any
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				_ = json.NewDecoder(r.Body).Decode(&body)
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}`)
+			})
+			c, _ := testClient(Config{BaseURL: srv.URL, PromptCacheKey: tt.on})
+			req := userReq("x")
+			req.CacheKey = "dl-123"
+			if _, err := c.Complete(t.Context(), req); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := body["prompt_cache_key"]; ok != tt.on || tt.on && got != "dl-123" {
+				t.Errorf("prompt_cache_key = %v (present %t), want present %t", got, ok, tt.on)
+			}
+		})
+	}
+	if c := New(Config{APIKey: "k"}); !c.cacheKey {
+		t.Error("OpenAI's own endpoint does not get the cache key")
 	}
 }
