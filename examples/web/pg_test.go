@@ -115,7 +115,8 @@ func TestRunWithPostgresStore(t *testing.T) {
 }
 
 // TestPostgresModeratedPerson: on PostgreSQL, a moderated debate from the
-// page pauses for its clarifying question, its checkpoint and its approval;
+// page pauses for its clarifying question, its checkpoint and the approval
+// of its synthesis and of the revision;
 // each pause is read back by a server started after it, and each answer
 // resumes the debate there, to its end.
 func TestPostgresModeratedPerson(t *testing.T) {
@@ -132,6 +133,9 @@ func TestPostgresModeratedPerson(t *testing.T) {
 		{engine.QuestionClarification, "clarification", `{"answer": "Sessions only; we run PostgreSQL."}`},
 		{engine.QuestionCheckpoint, "checkpoint", `{"action": "end"}`},
 		{engine.QuestionApproval, "approval", `{"approve": false, "feedback": "Not yet."}`},
+		// The moderator revises a rejected synthesis once; rejected again,
+		// it is recorded as rejected.
+		{engine.QuestionApproval, "approval", `{"approve": false, "feedback": "Still not."}`},
 	} {
 		s, hs = restart(t, s, hs)
 		pausedAt(t, getView(t, hs.URL, id), step.waiting)
