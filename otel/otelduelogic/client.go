@@ -106,40 +106,43 @@ func (c *client) start(ctx context.Context, req llm.Request) (context.Context, c
 func (k call) end(req llm.Request, resp llm.Response, err error) {
 	defer k.span.End()
 	elapsed := k.cfg.now().Sub(k.start).Seconds()
-	metricAttrs := []attribute.KeyValue{
-		attrOperation.String(operationChat),
-		attrProvider.String(k.cfg.provider),
-		attrRequestModel.String(req.Model),
-	}
+	// The metrics' attributes: the first n of kv, then the token type.
+	var kv [5]attribute.KeyValue
+	kv[0] = attrOperation.String(operationChat)
+	kv[1] = attrProvider.String(k.cfg.provider)
+	kv[2] = attrRequestModel.String(req.Model)
+	n := 3
 	if err != nil {
 		typ := ErrorType(err)
 		k.span.SetAttributes(attrErrorType.String(typ))
 		k.span.SetStatus(codes.Error, err.Error())
-		metricAttrs = append(metricAttrs, attrErrorType.String(typ))
-		k.cfg.duration.Record(k.ctx, elapsed, metric.WithAttributes(metricAttrs...))
+		kv[n] = attrErrorType.String(typ)
+		k.cfg.duration.Record(k.ctx, elapsed, metric.WithAttributeSet(attribute.NewSet(kv[:n+1]...)))
 		return
 	}
+	u := resp.Usage
+	spanAttrs := make([]attribute.KeyValue, 0, 5)
+	spanAttrs = append(spanAttrs, attrInputTokens.Int(u.PromptTokens), attrOutputTokens.Int(u.CompletionTokens))
+	if u.CachedPromptTokens > 0 {
+		spanAttrs = append(spanAttrs, attrCacheReadTokens.Int(u.CachedPromptTokens))
+	}
 	if resp.Model != "" {
-		k.span.SetAttributes(attrResponseModel.String(resp.Model))
-		metricAttrs = append(metricAttrs, attrResponseModel.String(resp.Model))
+		spanAttrs = append(spanAttrs, attrResponseModel.String(resp.Model))
+		kv[n] = attrResponseModel.String(resp.Model)
+		n++
 	}
 	if resp.FinishReason != "" {
-		k.span.SetAttributes(attrFinishReasons.StringSlice([]string{resp.FinishReason}))
+		spanAttrs = append(spanAttrs, attrFinishReasons.StringSlice([]string{resp.FinishReason}))
 	}
-	u := resp.Usage
-	k.span.SetAttributes(
-		attrInputTokens.Int(u.PromptTokens),
-		attrOutputTokens.Int(u.CompletionTokens),
-	)
-	if u.CachedPromptTokens > 0 {
-		k.span.SetAttributes(attrCacheReadTokens.Int(u.CachedPromptTokens))
-	}
+	k.span.SetAttributes(spanAttrs...)
 	if len(req.Schema) > 0 && req.Purpose != engine.PurposeArgumentExtraction {
 		k.span.AddEvent(eventEvaluation, trace.WithAttributes(attrEvaluationName.String(req.Purpose)))
 	}
-	k.cfg.duration.Record(k.ctx, elapsed, metric.WithAttributes(metricAttrs...))
-	k.cfg.tokens.Record(k.ctx, int64(u.PromptTokens), metric.WithAttributes(append(metricAttrs, attrTokenType.String("input"))...))
-	k.cfg.tokens.Record(k.ctx, int64(u.CompletionTokens), metric.WithAttributes(append(metricAttrs, attrTokenType.String("output"))...))
+	k.cfg.duration.Record(k.ctx, elapsed, metric.WithAttributeSet(attribute.NewSet(kv[:n]...)))
+	kv[n] = attrTokenType.String("input")
+	k.cfg.tokens.Record(k.ctx, int64(u.PromptTokens), metric.WithAttributeSet(attribute.NewSet(kv[:n+1]...)))
+	kv[n] = attrTokenType.String("output")
+	k.cfg.tokens.Record(k.ctx, int64(u.CompletionTokens), metric.WithAttributeSet(attribute.NewSet(kv[:n+1]...)))
 }
 
 // ErrorType is the error.type that WrapClient records for err: the HTTP
