@@ -266,6 +266,19 @@ func TestWrapClientStreams(t *testing.T) {
 	}
 }
 
+func TestWrapClientStreamFails(t *testing.T) {
+	tel := newTelemetry(t)
+	c := otelduelogic.WrapClient(fakeStreamer{fake{err: llm.ErrContextOverflow}}, tel.opts...)
+	_, err := llm.Stream(context.Background(), c, llm.Request{Model: "m"}, nil)
+	if !errors.Is(err, llm.ErrContextOverflow) {
+		t.Fatalf("Stream error = %v, want the inner client's", err)
+	}
+	spans := tel.spans.GetSpans()
+	if len(spans) != 1 || spans[0].Status.Code != codes.Error || attrs(spans[0].Attributes)["error.type"] != "context_overflow" {
+		t.Errorf("spans = %+v, want one with status Error and error.type context_overflow", spans)
+	}
+}
+
 // point is one data point of a histogram, by its attributes.
 type point struct {
 	Count uint64
