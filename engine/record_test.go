@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -186,5 +187,36 @@ func TestRequestsCarryTheDebateAsCacheKey(t *testing.T) {
 		if r.CacheKey != "dl-key" {
 			t.Errorf("a %s call has cache key %q", r.Purpose, r.CacheKey)
 		}
+	}
+}
+
+// seesDebate answers "Said." and keeps the debate each call's context
+// names.
+type seesDebate struct{ ids []string }
+
+func (c *seesDebate) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	id, _ := engine.DebateOf(ctx)
+	c.ids = append(c.ids, id)
+	return llm.Response{Content: "Said.", FinishReason: "stop"}, nil
+}
+
+// TestModelCallsKnowTheirDebate: the context of every model call names the
+// debate it belongs to (engine.DebateOf), for a client or a client wrapper
+// that traces calls; any other context names none.
+func TestModelCallsKnowTheirDebate(t *testing.T) {
+	c := &seesDebate{}
+	if _, err := engine.Run(t.Context(), c, &toy{Rounds: 1}, engine.Debate{ID: "dl-ctx", Proposition: "p?"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.ids) == 0 {
+		t.Fatal("no call")
+	}
+	for _, id := range c.ids {
+		if id != "dl-ctx" {
+			t.Errorf("a call's context names debate %q", id)
+		}
+	}
+	if id, ok := engine.DebateOf(t.Context()); ok || id != "" {
+		t.Errorf("DebateOf(a plain context) = %q, %t", id, ok)
 	}
 }

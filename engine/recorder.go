@@ -464,6 +464,7 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 		}
 		return llm.Response{}, err
 	}
+	ctx = context.WithValue(ctx, debateIDKey{}, r.id)
 	var resp llm.Response
 	var err error
 	defer r.clock.call(req.Purpose, r.now())
@@ -508,4 +509,15 @@ func (j *journal) skip(key string) error {
 		return fmt.Errorf("%w: records after the end of the debate", ErrCorruptLog)
 	}
 	return nil
+}
+
+// debateIDKey is the context key of the debate a model call belongs to.
+type debateIDKey struct{}
+
+// DebateOf returns the ID of the debate whose model call ctx is the context
+// of, and false for any other context: a client (or a client wrapper that
+// traces or meters calls) learns which debate a request belongs to.
+func DebateOf(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(debateIDKey{}).(string)
+	return id, ok && id != ""
 }

@@ -47,12 +47,17 @@ func WithDebate(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, debateKey{}, &debateState{id: id})
 }
 
-// debateID returns the ID of the debate ctx belongs to, "" if none.
+// debateID returns the ID of the debate ctx belongs to, "" if none: the
+// one WithDebate or StartDebate gave, else the one the engine puts on the
+// context of every model call (engine.DebateOf).
 func debateID(ctx context.Context) string {
 	if s, ok := ctx.Value(debateKey{}).(*debateState); ok {
-		return s.get()
+		if id := s.get(); id != "" {
+			return id
+		}
 	}
-	return ""
+	id, _ := engine.DebateOf(ctx)
+	return id
 }
 
 // Debate is the span of one run of a debate, from [StartDebate] to

@@ -153,3 +153,27 @@ func TestDebateEndsWithError(t *testing.T) {
 		t.Errorf("debate span status %v, attributes %v; want Error, error.type canceled", debate.Status, debate.Attributes)
 	}
 }
+
+// TestConversationIDFromTheEngine: without StartDebate or WithDebate, a
+// call's span still carries its debate's ID, which the engine puts on the
+// context of every model call (engine.DebateOf).
+func TestConversationIDFromTheEngine(t *testing.T) {
+	tel := newTelemetry(t)
+	client := otelduelogic.WrapClient(llm.NewStub(1), tel.opts...)
+	f, err := engine.Open("scored", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Run(context.Background(), client, f, engine.Debate{ID: "d-9", Proposition: "Cats are better than dogs"}); err != nil {
+		t.Fatal(err)
+	}
+	spans := tel.spans.GetSpans()
+	if len(spans) == 0 {
+		t.Fatal("no span")
+	}
+	for _, s := range spans {
+		if a := attrs(s.Attributes); a["gen_ai.conversation.id"] != "d-9" {
+			t.Errorf("span %s: conversation %v, want d-9", s.Name, a["gen_ai.conversation.id"])
+		}
+	}
+}
