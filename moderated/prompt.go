@@ -48,7 +48,7 @@ const (
   "newGround": {"type": "boolean"},
   "clearWinner": {"type": "string", "maxLength": 60},
   "offTopic": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 60}},
-  "summary": {"type": "string", "maxLength": 600}}}`
+  "summary": {"type": "string", "minLength": 1, "maxLength": 600}}}`
 	claritySchema = `{"type": "object", "additionalProperties": false,
  "required": ["vague", "question", "assumption"],
  "properties": {
@@ -67,7 +67,7 @@ const (
     "tradeOffsAccepted": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 200}}}}},
   "agreement": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
   "tensions": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
-  "recommendation": {"type": "string", "maxLength": 1200},
+  "recommendation": {"type": "string", "minLength": 1, "maxLength": 1200},
   "confidence": {"type": "string", "enum": ["High", "Medium", "Low"]},
   "caveats": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 240}},
   "dissent": {"type": "string", "maxLength": 500}}}`

@@ -417,7 +417,7 @@ func writeStubJudgment(c *llm.StubCall) string {
 		j.Summary = stubtext.Expand("{A} pressed the case for {va} while {B} held out for {vb}. They agree on the goal but not on which cost to pay first; the open question is how much {vb} matters in this team's context.", vars)
 	}
 	if !stubRetried(c) && c.Roll("invalid judgment") < 0.08 {
-		j.Summary = ""
+		j.Summary = " " // in the schema's shape, and still no summary
 	}
 	return stubtext.JSON(j)
 }
@@ -500,7 +500,7 @@ func writeStubSynthesis(c *llm.StubCall) string {
 		s.Dissent = stubtext.Expand("The {name} perspective still holds that {crit}.", map[string]string{"name": voices[len(voices)-1].Name, "crit": c.Pick(voices[len(voices)-1].Critique)})
 	}
 	if !stubRetried(c) && c.Roll("invalid synthesis") < 0.05 {
-		s.Recommendation = ""
+		s.Recommendation = " " // in the schema's shape, and still no recommendation
 	}
 	return stubtext.JSON(s)
 }
