@@ -572,7 +572,7 @@ func TestBrowserScored(t *testing.T) {
 func TestBrowserModeratedCheckpoints(t *testing.T) {
 	ctx := deadline(t, browser(t))
 	st := store.NewMemory()
-	s1 := newServer(llm.NewStub(1), st, nil)
+	s1 := newServer(llm.NewStub(3), st, nil) // a stub whose first round ends at a checkpoint
 	hs1 := httptest.NewServer(s1.routes())
 	defer hs1.Close()
 	// Fewer than five words: the offline stub's moderator finds it vague.
