@@ -34,9 +34,7 @@ var ignoreRunOrder = cmp.Options{
 // came back whole, and every usage reached the result.
 func TestDebateAgainstMockServer(t *testing.T) {
 	stub := llm.NewStub(1)
-	srv := &mockServer{answer: func(r *http.Request, req llm.Request) (llm.Response, error) {
-		return stub.Complete(r.Context(), req)
-	}}
+	srv := &mockServer{answer: stubAnswer(stub)}
 	c := openaisdk.New(serve(t, srv), withPurpose)
 
 	run := func(client llm.Client) *engine.Result[engine.Outcome] {
@@ -77,4 +75,11 @@ func TestDebateAgainstMockServer(t *testing.T) {
 		t.Error("no request of the debate carried a json_schema response_format")
 	}
 	t.Logf("%d requests, %d with a schema", len(srv.requests()), schemas)
+}
+
+// stubAnswer answers a request as stub does.
+func stubAnswer(stub *llm.Stub) func(*http.Request, llm.Request) (llm.Response, error) {
+	return func(r *http.Request, req llm.Request) (llm.Response, error) {
+		return stub.Complete(r.Context(), req)
+	}
 }
