@@ -29,7 +29,7 @@ var ignoreRunOrder = cmp.Options{
 
 // A whole scored debate runs through the SDK client against a server that
 // answers as the stub model does, and ends exactly as the same debate on
-// the stub: every JSON call went out with its schema as response_format and
+// the stub: every JSON call went out with its schema as output_config.format and
 // came back whole, and every usage reached the result.
 func TestDebateAgainstMockServer(t *testing.T) {
 	stub := llm.NewStub(1)
