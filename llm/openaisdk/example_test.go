@@ -13,10 +13,11 @@ import (
 	"github.com/duelogic/duelogic/llm/openaisdk"
 )
 
-// A host that already has an openai-go client hands it to duelogic, wrapped
-// in llm.Retry, the library's one retry layer. Here the client talks to a
-// local server that answers as the stub model; a host would pass its own
-// options (option.WithAPIKey, ...) to openai.NewClient instead.
+// A host that already has an openai-go client hands it to duelogic,
+// wrapped in llm.Retry, the library's one retry layer. Here the SDK talks
+// to a local server that answers as the stub model (withPurpose, a test
+// helper, tells it each call's purpose); a host would pass its own options
+// (option.WithAPIKey, ...) to openai.NewClient instead.
 func Example() {
 	stub := llm.NewStub(1)
 	srv := httptest.NewServer(&mockServer{answer: stubAnswer(stub)})
