@@ -49,6 +49,8 @@
 // type is overloaded_error, api_error, rate_limit_error or timeout_error.
 // A prompt that does not fit the model's context ("prompt is too long")
 // matches [llm.ErrContextOverflow] and is never retried. [errors.As] still
-// reaches the SDK's *anthropic.Error. A stream that ends before its
+// reaches the SDK's *anthropic.Error. A failure with no response from the
+// server (a transport error) is returned wrapped and is not retryable: the
+// request may have reached the server. A stream that ends before its
 // message_stop fails with [ErrTruncated], which is final.
 package anthropicsdk

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -176,7 +177,8 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 // Stream sends req with "stream": true and calls onDelta with each piece
 // of the answer; see [llm.Streamer]. A stream that ends before its finish
 // reason fails with [ErrTruncated]; the response returned next to an error
-// holds what had arrived.
+// holds what had arrived. When the server sent no usage, the response's
+// Usage is an estimate and UsageEstimated is set.
 func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta string) error) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, fmt.Errorf("openaisdk: %w", err)
@@ -192,8 +194,9 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta
 	s := c.chat.NewStreaming(ctx, p, c.requestOptions(req)...)
 	defer s.Close()
 	var (
-		resp    llm.Response
-		content strings.Builder
+		resp     llm.Response
+		content  strings.Builder
+		hasUsage bool
 	)
 	for s.Next() {
 		chunk := s.Current()
@@ -201,7 +204,7 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta
 			resp.Model = chunk.Model
 		}
 		if chunk.JSON.Usage.Valid() {
-			resp.Usage = usageOf(chunk.Usage)
+			resp.Usage, hasUsage = usageOf(chunk.Usage), true
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {
@@ -226,7 +229,22 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(delta
 	if resp.FinishReason == "" {
 		return resp, ErrTruncated
 	}
+	if !hasUsage {
+		resp.Usage, resp.UsageEstimated = estimateUsage(req.Messages, resp.Content), true
+	}
 	return resp, nil
+}
+
+// estimateUsage guesses the usage of a stream whose server sent no usage
+// chunk (a server that ignores stream_options, or a stream cut after its
+// finish reason): about four characters a token, as duelogic's llm/openai
+// client and [llm.Stub] count.
+func estimateUsage(messages []llm.Message, content string) llm.Usage {
+	prompt := 0
+	for _, m := range messages {
+		prompt += utf8.RuneCountInString(m.Content)
+	}
+	return llm.Usage{PromptTokens: (prompt + 3) / 4, CompletionTokens: (utf8.RuneCountInString(content) + 3) / 4}
 }
 
 // usageOf converts the SDK's usage.

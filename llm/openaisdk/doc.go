@@ -34,6 +34,9 @@
 // [llm.RetryDelay]. An error that says the prompt exceeds the model's
 // context ("context_length_exceeded") matches [llm.ErrContextOverflow] and
 // is never retried. [errors.As] still reaches the SDK's *openai.Error.
+// A failure with no response from the server (a transport error) is
+// returned wrapped and is not retryable: the request may have reached the
+// server.
 // An error event inside a stream is retryable when its type or code says
 // server_error or rate limit; a stream that ends before its finish reason
 // fails with [ErrTruncated], which is final (the server may have billed

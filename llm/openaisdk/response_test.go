@@ -2,6 +2,7 @@ package openaisdk_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -42,5 +43,25 @@ func TestResponse(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Stream, finish %q (-want +got):\n%s", tt.finish, diff)
 		}
+	}
+}
+
+// A stream whose server sends no usage chunk succeeds with an estimated
+// usage, marked as such.
+func TestStreamWithoutUsage(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Twelve chars\"}}]}\n\n")
+		fmt.Fprint(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	})
+	c := openaisdk.New(serve(t, h))
+	got, err := c.Stream(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.User, Content: "sixteen chars.."}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llm.Response{Content: "Twelve chars", Model: "m", FinishReason: llm.FinishStop, Usage: llm.Usage{PromptTokens: 4, CompletionTokens: 3}, UsageEstimated: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
