@@ -74,5 +74,14 @@ func TestDebateAgainstMockServer(t *testing.T) {
 	if schemas == 0 {
 		t.Error("no request of the debate carried an output_config format")
 	}
-	t.Logf("%d requests, %d with a schema", len(srv.requests()), schemas)
+	streams := 0
+	for _, body := range srv.requests() {
+		if body["stream"] == true {
+			streams++
+		}
+	}
+	if streams == 0 {
+		t.Error("no request of the debate was streamed")
+	}
+	t.Logf("%d requests, %d with a schema, %d streamed", len(srv.requests()), schemas, streams)
 }

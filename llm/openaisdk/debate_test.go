@@ -74,7 +74,16 @@ func TestDebateAgainstMockServer(t *testing.T) {
 	if schemas == 0 {
 		t.Error("no request of the debate carried a json_schema response_format")
 	}
-	t.Logf("%d requests, %d with a schema", len(srv.requests()), schemas)
+	streams := 0
+	for _, body := range srv.requests() {
+		if body["stream"] == true {
+			streams++
+		}
+	}
+	if streams == 0 {
+		t.Error("no request of the debate was streamed")
+	}
+	t.Logf("%d requests, %d with a schema, %d streamed", len(srv.requests()), schemas, streams)
 }
 
 // stubAnswer answers a request as stub does.
