@@ -1,0 +1,162 @@
+package anthropicsdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/duelogic/duelogic/llm"
+)
+
+// apiError is an error the server reported, classified by duelogic's
+// rules; see the package documentation. It wraps the SDK's error.
+type apiError struct {
+	status       int // 0 for an error event inside a stream
+	typ, msg, id string
+	retryAfter   time.Duration
+	shouldRetry  int8 // x-should-retry: +1 true, -1 false, 0 absent
+	err          error
+}
+
+var _ llm.RetryInfo = (*apiError)(nil)
+
+func (e *apiError) Error() string {
+	var b strings.Builder
+	b.WriteString("anthropicsdk: ")
+	if e.status != 0 {
+		fmt.Fprintf(&b, "HTTP %d %s", e.status, http.StatusText(e.status))
+	} else {
+		b.WriteString("error event in the stream")
+	}
+	if e.msg != "" {
+		b.WriteString(": " + e.msg)
+	}
+	var details []string
+	for _, d := range [][2]string{{"type", e.typ}, {"request", e.id}} {
+		if d[1] != "" {
+			details = append(details, d[0]+" "+d[1])
+		}
+	}
+	if e.retryAfter > 0 {
+		details = append(details, "retry after "+e.retryAfter.String())
+	}
+	if len(details) > 0 {
+		b.WriteString(" (" + strings.Join(details, ", ") + ")")
+	}
+	return b.String()
+}
+
+func (e *apiError) Unwrap() error { return e.err }
+
+// Retryable reports whether the request may be sent again: as
+// x-should-retry says when the server sent it, else for 408, 409, 429 and
+// 5xx; an error event inside a stream when its type says the server was
+// overloaded, failed, timed out or limited the rate. Never for a prompt
+// over the context.
+func (e *apiError) Retryable() bool {
+	if e.contextOverflow() {
+		return false
+	}
+	switch e.shouldRetry {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	switch s := e.status; {
+	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooManyRequests, s >= 500:
+		return true
+	case s == 0:
+		switch e.typ {
+		case "overloaded_error", "api_error", "rate_limit_error", "timeout_error":
+			return true
+		}
+	}
+	return false
+}
+
+// RetryDelay is the wait the server asked for, or 0.
+func (e *apiError) RetryDelay() time.Duration { return e.retryAfter }
+
+// Is matches [llm.ErrContextOverflow] when the server said the prompt
+// exceeds the model's context.
+func (e *apiError) Is(target error) bool {
+	return target == llm.ErrContextOverflow && e.contextOverflow()
+}
+
+func (e *apiError) contextOverflow() bool {
+	if s := e.status; s != 0 && (s < 400 || s > 499 || s == http.StatusTooManyRequests) {
+		return false
+	}
+	msg := strings.ToLower(e.msg)
+	return strings.Contains(msg, "prompt is too long") || strings.Contains(msg, "exceed context limit") ||
+		strings.Contains(msg, "exceeds the context window")
+}
+
+// wrapError classifies an error of the SDK: a context error as itself
+// (wrapped), a server's error as an [*apiError], anything else (a
+// transport failure, a malformed stream) wrapped as it is, not retryable.
+func wrapError(ctx context.Context, err error) error {
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
+	var ae *anthropic.Error
+	if !errors.As(err, &ae) {
+		return fmt.Errorf("anthropicsdk: %w", err)
+	}
+	e := &apiError{status: ae.StatusCode, typ: string(ae.Type()), msg: ae.Message, id: ae.RequestID, err: err}
+	if e.status >= 200 && e.status < 300 {
+		e.status = 0 // an error event in a stream the server accepted
+	} else if ae.Response != nil {
+		h := ae.Response.Header
+		e.retryAfter = retryAfter(h)
+		switch strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))) {
+		case "true":
+			e.shouldRetry = 1
+		case "false":
+			e.shouldRetry = -1
+		}
+	}
+	return e
+}
+
+// retryAfter reads the wait a response asks for: retry-after-ms, else
+// Retry-After in seconds or as an HTTP date (measured from the response's
+// Date header, so without reading a clock).
+func retryAfter(h http.Header) time.Duration {
+	const maxSeconds = 7 * 24 * 3600
+	seconds := func(f float64) time.Duration {
+		if math.IsNaN(f) || f <= 0 {
+			return 0
+		}
+		return time.Duration(min(f, maxSeconds) * float64(time.Second))
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return seconds(f / 1000)
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return seconds(f)
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0
+	}
+	now, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return 0
+	}
+	return seconds(t.Sub(now).Seconds())
+}
