@@ -33,6 +33,7 @@ type Limiter struct {
 	holder string
 	lease  time.Duration
 	logger *slog.Logger
+	now    func() time.Time
 	n      atomic.Int64 // calls made, for their holder tokens
 }
 
@@ -46,6 +47,9 @@ type LimiterConfig struct {
 	Lease time.Duration
 	// Logger receives the waits for a slot (nil: slog.Default()).
 	Logger *slog.Logger
+	// Clock times the waits it logs (nil: time.Now). The leases are
+	// timed by the database's clock.
+	Clock func() time.Time
 }
 
 // NewLimiter returns a Limiter on the database of pool, which Migrate has
@@ -59,7 +63,10 @@ func NewLimiter(pool *pgxpool.Pool, cfg LimiterConfig) *Limiter {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Limiter{pool: pool, holder: cfg.Holder + "/" + hex.EncodeToString(b[:]), lease: cfg.Lease, logger: cfg.Logger}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	return &Limiter{pool: pool, holder: cfg.Holder + "/" + hex.EncodeToString(b[:]), lease: cfg.Lease, logger: cfg.Logger, now: cfg.Clock}
 }
 
 // Limit returns c with at most n of its calls, and of the calls of every
@@ -138,12 +145,12 @@ func (c *limited) inSlot(ctx context.Context, call func(context.Context) error) 
 
 // acquire waits for a free slot and takes it for token.
 func (c *limited) acquire(ctx context.Context, token string) (int, error) {
-	wait, waited, began := firstWait, false, time.Now()
+	wait, waited, began := firstWait, false, c.l.now()
 	for {
 		slot, err := c.take(ctx, token)
 		if err == nil {
 			if waited {
-				c.l.logger.Info("riverjobs: got a slot of the provider", "provider", c.provider, "limit", c.n, "waited", time.Since(began).Round(time.Millisecond))
+				c.l.logger.Info("riverjobs: got a slot of the provider", "provider", c.provider, "limit", c.n, "waited", c.l.now().Sub(began).Round(time.Millisecond))
 			}
 			return slot, nil
 		}
