@@ -12,6 +12,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/duelogic/duelogic/internal/httperr"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -55,31 +56,17 @@ func (e *apiError) Error() string {
 
 func (e *apiError) Unwrap() error { return e.err }
 
+// anthropicTransient are Anthropic's error types that say the server was
+// overloaded, failed, timed out or limited the rate.
+var anthropicTransient = []string{"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
+
 // Retryable reports whether the request may be sent again: as
 // x-should-retry says when the server sent it, else for 408, 409, 429 and
 // 5xx; an error event inside a stream when its type says the server was
 // overloaded, failed, timed out or limited the rate. Never for a prompt
 // over the context.
 func (e *apiError) Retryable() bool {
-	if e.contextOverflow() {
-		return false
-	}
-	switch e.shouldRetry {
-	case 1:
-		return true
-	case -1:
-		return false
-	}
-	switch s := e.status; {
-	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooManyRequests, s >= 500:
-		return true
-	case s == 0:
-		switch e.typ {
-		case "overloaded_error", "api_error", "rate_limit_error", "timeout_error":
-			return true
-		}
-	}
-	return false
+	return !e.contextOverflow() && httperr.Retryable(e.status, int(e.shouldRetry), httperr.Transient(anthropicTransient, e.typ))
 }
 
 // RetryDelay is the wait the server asked for, or 0.
@@ -92,12 +79,7 @@ func (e *apiError) Is(target error) bool {
 }
 
 func (e *apiError) contextOverflow() bool {
-	if s := e.status; s != 0 && (s < 400 || s > 499 || s == http.StatusTooManyRequests) {
-		return false
-	}
-	msg := strings.ToLower(e.msg)
-	return strings.Contains(msg, "prompt is too long") || strings.Contains(msg, "exceed context limit") ||
-		strings.Contains(msg, "exceeds the context window")
+	return httperr.ContextOverflow(e.status, e.msg, e.typ)
 }
 
 // wrapError classifies an error of the SDK: a context error as itself

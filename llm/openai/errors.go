@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/duelogic/duelogic/internal/httperr"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -134,27 +135,7 @@ func (e *APIError) Error() string {
 // 404, 422 — is final, and so is a prompt that exceeds the model's context,
 // whatever the headers say.
 func (e *APIError) Retryable() bool {
-	if e.contextOverflow() {
-		return false
-	}
-	switch e.shouldRetry {
-	case 1:
-		return true
-	case -1:
-		return false
-	}
-	switch s := e.StatusCode; {
-	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooManyRequests, s >= 500:
-		return true
-	case s == 0:
-		for _, v := range []string{e.Type, e.Code} {
-			switch v {
-			case "server_error", "rate_limit_error", "rate_limit_exceeded":
-				return true
-			}
-		}
-	}
-	return false
+	return !e.contextOverflow() && httperr.Retryable(e.StatusCode, int(e.shouldRetry), httperr.Transient(httperr.OpenAITransient, e.Type, e.Code))
 }
 
 // Is reports whether e is the server saying that the prompt exceeds the
@@ -163,49 +144,10 @@ func (e *APIError) Is(target error) bool {
 	return target == llm.ErrContextOverflow && e.contextOverflow()
 }
 
-// contextOverflowCodes are the error types and codes that say a prompt does
-// not fit the model's context.
-var contextOverflowCodes = []string{
-	"exceed_context_size_error", // llama.cpp
-	"context_length_exceeded",   // OpenAI, Groq, ...
-	"context_window_exceeded",
-}
-
-// contextOverflowPhrases are the same said in a message, by servers that
-// give no code (vLLM, OpenRouter, Mistral, Anthropic's and Google's
-// compatible endpoints).
-var contextOverflowPhrases = []string{
-	"maximum context length",
-	"context length exceeded",
-	"context_length_exceeded",
-	"exceeds the available context size",
-	"exceeds the context window",
-	"exceeds the maximum context",
-	"prompt is too long",
-	"input token count",
-}
-
-// contextOverflow reports whether e says the prompt exceeds the context: a
-// client error (or an error inside a 200 response) with a known code or
-// type, or a message in a known phrase.
+// contextOverflow reports whether e says the prompt exceeds the context
+// (see httperr.ContextOverflow).
 func (e *APIError) contextOverflow() bool {
-	if s := e.StatusCode; s != 0 && (s < 400 || s > 499 || s == http.StatusTooManyRequests) {
-		return false
-	}
-	for _, v := range []string{e.Type, e.Code} {
-		for _, c := range contextOverflowCodes {
-			if strings.EqualFold(v, c) {
-				return true
-			}
-		}
-	}
-	msg := strings.ToLower(e.Message)
-	for _, p := range contextOverflowPhrases {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
+	return httperr.ContextOverflow(e.StatusCode, e.Message, e.Type, e.Code)
 }
 
 // RetryDelay returns RetryAfter, the wait the server asked for, or 0.

@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
+	"github.com/duelogic/duelogic/internal/httperr"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -62,27 +63,7 @@ func (e *apiError) Unwrap() error { return e.err }
 // 5xx; an error event inside a stream when its type or code says
 // server_error or rate limit. Never for a prompt over the context.
 func (e *apiError) Retryable() bool {
-	if e.contextOverflow() {
-		return false
-	}
-	switch e.shouldRetry {
-	case 1:
-		return true
-	case -1:
-		return false
-	}
-	switch s := e.status; {
-	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooManyRequests, s >= 500:
-		return true
-	case s == 0:
-		for _, v := range []string{e.typ, e.code} {
-			switch v {
-			case "server_error", "rate_limit_error", "rate_limit_exceeded":
-				return true
-			}
-		}
-	}
-	return false
+	return !e.contextOverflow() && httperr.Retryable(e.status, int(e.shouldRetry), httperr.Transient(httperr.OpenAITransient, e.typ, e.code))
 }
 
 // RetryDelay is the wait the server asked for, or 0.
@@ -95,16 +76,7 @@ func (e *apiError) Is(target error) bool {
 }
 
 func (e *apiError) contextOverflow() bool {
-	if s := e.status; s != 0 && (s < 400 || s > 499 || s == http.StatusTooManyRequests) {
-		return false
-	}
-	for _, v := range []string{e.typ, e.code} {
-		if v == "context_length_exceeded" || v == "context_window_exceeded" {
-			return true
-		}
-	}
-	msg := strings.ToLower(e.msg)
-	return strings.Contains(msg, "maximum context length") || strings.Contains(msg, "context length exceeded")
+	return httperr.ContextOverflow(e.status, e.msg, e.typ, e.code)
 }
 
 // wrapError classifies an error of the SDK: a context error as itself
