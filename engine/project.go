@@ -126,7 +126,8 @@ type StoredStep struct {
 	// Event is the event the record announced, as [Replay] gives it; nil
 	// when none.
 	Event *Event
-	// Judgments counts the judgments the step made, by purpose.
+	// Judgments counts the judgments the step made, by purpose (with
+	// those of the checks beside a watched utterance).
 	Judgments map[string]JudgmentCounts
 	// Started is the time of the debate's first record: a SQL store sets
 	// it (StepOf cannot know it), for columns that count from the start.
@@ -144,6 +145,17 @@ func StepOf(rec store.Record) (StoredStep, error) {
 		DebateID: rec.DebateID, Seq: rec.Seq, Time: rec.Time, Type: rec.Type,
 		Key: en.Key, Side: en.Side, Speaker: en.Speaker, Usage: en.Usage, Cost: en.Cost,
 		Value: en.Value, Judgments: en.Judgments,
+	}
+	if en.Watch != nil && len(en.Watch.Judgments) > 0 {
+		// The checks beside a watched utterance are the step's judgments too.
+		js := make(map[string]JudgmentCounts, len(en.Judgments)+len(en.Watch.Judgments))
+		for p, c := range en.Judgments {
+			js[p] = c
+		}
+		for p, c := range en.Watch.Judgments {
+			js[p] = js[p].add(c)
+		}
+		st.Judgments = js
 	}
 	if en.Event != nil {
 		st.Event = en.Event.event(&rec, en.Value)
