@@ -124,7 +124,7 @@ func (f *Format) Project(st engine.StoredStep) []engine.Row {
 			return nil
 		}
 		var out struct {
-			Computed  argumentation.Verdict           `json:"verdict"`
+			Computed  argumentation.Verdict          `json:"verdict"`
 			Arguments []argumentation.ScoredArgument `json:"arguments"`
 		}
 		if json.Unmarshal(end.Detail, &out) != nil {
