@@ -74,7 +74,9 @@ func (d Dialect) sqlType(t engine.ColumnType) string {
 	return "text"
 }
 
-// zero is the SQL default of a NOT NULL column of type t in d.
+// zero is the SQL default of a NOT NULL column of type t in d (for JSON,
+// the empty array, and the empty object for a column that is not appended
+// to: see columnDDL).
 func (d Dialect) zero(t engine.ColumnType) string {
 	switch t {
 	case engine.ColInt, engine.ColReal:
@@ -102,10 +104,12 @@ func (d Dialect) zero(t engine.ColumnType) string {
 // column of type t.
 func (d Dialect) placeholder(i int, t engine.ColumnType) string {
 	if d == SQLite {
+		// Numbered: an UPDATE names the key's parameters after the others.
+		p := "?" + strconv.Itoa(i)
 		if t == engine.ColJSON {
-			return "json(?)"
+			return "json(" + p + ")"
 		}
-		return "?"
+		return p
 	}
 	p := "$" + strconv.Itoa(i)
 	switch t {
@@ -130,7 +134,11 @@ func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`
 func (d Dialect) columnDDL(c engine.Column) string {
 	s := quote(c.Name) + " " + d.sqlType(c.Type)
 	if c.NotNull {
-		s += " NOT NULL DEFAULT " + d.zero(c.Type)
+		z := d.zero(c.Type)
+		if c.Type == engine.ColJSON && c.Merge != engine.MergeAppend {
+			z = strings.Replace(z, "[]", "{}", 1)
+		}
+		s += " NOT NULL DEFAULT " + z
 	}
 	return s
 }
