@@ -30,25 +30,32 @@ const EventInterruption engine.EventType = "interruption"
 // full it is emptied, and the first record is read again as needed.
 type debates struct {
 	mu sync.Mutex
-	m  map[string]sqlproj.Debate
+	m  map[string]cachedDebate
+}
+
+// cachedDebate is a debate as debates keeps it: ok is false for one whose
+// first record is not the engine's (nothing of it is projected).
+type cachedDebate struct {
+	d  sqlproj.Debate
+	ok bool
 }
 
 const maxCachedDebates = 10000
 
-func (c *debates) get(id string) (sqlproj.Debate, bool) {
+func (c *debates) get(id string) (cachedDebate, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d, ok := c.m[id]
 	return d, ok
 }
 
-func (c *debates) put(d sqlproj.Debate) {
+func (c *debates) put(id string, d cachedDebate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedDebates {
-		c.m = make(map[string]sqlproj.Debate)
+		c.m = make(map[string]cachedDebate)
 	}
-	c.m[d.ID] = d
+	c.m[id] = d
 }
 
 // debateOf returns what projecting a record of debate id needs (see
@@ -60,8 +67,8 @@ func (s *Store) debateOf(ctx context.Context, tx pgx.Tx, rec store.Record) (sqlp
 		d, ok := sqlproj.DebateOf(rec)
 		return d, ok, nil
 	}
-	if d, ok := s.debates.get(rec.DebateID); ok {
-		return d, true, nil
+	if c, ok := s.debates.get(rec.DebateID); ok {
+		return c.d, c.ok, nil
 	}
 	var (
 		first    = store.Record{DebateID: rec.DebateID, Seq: 1}
@@ -80,9 +87,7 @@ func (s *Store) debateOf(ctx context.Context, tx pgx.Tx, rec store.Record) (sqlp
 	}
 	first.Data = []byte(data)
 	d, ok := sqlproj.DebateOf(first)
-	if ok {
-		s.debates.put(d)
-	}
+	s.debates.put(rec.DebateID, cachedDebate{d, ok})
 	return d, ok, nil
 }
 

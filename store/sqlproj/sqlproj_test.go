@@ -277,3 +277,24 @@ func TestValues(t *testing.T) {
 	}
 	_ = math.NaN
 }
+
+// BenchmarkProject measures the statements' building, per record, for the
+// records of a stub debate of each format, in each dialect.
+func BenchmarkProject(b *testing.B) {
+	for _, format := range engine.Formats() {
+		recs, _ := play(b, format)
+		deb, _ := sqlproj.DebateOf(recs[0])
+		for _, d := range []sqlproj.Dialect{sqlproj.Postgres, sqlproj.SQLite} {
+			b.Run(format+"/"+d.String(), func(b *testing.B) {
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					if _, err := d.Project(deb, recs[n%len(recs)]); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+			})
+		}
+	}
+}
