@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,7 +95,13 @@ func play(t testing.TB, format string) ([]store.Record, *engine.Result[engine.Ou
 	}
 	st := store.NewMemory()
 	at := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { at = at.Add(time.Second); return at }
+	var mu sync.Mutex // the clock is read from several goroutines
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		at = at.Add(time.Second)
+		return at
+	}
 	res, err := engine.Run(ctx, llm.NewStub(3), f, engine.Debate{ID: "d-" + format, Proposition: "Should cities ban private cars?", Unattended: true},
 		engine.WithStore(st), engine.WithClock(clock))
 	if err != nil {
