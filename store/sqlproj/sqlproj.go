@@ -48,7 +48,7 @@ func DebateOf(first store.Record) (Debate, bool) {
 // format that implements [engine.Projector], in the order of
 // [engine.Formats]. A format's table whose name is taken (by a common
 // table or an earlier format's) is left out: it would be a programming
-// error, which [TestFormatTables] style tests catch.
+// error in that format, which sqlproj's TestTables catches for the built-in ones.
 func Tables() []engine.Table {
 	names := engine.Formats()
 	tablesMu.Lock()
