@@ -23,22 +23,40 @@
 // that is taken or that does not follow the debate's last fails the insert,
 // and [Store.Append] reports it as store.ErrConflict. Every Append is one
 // transaction that inserts the record and updates the projections below, so
-// they are never behind the log and never ahead of it.
+// they are never behind the log and never ahead of it. The projection runs
+// under a savepoint: if the database refuses it (a bug in a format's
+// projector, a table changed by hand), it is rolled back, the record is
+// stored all the same, and the fault is kept in projection_faults
+// ([Store.ProjectionFaults]) until [Store.Rebuild] of the debate succeeds.
 //
 //	-- the size of each debate's log
 //	SELECT debate_id, max(seq) AS records FROM records GROUP BY debate_id;
 //
-// The projections are derived by the engine's record layout
-// ([engine.EventOf]) and by field names, never by a format's Go types: a
-// store knows no format. They are written for the debates whose first
-// record is the engine's debate record; [Store.Rebuild] derives a debate's
-// again from its log (after a migration that adds a projection, say).
+// The projections are the ones every SQL store shares, defined once in
+// package [sqlproj] for PostgreSQL and SQLite: the common tables debates,
+// utterances and judgments, from the engine's records, and the tables of
+// each registered format that implements [engine.Projector], found in the
+// engine's registry by the format's name in the debate's first record (a
+// store knows no format): the podcast's debate_chairs, response_evaluations
+// and chair_interruptions below, moderated's debate_rounds,
+// moderated_decisions and moderated_perspectives, formal's formal_entries,
+// formal_sources and formal_verifications, scored's scored_rounds and
+// scored_scores, persuasion's persuasion_moves, persuasion_commitments and
+// persuasion_arguments. [Open] creates the tables of the formats linked
+// into the process; a record of a format not linked projects only the
+// common tables. They are written for the debates whose first record is
+// the engine's debate record; [Store.Rebuild] derives a debate's again from
+// its log, [Store.RebuildAll] every debate's (Open does it once, when it
+// upgrades a database of schema version 2 or older).
 //
-// debates has a row per debate: id, debate_mode (the format's name,
-// "duelogic" for the podcast), config (the format's configuration as
-// JSONB), proposition, context, status ("running" until the record that ends
-// the debate, then "finished"), records (the last Seq), created_at and
-// updated_at (the times of the first and last records).
+// debates has a row per debate: id, format (and debate_mode, its first
+// name), config (every format's configuration as JSONB) and duelogic_config
+// (seed 000's name: the podcast's configuration, NULL for other formats),
+// proposition, context, status ("running" until the record that ends the
+// debate, then "finished"), records (the last Seq), the verdict
+// (verdict_winner, verdict_draw, verdict_void, verdict_summary), the usage
+// and cost, fork_of and fork_at, created_at and started_at (the first
+// record's time), updated_at (the last's) and ended_at.
 //
 //	-- debates that have not ended, oldest first (what Store.Unfinished lists)
 //	SELECT id, debate_mode, proposition, updated_at FROM debates
@@ -52,9 +70,11 @@
 //	SELECT framework, model_id, count(*) FROM debate_chairs GROUP BY 1, 2 ORDER BY 3 DESC;
 //
 // utterances has a row per utterance event of every format: debate_id, seq
-// (the record's), speaker, kind, segment, exchange, content, model,
-// interrupted and interrupted_by (set when an interruption cuts into it),
-// reply_to, reason.
+// (the record's), speaker, kind, segment, exchange and round (the same),
+// content, model, interrupted and interrupted_by (set when an interruption
+// cuts into it), cut, truncated, defaulted, reply_to, reason, violation,
+// target. judgments has a row per step and purpose of the judgments the
+// step made: first, reasked, defaulted, truncated.
 //
 //	-- a debate's transcript
 //	SELECT seq, speaker, kind, content FROM utterances WHERE debate_id = $1 ORDER BY seq;
@@ -63,7 +83,7 @@
 // columns: adherence_score, steel_manning_attempted, steel_manning_quality,
 // self_critique_attempted, self_critique_quality, framework_consistent, and
 // the whole evaluation as evaluation_data (JSONB); utterance_seq links it to
-// the utterance it evaluates (the speaker's last before it).
+// the utterance it evaluates.
 //
 //	-- adherence by chair across debates
 //	SELECT c.framework, c.model_id, avg(e.adherence_score) AS adherence,

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/duelogic/duelogic/store/sqlproj"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -63,14 +64,22 @@ func SchemaVersion() int {
 	return ms[len(ms)-1].version
 }
 
+// rebuildFrom is the version of the migration after which every debate's
+// projections are rebuilt: the one that brought in the shared projections
+// of every format.
+const rebuildFrom = 4
+
 // migrate applies the migrations the database lacks, all in one transaction
 // that holds an advisory lock, so that processes opening one database at
-// once apply each migration once. It refuses a database whose schema is
-// newer than this package's.
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+// once apply each migration once, and then brings the projected tables up
+// to the shared definition (see ensureProjections). It refuses a database
+// whose schema is newer than this package's. It reports whether the
+// projections of the debates already stored must be rebuilt: the
+// migration rebuildFrom was applied to a database that had debates.
+func migrate(ctx context.Context, pool *pgxpool.Pool) (rebuild bool, err error) {
 	ms, err := migrations()
 	if err != nil {
-		return err
+		return false, err
 	}
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('duelogic/pgstore/migrate/' || current_schema(), 0))`); err != nil {
@@ -104,11 +113,50 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
+			if m.version == rebuildFrom && len(applied) > 0 {
+				rebuild = true
+			}
 		}
+		return ensureProjections(ctx, tx)
+	})
+	if err != nil {
+		return false, fmt.Errorf("pgstore: migrate: %w", err)
+	}
+	return rebuild, nil
+}
+
+// ensureProjections creates the projected tables of the shared definition
+// (sqlproj.Tables: the common tables and those of every format registered
+// in this process) that do not exist, and adds the columns missing from
+// those that do.
+func ensureProjections(ctx context.Context, tx pgx.Tx) error {
+	rows, err := tx.Query(ctx, `SELECT table_name::text, column_name::text FROM information_schema.columns
+		WHERE table_schema = current_schema()`)
+	if err != nil {
+		return err
+	}
+	have := map[string][]string{}
+	var table, column string
+	_, err = pgx.ForEachRow(rows, []any{&table, &column}, func() error {
+		have[table] = append(have[table], column)
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("pgstore: migrate: %w", err)
+		return err
+	}
+	d := sqlproj.Postgres
+	for _, t := range sqlproj.Tables() {
+		var stmts []string
+		if cols, ok := have[t.Name]; ok {
+			stmts = d.AddColumns(t, cols)
+		} else {
+			stmts = d.CreateTable(t)
+		}
+		for _, q := range stmts {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return fmt.Errorf("projected table %s: %w", t.Name, err)
+			}
+		}
 	}
 	return nil
 }

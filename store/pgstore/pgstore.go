@@ -20,8 +20,9 @@ import (
 // safe for concurrent use, and any number of processes may share the
 // database.
 type Store struct {
-	pool *pgxpool.Pool
-	cfg  *pgxpool.Config
+	pool    *pgxpool.Pool
+	cfg     *pgxpool.Config
+	debates debates
 }
 
 var (
@@ -48,11 +49,19 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: open: %w", err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	rebuild, err := migrate(ctx, pool)
+	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, cfg: cfg}, nil
+	s := &Store{pool: pool, cfg: cfg}
+	if rebuild {
+		if err := s.RebuildAll(ctx); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("pgstore: open: rebuild the projections after the upgrade: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // Close closes the store's connections. Locks taken with Lock stay held
@@ -76,7 +85,7 @@ func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return runBatch(ctx, tx, appendBatch(rec)) })
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.appendTx(ctx, tx, rec) })
 	return appendError(ctx, rec, err)
 }
 
@@ -93,17 +102,7 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, rec store.Record) error
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	return appendError(ctx, rec, runBatch(ctx, tx, appendBatch(rec)))
-}
-
-// appendBatch is the statements that store rec and its projections.
-func appendBatch(rec store.Record) *pgx.Batch {
-	b := &pgx.Batch{}
-	b.Queue(insertRecord, rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data))
-	for _, st := range projection(rec) {
-		b.Queue(st.sql, st.args...)
-	}
-	return b
+	return appendError(ctx, rec, s.appendTx(ctx, tx, rec))
 }
 
 // appendError is the error of an append of rec that failed with err (nil
@@ -125,14 +124,21 @@ func appendError(ctx context.Context, rec store.Record, err error) error {
 
 // runBatch sends b on tx and returns the first error of its statements.
 func runBatch(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
+	_, err := runBatchAt(ctx, tx, b)
+	return err
+}
+
+// runBatchAt sends b on tx and returns the first error of its statements
+// and the index of the statement that failed.
+func runBatchAt(ctx context.Context, tx pgx.Tx, b *pgx.Batch) (int, error) {
 	br := tx.SendBatch(ctx, b)
-	for range b.Len() {
+	for i := range b.Len() {
 		if _, err := br.Exec(); err != nil {
 			br.Close()
-			return err
+			return i, err
 		}
 	}
-	return br.Close()
+	return b.Len(), br.Close()
 }
 
 // Records returns the debate's records in Seq order, or an error wrapping

@@ -1,24 +1,18 @@
 package pgstore
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/sqlproj"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
-
-// stmt is one SQL statement with its parameters.
-type stmt struct {
-	sql  string
-	args []any
-}
 
 // EventEvaluation is the event type whose records go to
 // response_evaluations: the Duelogic podcast's evaluations of chair
@@ -30,194 +24,137 @@ const EventEvaluation engine.EventType = "evaluation"
 // the interrupting and interrupted chairs, the trigger and the urgency.
 const EventInterruption engine.EventType = "interruption"
 
-// projection returns the statements that project rec into the seed's
-// tables, to run after rec is inserted, in its transaction. A debate is
-// projected when its first record is the engine's debate record; the later
-// records of a debate that is not are left out, and so is a record that is
-// not in the engine's layout: the log keeps them, the tables do not need
-// them.
-func projection(rec store.Record) []stmt {
+// debates remembers what the projection of each debate's records needs to
+// know of the debate (its format and start, from its first record), so
+// that an Append does not read the first record again. It is bounded: when
+// full it is emptied, and the first record is read again as needed.
+type debates struct {
+	mu sync.Mutex
+	m  map[string]cachedDebate
+}
+
+// cachedDebate is a debate as debates keeps it: ok is false for one whose
+// first record is not the engine's (nothing of it is projected).
+type cachedDebate struct {
+	d  sqlproj.Debate
+	ok bool
+}
+
+const maxCachedDebates = 10000
+
+func (c *debates) get(id string) (cachedDebate, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.m[id]
+	return d, ok
+}
+
+func (c *debates) put(id string, d cachedDebate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedDebates {
+		c.m = make(map[string]cachedDebate)
+	}
+	c.m[id] = d
+}
+
+// debateOf returns what projecting a record of debate id needs (see
+// sqlproj.DebateOf), reading its first record on tx when it is not known;
+// false when the debate is not the engine's (its records are not
+// projected).
+func (s *Store) debateOf(ctx context.Context, tx pgx.Tx, rec store.Record) (sqlproj.Debate, bool, error) {
 	if rec.Seq == 1 {
-		return projectHead(rec)
+		d, ok := sqlproj.DebateOf(rec)
+		return d, ok, nil
 	}
-	e, ok, err := engine.EventOf(rec)
+	if c, ok := s.debates.get(rec.DebateID); ok {
+		return c.d, c.ok, nil
+	}
+	var (
+		first    = store.Record{DebateID: rec.DebateID, Seq: 1}
+		at, data string
+	)
+	err := tx.QueryRow(ctx, `SELECT type, time, data::text FROM records WHERE debate_id = $1 AND seq = 1`, rec.DebateID).
+		Scan(&first.Type, &at, &data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return sqlproj.Debate{}, false, nil
+	}
 	if err != nil {
-		return nil
+		return sqlproj.Debate{}, false, err
 	}
-	at := dbTime(rec.Time)
-	ended := rec.Type == engine.RecordDebateEnded || ok && e.Type == engine.EventDebateEnded
-	// The debate's row first: it is what Rebuild locks.
-	out := []stmt{{`UPDATE debates SET records = $2, updated_at = $3,
-		status = CASE WHEN $4 THEN 'finished' ELSE status END WHERE id = $1`,
-		[]any{rec.DebateID, rec.Seq, at, ended}}}
-	if !ok {
-		return out
+	if first.Time, err = time.Parse(time.RFC3339Nano, at); err != nil {
+		return sqlproj.Debate{}, false, fmt.Errorf("debate %q seq 1: stored time %q: %w", rec.DebateID, at, err)
 	}
+	first.Data = []byte(data)
+	d, ok := sqlproj.DebateOf(first)
+	s.debates.put(rec.DebateID, cachedDebate{d, ok})
+	return d, ok, nil
+}
+
+// appendTx stores rec and its projections on tx.
+//
+// The record is inserted first; its projection runs after it under a
+// savepoint. If the projection fails in the database (a programming error
+// in a format's projector, a table changed by hand), it is rolled back to
+// the savepoint and the failure is kept in projection_faults: the record
+// is stored (the log is the truth, and a debate must not stop because a
+// table disagrees), the tables miss that record's rows, and the fault says
+// so until [Store.Rebuild] of the debate succeeds. Any other error fails
+// the append as a whole: nothing of it is stored.
+func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, rec store.Record) error {
+	deb, ok, err := s.debateOf(ctx, tx, rec)
+	if err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	b.Queue(insertRecord, rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data))
+	var perr error
+	if ok {
+		var stmts []sqlproj.Stmt
+		stmts, perr = sqlproj.Postgres.Project(deb, rec)
+		if perr == nil && len(stmts) > 0 {
+			b.Queue(`SAVEPOINT projection`)
+			for _, st := range stmts {
+				b.Queue(st.SQL, st.Args...)
+			}
+			b.Queue(`RELEASE SAVEPOINT projection`)
+		}
+	}
+	at, err := runBatchAt(ctx, tx, b)
+	var pe *pgconn.PgError
 	switch {
-	case e.Type == engine.EventUtterance && e.Utterance != nil:
-		u := e.Utterance
-		var replyTo *int64
-		if u.ReplyTo > 0 {
-			replyTo = &u.ReplyTo
-		}
-		out = append(out, stmt{`INSERT INTO utterances (debate_id, seq, speaker, kind, segment, exchange, content, model,
-			interrupted, interrupted_by, reply_to, reason, created_at)
-			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT FROM debates WHERE id = $1)`,
-			[]any{rec.DebateID, rec.Seq, text(u.Speaker), text(string(u.Kind)), text(string(u.Segment)), u.Exchange,
-				text(u.Content), optText(u.Model), u.Interrupted, optText(u.InterruptedBy), replyTo, optText(u.Reason), at}})
-	case e.Type == EventEvaluation && len(e.Data) > 0:
-		ev, err := engine.DataAs[engine.ResponseEvaluation](e)
-		if err != nil {
-			return out
-		}
-		data := e.Data
-		out = append(out, stmt{`INSERT INTO response_evaluations (debate_id, seq, utterance_seq, speaker,
-			adherence_score, steel_manning_attempted, steel_manning_quality, self_critique_attempted,
-			self_critique_quality, framework_consistent, evaluation_data, created_at)
-			SELECT $1, $2, (SELECT max(seq) FROM utterances WHERE debate_id = $1 AND speaker = $3 AND seq < $2), $3,
-				$4, $5, $6, $7, $8, $9, $10::text::jsonb, $11
-			WHERE EXISTS (SELECT FROM debates WHERE id = $1)`,
-			[]any{rec.DebateID, rec.Seq, text(e.Speaker), min(max(ev.AdherenceScore, 0), 100),
-				ev.SteelManning.Attempted, optText(string(ev.SteelManning.Quality)),
-				ev.SelfCritique.Attempted, optText(string(ev.SelfCritique.Quality)),
-				ev.FrameworkConsistency.Consistent, jsonbText(data), at}})
-	case e.Type == EventInterruption:
-		out = append(out, projectInterruption(rec, e, at)...)
-	}
-	return out
-}
-
-// projectHead projects a debate's first record: the debate and its chairs.
-func projectHead(rec store.Record) []stmt {
-	sum, err := engine.Summarize([]store.Record{rec})
-	if err != nil {
-		return nil
-	}
-	at := dbTime(rec.Time)
-	config := sum.Spec
-	if len(config) == 0 {
-		config = json.RawMessage(`{}`)
-	}
-	status := "running"
-	if sum.Finished {
-		status = "finished"
-	}
-	out := []stmt{{`INSERT INTO debates (id, debate_mode, config, proposition, context, status, records, created_at, updated_at)
-		VALUES ($1, $2, $3::text::jsonb, $4, $5, $6, $7, $8, $8)
-		ON CONFLICT (id) DO UPDATE SET debate_mode = $2, config = $3::text::jsonb, proposition = $4, context = $5,
-			status = $6, records = $7, created_at = $8, updated_at = $8`,
-		[]any{rec.DebateID, text(sum.Format), jsonbText(config), text(sum.Debate.Proposition), text(sum.Debate.Context),
-			status, rec.Seq, at}}}
-	for _, c := range chairsOf(sum.Spec) {
-		out = append(out, stmt{`INSERT INTO debate_chairs (debate_id, chair_position, framework, model_id,
-			model_display_name, provider_name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-			ON CONFLICT (debate_id, chair_position) DO NOTHING`,
-			[]any{rec.DebateID, text(c.Position), text(c.Framework), text(c.ModelID),
-				optText(c.ModelDisplayName), optText(c.ProviderName), at}})
-	}
-	return out
-}
-
-// chair is a chair of a format's configuration, by the field names of the
-// Duelogic podcast's.
-type chair struct {
-	Position         string `json:"position"`
-	Framework        string `json:"framework"`
-	ModelID          string `json:"modelId"`
-	ModelDisplayName string `json:"modelDisplayName"`
-	ProviderName     string `json:"providerName"`
-}
-
-// chairsOf finds the chairs of a configuration: an array "chairs" at its
-// top (the podcast's configuration), or in one of its top-level objects (a
-// log of an earlier version kept them in "config"), whose elements have a
-// position.
-func chairsOf(spec json.RawMessage) []chair {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(spec, &top) != nil {
-		return nil
-	}
-	try := func(m map[string]json.RawMessage) []chair {
-		var cs []chair
-		if raw, ok := m["chairs"]; !ok || json.Unmarshal(raw, &cs) != nil {
-			return nil
-		}
-		out := cs[:0]
-		for _, c := range cs {
-			if c.Position != "" {
-				out = append(out, c)
-			}
-		}
-		return out
-	}
-	if cs := try(top); len(cs) > 0 {
-		return cs
-	}
-	for _, raw := range top {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) == nil {
-			if cs := try(m); len(cs) > 0 {
-				return cs
-			}
-		}
+	case err != nil && at > 0 && errors.As(err, &pe) && ctx.Err() == nil:
+		return s.fault(ctx, tx, rec, err, true)
+	case err != nil:
+		return err
+	case perr != nil:
+		return s.fault(ctx, tx, rec, perr, false)
 	}
 	return nil
 }
 
-// interruption is an interruption event's Data, by the field names of the
-// Duelogic podcast's InterruptCandidate.
-type interruption struct {
-	InterruptingChair struct {
-		Position string `json:"position"`
-	} `json:"interruptingChair"`
-	InterruptedChair struct {
-		Position string `json:"position"`
-	} `json:"interruptedChair"`
-	TriggerReason  string  `json:"triggerReason"`
-	TriggerContent string  `json:"triggerContent"`
-	Urgency        float64 `json:"urgency"`
-}
-
-// projectInterruption projects an interruption event: its row, and the mark
-// on the utterance cut into.
-func projectInterruption(rec store.Record, e engine.Event, at time.Time) []stmt {
-	var d interruption
-	_ = json.Unmarshal(e.Data, &d) // what is missing stays empty
-	by, of := d.InterruptingChair.Position, d.InterruptedChair.Position
-	if by == "" {
-		by = e.Speaker
-	}
-	var cut *int64
-	if u := e.Utterance; u != nil {
-		cut = &u.Seq
-		if of == "" {
-			of = u.Speaker
+// fault keeps in projection_faults that rec could not be projected.
+func (s *Store) fault(ctx context.Context, tx pgx.Tx, rec store.Record, cause error, rollback bool) error {
+	if rollback {
+		if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT projection`); err != nil {
+			return err
 		}
 	}
-	urgency := d.Urgency
-	if math.IsNaN(urgency) {
-		urgency = 0
-	}
-	urgency = min(max(urgency, 0), 1)
-	out := []stmt{{`INSERT INTO chair_interruptions (debate_id, seq, utterance_seq, interrupting_chair, interrupted_chair,
-		trigger_reason, trigger_content, urgency, timestamp_ms, created_at)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, (extract(epoch FROM $9::timestamptz - d.created_at) * 1000)::bigint, $9
-		FROM debates d WHERE d.id = $1`,
-		[]any{rec.DebateID, rec.Seq, cut, text(by), text(of), text(d.TriggerReason), optText(d.TriggerContent), urgency, at}}}
-	if cut != nil {
-		out = append(out, stmt{`UPDATE utterances SET interrupted = true, interrupted_by = $3 WHERE debate_id = $1 AND seq = $2`,
-			[]any{rec.DebateID, *cut, text(by)}})
-	}
-	return out
+	_, err := tx.Exec(ctx, `INSERT INTO projection_faults (debate_id, seq, error) VALUES ($1, $2, $3)
+		ON CONFLICT (debate_id, seq) DO UPDATE SET error = excluded.error, at = now()`,
+		rec.DebateID, rec.Seq, sqlproj.Text(cause.Error()))
+	return err
 }
 
-// Rebuild derives the projections of a debate again from its log: it
-// deletes the debate's rows of debate_chairs, utterances,
-// response_evaluations and chair_interruptions and projects every record
-// again, in one transaction. It waits for Appends in flight and holds later
-// ones of the debate until it commits. A debate whose first record is not
-// the engine's has no projections; Rebuild then only deletes. It returns an
-// error wrapping store.ErrNotFound for a debate without records.
+// Rebuild derives the projections of a debate again from its log, in one
+// transaction (see sqlproj.Dialect.Rebuild): its rows of every projected
+// table are deleted and every record projected again, and its
+// projection_faults are cleared. It waits for Appends of the debate in
+// flight and holds later ones until it commits. A debate whose first
+// record is not the engine's has no projections; Rebuild then only
+// deletes. It returns an error wrapping store.ErrNotFound for a debate
+// without records, and the projection's error, with nothing changed, when
+// a record still cannot be projected.
 func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -234,23 +171,14 @@ func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 		if len(recs) == 0 {
 			return fmt.Errorf("%w: debate %q", store.ErrNotFound, debateID)
 		}
+		stmts, err := sqlproj.Postgres.Rebuild(recs)
+		if err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
-		for _, table := range []string{"chair_interruptions", "response_evaluations", "utterances", "debate_chairs"} {
-			b.Queue(`DELETE FROM `+table+` WHERE debate_id = $1`, debateID)
-		}
-		head := projectHead(recs[0])
-		if len(head) == 0 {
-			b.Queue(`DELETE FROM debates WHERE id = $1`, debateID)
-		}
-		for _, st := range head {
-			b.Queue(st.sql, st.args...)
-		}
-		if len(head) > 0 {
-			for _, r := range recs[1:] {
-				for _, st := range projection(r) {
-					b.Queue(st.sql, st.args...)
-				}
-			}
+		b.Queue(`DELETE FROM projection_faults WHERE debate_id = $1`, debateID)
+		for _, st := range stmts {
+			b.Queue(st.SQL, st.Args...)
 		}
 		return runBatch(ctx, tx, b)
 	})
@@ -263,56 +191,40 @@ func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 	return nil
 }
 
-// text makes s storable as PostgreSQL text, which cannot hold NUL: each NUL
-// becomes U+FFFD. (The record log keeps the original.)
-func text(s string) string {
-	if strings.IndexByte(s, 0) < 0 {
-		return s
+// RebuildAll rebuilds the projections of every debate (see
+// [Store.Rebuild]), one transaction each: after an upgrade that added
+// tables or columns, or to link a format whose tables were empty.
+func (s *Store) RebuildAll(ctx context.Context) error {
+	ids, err := s.Debates(ctx)
+	if err != nil {
+		return err
 	}
-	return strings.ReplaceAll(s, "\x00", "\uFFFD")
-}
-
-// optText is text(s), or NULL for "".
-func optText(s string) *string {
-	if s == "" {
-		return nil
-	}
-	t := text(s)
-	return &t
-}
-
-// jsonbText returns JSON text jsonb accepts: jsonb cannot hold the escape
-// \u0000, which becomes \ufffd. (The record log keeps the original.)
-func jsonbText(raw []byte) string {
-	const nul = `\u0000`
-	if !bytes.Contains(raw, []byte(nul)) {
-		return string(raw)
-	}
-	var b strings.Builder
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' || i+1 >= len(raw) {
-			b.WriteByte(c)
-			continue
+	for _, id := range ids {
+		if err := s.Rebuild(ctx, id); err != nil {
+			return err
 		}
-		// An escape: two bytes, or six for \uXXXX.
-		if bytes.HasPrefix(raw[i:], []byte(nul)) {
-			b.WriteString(`\ufffd`)
-			i += len(nul) - 1
-			continue
-		}
-		b.WriteByte(c)
-		b.WriteByte(raw[i+1])
-		i++
 	}
-	return b.String()
+	return nil
 }
 
-// dbTime is t as a timestamptz can hold it: from the year 1 on (the
-// projections' times; the log keeps the record's).
-func dbTime(t time.Time) time.Time {
-	if lo := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC); t.Before(lo) {
-		return lo
+// ProjectionFault is a record whose projection failed (see [Store.Append]).
+type ProjectionFault struct {
+	DebateID string
+	Seq      int64
+	Error    string
+	At       time.Time
+}
+
+// ProjectionFaults returns the records whose projection failed and that no
+// Rebuild has repaired since, by debate and Seq.
+func (s *Store) ProjectionFaults(ctx context.Context) ([]ProjectionFault, error) {
+	rows, err := s.pool.Query(ctx, `SELECT debate_id, seq, error, at FROM projection_faults ORDER BY debate_id COLLATE "C", seq`)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: projection faults: %w", err)
 	}
-	return t
+	fs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ProjectionFault])
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: projection faults: %w", err)
+	}
+	return fs, nil
 }
