@@ -163,7 +163,7 @@ func (r *runner) buildReport(res map[string][]*played, budget *BudgetResult) *Re
 
 	// Each reported arm's answer to each item.
 	arms := map[string][]*ArmResult{}
-	for _, arm := range Arms() {
+	for _, arm := range append(Arms(), FormatArms()...) {
 		if !slices.Contains(cfg.Arms, arm) {
 			continue
 		}
@@ -259,6 +259,12 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		a.Note = fmt.Sprintf("majority of %d independent samples", samples)
 	case ArmDebate:
 		a.Note = "majority of the agents' answers after the last round"
+	case ArmPersuasion:
+		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer"
+	case ArmClaimStrength:
+		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more", ClaimStrengthThreshold)
+	case ArmModerated:
+		a.Note = "a moderated debate's recommendation, read as one of the choices by a structured judgment"
 	}
 	return a
 }

@@ -130,7 +130,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	itemsFile := fs.String("items", "", `a JSONL file of items {"id", "question", "answer", "choices"?}`)
 	n := fs.Int("n", 50, "items to generate")
 	seed := fs.Uint64("seed", 1, "the generator's seed (and the stub's)")
-	arms := fs.String("arms", strings.Join(eval.Arms(), ","), "the arms to compare, comma-separated: "+strings.Join(eval.Arms(), ", "))
+	arms := fs.String("arms", strings.Join(eval.Arms(), ","), "the arms to compare, comma-separated: "+strings.Join(eval.Arms(), ", ")+
+		"; and, for yes/no items (-gen claims), "+eval.ArmPersuasion+" and "+eval.ArmClaimStrength+", for items with choices, "+eval.ArmModerated)
 	agents := fs.Int("agents", eval.DefaultAgents, "the debate's agents")
 	rounds := fs.Int("rounds", eval.DefaultRounds, "the debate's rounds of revision after the first answers")
 	k := fs.Int("k", eval.DefaultSamples, "self-consistency's samples (without -budget equal)")
