@@ -147,3 +147,33 @@ func TestFormatArmsNeedTheirItems(t *testing.T) {
 		}
 	}
 }
+
+// cachedClient reports 40 of every call's prompt tokens as cached.
+type cachedClient struct{ llm.Client }
+
+func (c cachedClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	r, err := c.Client.Complete(ctx, req)
+	r.Usage.CachedPromptTokens = 40
+	return r, err
+}
+
+// TestCachedTokensReported: the prompt tokens a server serves from its
+// cache are reported per item and arm.
+func TestCachedTokensReported(t *testing.T) {
+	items := eval.Arithmetic(4, 1)
+	rep, err := eval.Evaluate(context.Background(), cachedClient{llm.NewStub(1)}, store.NewMemory(), items,
+		eval.Config{Arms: []string{eval.ArmSingle, eval.ArmDebate}, Agents: 2, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{eval.ArmSingle: 40, eval.ArmDebate: 40 * 2 * 2}
+	for _, a := range rep.Arms {
+		if a.CachedPerItem != want[a.Name] {
+			t.Errorf("arm %s: %v cached tokens per item, want %v", a.Name, a.CachedPerItem, want[a.Name])
+		}
+	}
+	js, _ := rep.JSON()
+	if !strings.Contains(string(js), `"cachedTokensPerItem": 40`) {
+		t.Errorf("report.json lacks the cached tokens:\n%.600s", js)
+	}
+}

@@ -60,9 +60,12 @@ type ArmStats struct {
 	// Mean tokens (and calls) per item, what they cost in all, and the
 	// accuracy bought per 1000 tokens per item (Accuracy /
 	// (TokensPerItem/1000)).
-	TokensPerItem       float64 `json:"tokensPerItem"`
-	PromptPerItem       float64 `json:"promptTokensPerItem"`
-	CompletionPerItem   float64 `json:"completionTokensPerItem"`
+	TokensPerItem     float64 `json:"tokensPerItem"`
+	PromptPerItem     float64 `json:"promptTokensPerItem"`
+	CompletionPerItem float64 `json:"completionTokensPerItem"`
+	// CachedPerItem are the prompt tokens per item the server reported
+	// it served from its cache (of PromptPerItem); 0 when it reports none.
+	CachedPerItem       float64 `json:"cachedTokensPerItem,omitempty"`
 	CallsPerItem        float64 `json:"callsPerItem"`
 	Cost                float64 `json:"cost"`
 	AccuracyPer1kTokens float64 `json:"accuracyPer1kTokens"`
@@ -227,7 +230,7 @@ func (r *runner) samples(arm string, b *BudgetResult) int {
 
 func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 	a := ArmStats{Name: arm, Samples: samples}
-	var tokens, prompt, completion, calls int
+	var tokens, prompt, completion, cached, calls int
 	for _, x := range rs {
 		if x == nil {
 			continue
@@ -239,6 +242,7 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		tokens += x.Usage.Total()
 		prompt += x.Usage.PromptTokens
 		completion += x.Usage.CompletionTokens
+		cached += x.Usage.CachedPromptTokens
 		calls += x.Calls
 		a.Cost += x.Cost
 	}
@@ -247,7 +251,7 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		n := float64(a.N)
 		a.Accuracy = float64(a.Correct) / n
 		a.TokensPerItem, a.PromptPerItem, a.CompletionPerItem = float64(tokens)/n, float64(prompt)/n, float64(completion)/n
-		a.CallsPerItem = float64(calls) / n
+		a.CallsPerItem, a.CachedPerItem = float64(calls)/n, float64(cached)/n
 		if a.TokensPerItem > 0 {
 			a.AccuracyPer1kTokens = a.Accuracy / (a.TokensPerItem / 1000)
 		}
