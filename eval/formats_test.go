@@ -77,12 +77,15 @@ func TestFormatArms(t *testing.T) {
 		return `{"reasoning": "it recommends no", "answer": "No."}`, nil
 	}
 	st := store.NewMemory()
-	cfg := eval.Config{Arms: []string{eval.ArmSingle, eval.ArmPersuasion, eval.ArmClaimStrength, eval.ArmModerated}, Model: "stub", Parallel: 2}
+	cfg := eval.Config{Arms: []string{eval.ArmSingle, eval.ArmPersuasion, eval.ArmClaimStrength, eval.ArmModerated}, Model: "stub", Parallel: 2, Stub: true}
 	rep, err := eval.Evaluate(context.Background(), c, st, items, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	calls := c.total()
+	if !strings.HasSuffix(rep.Note, eval.StubFormatsNote) {
+		t.Errorf("the stub report's note does not say how the stub answers the format arms: %q", rep.Note)
+	}
 	if c.calls[eval.PurposeReadRecommendation] != len(items) {
 		t.Errorf("%d readings of a recommendation, want one an item", c.calls[eval.PurposeReadRecommendation])
 	}

@@ -15,6 +15,12 @@ const StubNote = "These numbers come from the offline stub, which is not a model
 	"(first answers 60%; a debater revising re-solves 20% of the time and otherwise joins the majority it read). " +
 	"They show that the harness works; they are not findings about debate."
 
+// StubFormatsNote is added to [StubNote] when arms of [FormatArms] ran on
+// the stub.
+const StubFormatsNote = " The persuasion and claim-strength arms follow the persuasion format's scripted stub dialogues, " +
+	"which do not read the question (their answers are about chance); the moderated arm's reading of the recommendation " +
+	"is answered like a first answer (right 60% of the time), whatever the recommendation said."
+
 // Report is an evaluation's outcome: per arm, per pair of arms, the
 // debate's flips, and every item's answers. Its JSON is report.json.
 type Report struct {
@@ -156,6 +162,9 @@ func (r *runner) buildReport(res map[string][]*played, budget *BudgetResult) *Re
 	rep := &Report{Stub: cfg.Stub, Model: cfg.Model, Items: len(r.items), Agents: cfg.Agents, Rounds: cfg.Rounds, Budget: budget}
 	if cfg.Stub {
 		rep.Note = StubNote
+		if slices.ContainsFunc(cfg.Arms, func(a string) bool { return slices.Contains(FormatArms(), a) }) {
+			rep.Note += StubFormatsNote
+		}
 	}
 	r.mu.Lock()
 	rep.Tokens, rep.Cost = r.tokens, r.cost
