@@ -54,6 +54,17 @@ type Audit struct {
 	// are played again, so this suits formats whose judgments come after
 	// the speeches they judge.
 	ForkBefore string
+	// ForkKey, when not "", narrows ForkBefore to the record of the step
+	// with this key (formal: the "verdict" step of its "formal_decision"
+	// records).
+	ForkKey string
+	// Carry, when set, copies into each fork the original's side steps
+	// after the fork that are not of type ForkBefore (scored: the
+	// arguments and rebuttals of the later rounds, generated apart from
+	// the verdicts), which the resumed fork finds by their keys instead
+	// of asking for them again. Set it only for a format whose side steps
+	// do not depend on its judgments.
+	Carry bool
 	// Jurors re-judge every debate.
 	Jurors []Juror
 	// Swap, when not nil, has every juror judge every debate a second
@@ -143,6 +154,10 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 	for _, j := range a.Jurors {
 		rep.Jurors = append(rep.Jurors, j.Name)
 	}
+	forks, err := forksIn(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range a.Debates {
 		orig, err := engine.ResumeStored(ctx, client, id, opts...)
 		if err != nil {
@@ -152,14 +167,25 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 		if err != nil {
 			return nil, fmt.Errorf("eval: audit: %s: %w", id, err)
 		}
-		at := slices.IndexFunc(recs, func(r store.Record) bool { return r.Type == a.ForkBefore })
+		at := slices.IndexFunc(recs, func(r store.Record) bool {
+			return r.Type == a.ForkBefore && (a.ForkKey == "" || stepKey(r) == a.ForkKey)
+		})
 		if at < 1 {
-			return nil, fmt.Errorf("%w: debate %s has no %q record after its first", ErrBadConfig, id, a.ForkBefore)
+			return nil, fmt.Errorf("%w: debate %s has no %q record (key %q) after its first", ErrBadConfig, id, a.ForkBefore, a.ForkKey)
 		}
+		var carry []store.Record
+		if a.Carry {
+			for _, r := range recs[at:] {
+				if r.Type != a.ForkBefore && isSideStep(r) {
+					carry = append(carry, r)
+				}
+			}
+		}
+		fk := forker{client: client, st: st, id: id, at: int64(at), carry: carry, opts: opts, forks: forks[id]}
 		d := AuditedDebate{ID: id, Original: VerdictLabel(orig.Detail.Verdict()), Label: a.Labels[id]}
 		speakers := debaterModels(orig.Transcript)
 		for _, j := range a.Jurors {
-			fid, v, err := rejudge(ctx, client, st, id, int64(at), j.Patch, opts)
+			fid, v, err := fk.rejudge(ctx, j.Patch)
 			if err != nil {
 				return nil, fmt.Errorf("eval: audit: juror %s on %s: %w", j.Name, id, err)
 			}
@@ -169,7 +195,7 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 				if err != nil {
 					return nil, err
 				}
-				_, sv, err := rejudge(ctx, client, st, id, int64(at), patch, opts)
+				_, sv, err := fk.rejudge(ctx, patch)
 				if err != nil {
 					return nil, fmt.Errorf("eval: audit: juror %s on %s swapped: %w", j.Name, id, err)
 				}
@@ -190,18 +216,120 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 	return rep, nil
 }
 
-// rejudge forks debate id at record at with patch and plays the fork on,
-// returning its ID and verdict.
-func rejudge(ctx context.Context, client llm.Client, st store.Store, id string, at int64, patch json.RawMessage, opts []engine.Option) (string, string, error) {
-	fid, err := engine.Fork(ctx, st, id, at, patch)
+// forker re-judges one debate: it forks it at record at (or finds the
+// fork an earlier audit made) and plays the fork on.
+type forker struct {
+	client llm.Client
+	st     store.Store
+	id     string
+	at     int64
+	carry  []store.Record
+	opts   []engine.Option
+	forks  []engine.Summary // the forks of the debate an earlier audit made
+}
+
+// rejudge forks the debate with patch, or finds the fork with patch an
+// earlier audit of st made, and plays it on (a finished fork is read
+// back, an unfinished one resumed), returning its ID and verdict.
+func (fk forker) rejudge(ctx context.Context, patch json.RawMessage) (string, string, error) {
+	fid, err := fk.existing(ctx, patch)
 	if err != nil {
-		return fid, "", err
+		return "", "", err
 	}
-	res, err := engine.ResumeStored(ctx, client, fid, opts...)
+	if fid == "" {
+		if fid, err = engine.Fork(ctx, fk.st, fk.id, fk.at, patch); err != nil {
+			return fid, "", err
+		}
+		for i, r := range fk.carry {
+			r.DebateID, r.Seq = fid, fk.at+1+int64(i)
+			if err := fk.st.Append(ctx, r); err != nil {
+				return fid, "", fmt.Errorf("carry %s's record %d into %s: %w", fk.id, r.Seq, fid, err)
+			}
+		}
+	}
+	res, err := engine.ResumeStored(ctx, fk.client, fid, fk.opts...)
 	if err != nil {
 		return fid, "", err
 	}
 	return fid, VerdictLabel(res.Detail.Verdict()), nil
+}
+
+// existing returns the ID of a fork of the debate at the same record whose
+// configuration is the debate's patched with patch, or "".
+func (fk forker) existing(ctx context.Context, patch json.RawMessage) (string, error) {
+	orig, err := engine.Inspect(ctx, fk.st, fk.id)
+	if err != nil {
+		return "", err
+	}
+	spec, err := mergePatches(orig.Spec, patch)
+	if err != nil {
+		return "", err
+	}
+	f, err := engine.Open(orig.Format, spec)
+	if err != nil {
+		return "", fmt.Errorf("%w: the patched configuration of %s: %w", ErrBadConfig, fk.id, err)
+	}
+	want, err := canonical(f)
+	if err != nil {
+		return "", err
+	}
+	for _, sum := range fk.forks {
+		if sum.Debate.ForkOf != fk.id || sum.Debate.ForkAt != fk.at || sum.Format != orig.Format {
+			continue
+		}
+		if got, err := canonical(sum.Spec); err == nil && got == want {
+			return sum.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// forksIn returns the summaries of the forks st holds, by the debate they
+// were forked from.
+func forksIn(ctx context.Context, st store.Store) (map[string][]engine.Summary, error) {
+	ids, err := st.Debates(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("eval: audit: list the debates: %w", err)
+	}
+	out := map[string][]engine.Summary{}
+	for _, id := range ids {
+		if sum, err := engine.Inspect(ctx, st, id); err == nil && sum.Debate.ForkOf != "" {
+			out[sum.Debate.ForkOf] = append(out[sum.Debate.ForkOf], sum)
+		}
+	}
+	return out, nil
+}
+
+// canonical is v's JSON with its objects' keys sorted.
+func canonical(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return "", err
+	}
+	b, err = json.Marshal(x)
+	return string(b), err
+}
+
+// stepKey is the key of the step a record stores ("" when it has none).
+func stepKey(r store.Record) string {
+	var e struct {
+		Key string `json:"key"`
+	}
+	_ = json.Unmarshal(r.Data, &e)
+	return e.Key
+}
+
+// isSideStep reports whether a record stores a side step.
+func isSideStep(r store.Record) bool {
+	var e struct {
+		Side bool `json:"side"`
+	}
+	_ = json.Unmarshal(r.Data, &e)
+	return e.Side
 }
 
 // debaterModels returns the model of each speaker of tr but the arbiter
@@ -376,4 +504,87 @@ func (rep *AuditReport) Markdown() string {
 	}
 	b.WriteString("\nκ is agreement beyond chance: 1 complete, 0 what chance gives, below 0 worse than chance.\n")
 	return b.String()
+}
+
+// Judged is how [RunAudit] re-judges the debates of one judged format:
+// where to fork, which seat a juror takes, and how the sides are swapped.
+type Judged struct {
+	// Format is the judged format's name.
+	Format string
+	// ForkBefore, ForkKey and Carry are [Audit]'s.
+	ForkBefore, ForkKey string
+	Carry               bool
+	// Seat returns the configuration patch that seats model as the judge.
+	Seat func(model string) json.RawMessage
+	// Swap is the position swap; nil when the format's verdict has no
+	// order of sides to swap.
+	Swap *Swap
+	// Note says what the audit of this format measures.
+	Note string
+}
+
+// JudgedFormats returns how the built-in judged formats are audited:
+//
+//   - scored: each round's verdict, forked before the first and with the
+//     later rounds' arguments carried over (they are generated apart from
+//     the verdicts), so that no argument is asked again; the juror is the
+//     arbiter; the swap shows the arbiter the challenger's argument and
+//     rebuttal first (scored.Config.JudgeSwapped).
+//   - formal: the chair's verdict, forked just before it; the juror is
+//     the chair (the chair's documents after the verdict are written
+//     again); the swap lists the Detractor's record first
+//     (formal.Config.JudgeSwapped).
+//   - persuasion: forked before the moderation; the juror is the
+//     moderator. Its winner is computed from the dialogue's argument
+//     graph, not judged: the jury can only agree, and there is no order
+//     to swap.
+//
+// The sides keep their names when swapped, so a verdict needs no
+// mirroring. The podcast's evaluations are not here: they are made
+// between the speeches, so a fork before them would ask for the speeches
+// that follow again.
+func JudgedFormats() []Judged {
+	seat := func(key string) func(string) json.RawMessage {
+		return func(m string) json.RawMessage {
+			b, _ := json.Marshal(map[string]string{key: m})
+			return b
+		}
+	}
+	return []Judged{
+		{Format: "scored", ForkBefore: "scored_verdict", Carry: true, Seat: seat("arbiterModel"),
+			Swap: &Swap{Patch: json.RawMessage(`{"judgeSwapped": true}`)},
+			Note: "each round's verdict by the arbiter; the swap shows the challenger's argument and rebuttal first"},
+		{Format: "formal", ForkBefore: "formal_decision", ForkKey: "verdict", Seat: seat("chairModel"),
+			Swap: &Swap{Patch: json.RawMessage(`{"judgeSwapped": true}`)},
+			Note: "the chair's verdict; the swap lists the Detractor's record first"},
+		{Format: "persuasion", ForkBefore: "persuasion_moderation",
+			Seat: func(m string) json.RawMessage {
+				b, _ := json.Marshal(map[string]map[string]string{"mod": {"modelId": m}})
+				return b
+			},
+			Note: "the moderator's rationale; the winner is computed from the argument graph, so jurors agree by construction"},
+	}
+}
+
+// JudgedFormat returns how the format named name is audited.
+func JudgedFormat(name string) (Judged, bool) {
+	i := slices.IndexFunc(JudgedFormats(), func(j Judged) bool { return j.Format == name })
+	if i < 0 {
+		return Judged{}, false
+	}
+	return JudgedFormats()[i], true
+}
+
+// Audit returns the audit of debates by jurors of these models, each seated
+// by j.Seat and named by its model, with the position swap when swap is
+// set (and j has one).
+func (j Judged) Audit(debates, models []string, swap bool) Audit {
+	a := Audit{Debates: debates, ForkBefore: j.ForkBefore, ForkKey: j.ForkKey, Carry: j.Carry}
+	for _, m := range models {
+		a.Jurors = append(a.Jurors, Juror{Name: m, Model: m, Patch: j.Seat(m)})
+	}
+	if swap {
+		a.Swap = j.Swap
+	}
+	return a
 }

@@ -12,6 +12,14 @@
 // "Debate or Vote"). Every answer is a judgment read through a JSON schema
 // ([AnswerSchema], engine.Judge), never from prose.
 //
+// The arms of [FormatArms] play another duelogic format on each item
+// ([FromFormat]) and read the answer from its structured outcome: a
+// persuasion dialogue's computed verdict ([ArmPersuasion]), the strength
+// of PRO's thesis in its argument graph ([ArmClaimStrength]), and a
+// moderated debate's recommendation, read as one of the choices by a
+// schema-bound judgment ([ArmModerated]). Their tokens and calls are
+// counted like the other arms'.
+//
 // # Budget and cost
 //
 // Every arm's tokens and calls are counted per item. Under [BudgetEqual],

@@ -15,6 +15,12 @@ const StubNote = "These numbers come from the offline stub, which is not a model
 	"(first answers 60%; a debater revising re-solves 20% of the time and otherwise joins the majority it read). " +
 	"They show that the harness works; they are not findings about debate."
 
+// StubFormatsNote is added to [StubNote] when arms of [FormatArms] ran on
+// the stub.
+const StubFormatsNote = " The persuasion and claim-strength arms follow the persuasion format's scripted stub dialogues, " +
+	"which do not read the question (their answers are about chance); the moderated arm's reading of the recommendation " +
+	"is answered like a first answer (right 60% of the time), whatever the recommendation said."
+
 // Report is an evaluation's outcome: per arm, per pair of arms, the
 // debate's flips, and every item's answers. Its JSON is report.json.
 type Report struct {
@@ -60,9 +66,12 @@ type ArmStats struct {
 	// Mean tokens (and calls) per item, what they cost in all, and the
 	// accuracy bought per 1000 tokens per item (Accuracy /
 	// (TokensPerItem/1000)).
-	TokensPerItem       float64 `json:"tokensPerItem"`
-	PromptPerItem       float64 `json:"promptTokensPerItem"`
-	CompletionPerItem   float64 `json:"completionTokensPerItem"`
+	TokensPerItem     float64 `json:"tokensPerItem"`
+	PromptPerItem     float64 `json:"promptTokensPerItem"`
+	CompletionPerItem float64 `json:"completionTokensPerItem"`
+	// CachedPerItem are the prompt tokens per item the server reported
+	// it served from its cache (of PromptPerItem); 0 when it reports none.
+	CachedPerItem       float64 `json:"cachedTokensPerItem,omitempty"`
 	CallsPerItem        float64 `json:"callsPerItem"`
 	Cost                float64 `json:"cost"`
 	AccuracyPer1kTokens float64 `json:"accuracyPer1kTokens"`
@@ -153,6 +162,9 @@ func (r *runner) buildReport(res map[string][]*played, budget *BudgetResult) *Re
 	rep := &Report{Stub: cfg.Stub, Model: cfg.Model, Items: len(r.items), Agents: cfg.Agents, Rounds: cfg.Rounds, Budget: budget}
 	if cfg.Stub {
 		rep.Note = StubNote
+		if slices.ContainsFunc(cfg.Arms, func(a string) bool { return slices.Contains(FormatArms(), a) }) {
+			rep.Note += StubFormatsNote
+		}
 	}
 	r.mu.Lock()
 	rep.Tokens, rep.Cost = r.tokens, r.cost
@@ -163,7 +175,7 @@ func (r *runner) buildReport(res map[string][]*played, budget *BudgetResult) *Re
 
 	// Each reported arm's answer to each item.
 	arms := map[string][]*ArmResult{}
-	for _, arm := range Arms() {
+	for _, arm := range append(Arms(), FormatArms()...) {
 		if !slices.Contains(cfg.Arms, arm) {
 			continue
 		}
@@ -227,7 +239,7 @@ func (r *runner) samples(arm string, b *BudgetResult) int {
 
 func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 	a := ArmStats{Name: arm, Samples: samples}
-	var tokens, prompt, completion, calls int
+	var tokens, prompt, completion, cached, calls int
 	for _, x := range rs {
 		if x == nil {
 			continue
@@ -239,6 +251,7 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		tokens += x.Usage.Total()
 		prompt += x.Usage.PromptTokens
 		completion += x.Usage.CompletionTokens
+		cached += x.Usage.CachedPromptTokens
 		calls += x.Calls
 		a.Cost += x.Cost
 	}
@@ -247,7 +260,7 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		n := float64(a.N)
 		a.Accuracy = float64(a.Correct) / n
 		a.TokensPerItem, a.PromptPerItem, a.CompletionPerItem = float64(tokens)/n, float64(prompt)/n, float64(completion)/n
-		a.CallsPerItem = float64(calls) / n
+		a.CallsPerItem, a.CachedPerItem = float64(calls)/n, float64(cached)/n
 		if a.TokensPerItem > 0 {
 			a.AccuracyPer1kTokens = a.Accuracy / (a.TokensPerItem / 1000)
 		}
@@ -259,6 +272,12 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 		a.Note = fmt.Sprintf("majority of %d independent samples", samples)
 	case ArmDebate:
 		a.Note = "majority of the agents' answers after the last round"
+	case ArmPersuasion:
+		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer"
+	case ArmClaimStrength:
+		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more", ClaimStrengthThreshold)
+	case ArmModerated:
+		a.Note = "a moderated debate's recommendation, read as one of the choices by a structured judgment"
 	}
 	return a
 }

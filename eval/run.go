@@ -151,8 +151,8 @@ func (c Config) check() error {
 	var probs []string
 	seen := map[string]bool{}
 	for _, a := range c.Arms {
-		if !slices.Contains(Arms(), a) {
-			probs = append(probs, fmt.Sprintf("arm %q: want one of %s", a, strings.Join(Arms(), ", ")))
+		if !slices.Contains(Arms(), a) && !slices.Contains(FormatArms(), a) {
+			probs = append(probs, fmt.Sprintf("arm %q: want one of %s", a, strings.Join(append(Arms(), FormatArms()...), ", ")))
 		}
 		if seen[a] {
 			probs = append(probs, fmt.Sprintf("arm %q named twice", a))
@@ -222,6 +222,8 @@ type spec struct {
 	prefix string // of its debate IDs
 	format func(t Task) engine.Format[*Answers]
 	zero   func() engine.Format[*Answers]
+	// name, when not nil, is told the debate's ID before it is played.
+	name func(f engine.Format[*Answers], id string)
 }
 
 func (r *runner) task(it Item) Task {
@@ -287,6 +289,9 @@ func (r *runner) play(ctx context.Context, sp spec, it Item) (*played, error) {
 	id, err := debateID(sp, it, f)
 	if err != nil {
 		return nil, err
+	}
+	if sp.name != nil {
+		sp.name(f, id)
 	}
 	opts := []engine.Option{engine.WithStore(r.st), engine.WithLogger(r.cfg.Logger), engine.WithClock(r.cfg.Now)}
 	var res *engine.Result[*Answers]
@@ -423,6 +428,9 @@ func Evaluate(ctx context.Context, client llm.Client, st store.Store, items []It
 	if err := CheckItems(items); err != nil {
 		return nil, err
 	}
+	if err := checkArmItems(cfg.Arms, items); err != nil {
+		return nil, err
+	}
 	if client == nil || st == nil {
 		return nil, fmt.Errorf("%w: a client and a store are needed", ErrBadConfig)
 	}
@@ -445,6 +453,11 @@ func Evaluate(ctx context.Context, client llm.Client, st store.Store, items []It
 	}
 	if wants(ArmSelfConsistency) && cfg.Budget != BudgetEqual {
 		first = append(first, scSpec(cfg.Samples))
+	}
+	for _, arm := range FormatArms() {
+		if wants(arm) {
+			first = append(first, r.formatSpec(arm))
+		}
 	}
 	var names []string
 	for _, sp := range first {
@@ -559,3 +572,36 @@ func (r *runner) equalBudget(ctx context.Context, res map[string][]*played) (*Bu
 }
 
 func clampK(k int) int { return min(max(k, 1), MaxSamples) }
+
+// checkArmItems checks that the arms read from other formats have the
+// items they can answer: yes/no items for ArmPersuasion and
+// ArmClaimStrength, items with choices for ArmModerated.
+func checkArmItems(arms []string, items []Item) error {
+	var probs []string
+	for _, arm := range arms {
+		for _, it := range items {
+			switch {
+			case (arm == ArmPersuasion || arm == ArmClaimStrength) && !yesNo(it.Choices):
+				probs = append(probs, fmt.Sprintf("arm %s answers yes/no items only (item %s has choices %q; try -gen claims)", arm, it.ID, it.Choices))
+			case arm == ArmModerated && len(it.Choices) == 0:
+				probs = append(probs, fmt.Sprintf("arm %s answers items with choices only (item %s has none)", arm, it.ID))
+			default:
+				continue
+			}
+			break
+		}
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w: %s", ErrBadConfig, strings.Join(probs, "; "))
+	}
+	return nil
+}
+
+// yesNo reports whether choices are "yes" and "no", in either order.
+func yesNo(choices []string) bool {
+	if len(choices) != 2 {
+		return false
+	}
+	a, b := Normalize(choices[0]), Normalize(choices[1])
+	return a == "yes" && b == "no" || a == "no" && b == "yes"
+}

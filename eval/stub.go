@@ -29,6 +29,14 @@ import (
 //     its own).
 //
 // A question it cannot read gets a random choice, or "unknown".
+//
+// The arms of [FormatArms] play their formats' own stub replies, which do
+// not read the question: the persuasion and claim-strength arms' answers
+// on the stub come from those scripted dialogues, unrelated to the gold
+// answer (about chance). The moderated arm's reading of the
+// recommendation (PurposeReadRecommendation) is answered like a first
+// answer: right with probability StubAccuracy, whatever the
+// recommendation said.
 const (
 	StubAccuracy = 0.6
 	StubRethink  = 0.2
@@ -37,6 +45,7 @@ const (
 func init() {
 	llm.RegisterStub(PurposeAnswer, writeStubAnswer)
 	llm.RegisterStub(PurposeRevise, writeStubAnswer)
+	llm.RegisterStub(PurposeReadRecommendation, writeStubAnswer)
 }
 
 var (

@@ -58,6 +58,11 @@ type Config struct {
 	// blank ([Format.Propose]); "": none, and the person is asked.
 	TopicPrompt string `json:"topicPrompt,omitempty"`
 
+	// JudgeSwapped shows the chair, for its verdict, the sides' records in
+	// the other order, the Detractor's first: a judge audit's position
+	// swap (package eval). Default false.
+	JudgeSwapped bool `json:"judgeSwapped,omitempty"`
+
 	// OutputDir is the directory in which the debate creates its output
 	// directory "<UTC time YYYYMMDDTHHMMSSZ>-<slug>" when it starts,
 	// appends its debate-log.jsonl as it goes and writes its documents at

@@ -950,7 +950,7 @@ func TestChairPromptsAreNeutral(t *testing.T) {
 	prompts := map[string]engine.Prompt{
 		"relay":            relayPrompt(d, log, 2, qs),
 		"conclusion check": conclusionCheckPrompt(d, log, 2, testConfig()),
-		"verdict":          verdictPrompt(d, log, same, same),
+		"verdict":          verdictPrompt(d, log, same, same, false),
 	}
 	swap := map[string]string{
 		"promoter": "detractor", "detractor": "promoter", "affirmative": "negative", "negative": "affirmative",

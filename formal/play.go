@@ -1039,7 +1039,7 @@ func (p *play) conclusion(ctx context.Context) error {
 			return v, llm.Usage{}, nil
 		}
 		req := llm.Request{Model: p.cfg.ChairModel, Purpose: PurposeVerdict, Schema: json.RawMessage(verdictSchema),
-			MaxTokens: MaxTokensVerdict, Messages: verdictPrompt(p.d, view, pro, det).Messages()}
+			MaxTokens: MaxTokensVerdict, Messages: verdictPrompt(p.d, view, pro, det, p.cfg.JudgeSwapped).Messages()}
 		out, res, usage, err := engine.Judge(ctx, p.s, req, p.seg, SpeakerChair.voice(), parseVerdict)
 		if res.Defaulted {
 			out = chairVerdict{Verdict: VerdictDraw, Defaulted: true,

@@ -396,11 +396,15 @@ func (r sideRecord) String() string {
 		r.turns, r.sourced, r.rebuttals, r.conjectures, r.verified, r.unreliable, r.fabricated, r.rulings, r.redacted)
 }
 
-// verdictPrompt asks the chair for the outcome.
-func verdictPrompt(d engine.Debate, log []Entry, promoter, detractor sideRecord) engine.Prompt {
+// verdictPrompt asks the chair for the outcome; swapped lists the
+// Detractor's record first (Config.JudgeSwapped).
+func verdictPrompt(d engine.Debate, log []Entry, promoter, detractor sideRecord, swapped bool) engine.Prompt {
+	records := "- Promoter (affirmative): " + promoter.String() + ".\n- Detractor (negative): " + detractor.String() + "."
+	if swapped {
+		records = "- Detractor (negative): " + detractor.String() + ".\n- Promoter (affirmative): " + promoter.String() + "."
+	}
 	user := debateBlock(d) + "\n\nThe whole debate:\n" + transcriptBlock(log, 0) +
-		"\n\nThe record of each side:\n- Promoter (affirmative): " + promoter.String() +
-		".\n- Detractor (negative): " + detractor.String() + `.
+		"\n\nThe record of each side:\n" + records + `
 
 Evaluate the debate on these criteria only: the quality and quantity of sourced arguments; the effectiveness of rebuttals; the verifier's findings, a fabricated source being a severe penalty; adherence to the rules. Never let your own view of the proposition count.
 The outcomes: "affirmative_wins" when the Promoter made the stronger, better-supported case; "negative_wins" when the Detractor made the stronger, better-supported case; "draw" when the cases were closely balanced; "void" when the debate cannot be fairly concluded.

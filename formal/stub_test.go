@@ -185,7 +185,7 @@ func TestStubReadsTheTurnPrompt(t *testing.T) {
 // prompts.
 func TestStubReadsTheChairPrompts(t *testing.T) {
 	struck := sideRecord{turns: 3, redacted: 1}
-	verdictReq := llm.Request{Purpose: PurposeVerdict, JSON: true, Messages: verdictPrompt(testDebate, nil, struck, sideRecord{turns: 3}).Messages()}
+	verdictReq := llm.Request{Purpose: PurposeVerdict, JSON: true, Messages: verdictPrompt(testDebate, nil, struck, sideRecord{turns: 3}, false).Messages()}
 	rejected := verdictReq
 	rejected.Messages = append(slices.Clone(verdictReq.Messages),
 		llm.Message{Role: llm.Assistant, Content: "{}"}, llm.Message{Role: llm.User, Content: rejectedPrefix + ": no outcome."})

@@ -144,15 +144,20 @@ func verdictRequest(cfg Config, d engine.Debate, cat Category, g *roundGen) llm.
 			maxReasoning, maxKeyPoint, maxKeyPoints)
 	var b strings.Builder
 	b.WriteString("Role: arbiter\n" + material(cfg, d, cat) + "\n\n")
-	for _, part := range []struct {
+	type part struct {
 		label string
 		t     turn
-	}{
+	}
+	parts := []part{
 		{"The advocate's argument", g.turns[0]},
 		{"The challenger's argument", g.turns[1]},
 		{"The advocate's rebuttal", g.turns[2]},
 		{"The challenger's rebuttal", g.turns[3]},
-	} {
+	}
+	if cfg.JudgeSwapped {
+		parts[0], parts[1], parts[2], parts[3] = parts[1], parts[0], parts[3], parts[2]
+	}
+	for _, part := range parts {
 		b.WriteString(part.label + ":\n" + fence("argument", part.t.Content) + "\n\n")
 	}
 	b.WriteString("Give your verdict on this round.")

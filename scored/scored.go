@@ -176,6 +176,10 @@ type Config struct {
 	// MinArgumentWords is the least an argument or rebuttal must have to be
 	// accepted; default (and 0) 40.
 	MinArgumentWords int `json:"minArgumentWords"`
+	// JudgeSwapped shows the arbiter the sides in the other order, the
+	// challenger's argument and rebuttal first: a judge audit's position
+	// swap (package eval). Default false, the seed's order.
+	JudgeSwapped bool `json:"judgeSwapped,omitempty"`
 	// Parallel is how many rounds are generated at once; 0 or 1 plays them
 	// one after another, as the seed does. More rounds at once finish
 	// sooner but put more calls in flight, which a store failure can

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/eval"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
@@ -27,9 +30,30 @@ type auditOptions struct {
 	store, out           string
 	jurors, debates      []string
 	forkBefore, jurorKey string
+	swap                 bool
 	swapPatch, labels    string
 	baseURL, apiKey      string
+	routes               []string // PATTERN=URL
 	seed                 uint64
+}
+
+// jury returns the audit's client: an llm.Router sending each juror's
+// model to the endpoint its -route names, and the rest to the -base-url
+// endpoint (the offline stub without one).
+func jury(o auditOptions) (llm.Client, error) {
+	var def llm.Client = llm.NewStub(int64(o.seed))
+	if o.baseURL != "" {
+		def = openai.New(openai.Config{BaseURL: o.baseURL, APIKey: o.apiKey})
+	}
+	r := llm.NewRouter(def)
+	for _, rt := range o.routes {
+		pattern, u, ok := strings.Cut(rt, "=")
+		if pu, err := url.Parse(u); !ok || pattern == "" || err != nil || pu.Scheme != "http" && pu.Scheme != "https" || pu.Host == "" {
+			return nil, usagef("-route %q: want MODEL=URL (an http:// or https:// endpoint; MODEL may end in / or *)", rt)
+		}
+		r.Handle(pattern, openai.New(openai.Config{BaseURL: u, APIKey: o.apiKey}))
+	}
+	return r, nil
 }
 
 // audit re-judges the judged debates of o.store with a jury: the debates
@@ -41,8 +65,10 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 		return exitUsage, usagef("-out DIR is required: where the audit writes")
 	case len(o.jurors) == 0:
 		return exitUsage, usagef("-audit needs -jurors: the judges' model IDs")
-	case o.jurorKey == "" || o.forkBefore == "":
-		return exitUsage, usagef("-audit needs -juror-key and -fork-before")
+	case (o.jurorKey == "") != (o.forkBefore == ""):
+		return exitUsage, usagef("-juror-key and -fork-before go together (neither: the judged format's own)")
+	case o.swap && o.swapPatch != "":
+		return exitUsage, usagef("-swap and -swap-patch: give one")
 	}
 	var swap *eval.Swap
 	if o.swapPatch != "" {
@@ -63,9 +89,9 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 			return exitUsage, err
 		}
 	}
-	var client llm.Client = llm.NewStub(int64(o.seed))
-	if o.baseURL != "" {
-		client = openai.New(openai.Config{BaseURL: o.baseURL, APIKey: o.apiKey})
+	client, err := jury(o)
+	if err != nil {
+		return exitUsage, err
 	}
 	src, err := store.OpenJSONL(o.store)
 	if err != nil {
@@ -87,6 +113,40 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 			return exitFail, err
 		}
 	}
+	// The audit: the judged format's own, or -fork-before and -juror-key.
+	var judged *eval.Judged
+	if o.forkBefore == "" {
+		format := ""
+		for _, id := range ids {
+			sum, err := engine.Inspect(ctx, src, id)
+			if err != nil {
+				return exitFail, fmt.Errorf("read debate %s: %w", id, err)
+			}
+			j, ok := eval.JudgedFormat(sum.Format)
+			switch {
+			case !ok && len(o.debates) > 0:
+				return exitUsage, usagef("debate %s is a %s debate, which has no built-in audit; give -fork-before and -juror-key", id, sum.Format)
+			case !ok:
+				continue
+			case format != "" && sum.Format != format:
+				return exitUsage, usagef("%s holds %s and %s debates; name the ones to audit with -debates", o.store, format, sum.Format)
+			}
+			format, judged = sum.Format, &j
+		}
+		if judged == nil {
+			return exitUsage, usagef("%s holds no debate of a judged format (%s)", o.store, judgedNames())
+		}
+		o.forkBefore = judged.ForkBefore
+		if o.swap {
+			if judged.Swap == nil {
+				return exitUsage, usagef("-swap: a %s verdict has no order of sides to swap", judged.Format)
+			}
+			swap = judged.Swap
+		}
+		fmt.Fprintf(stderr, "eval: auditing %s debates: %s\n", judged.Format, judged.Note)
+	} else if o.swap {
+		return exitUsage, usagef("-swap needs the judged format's own audit; with -fork-before give -swap-patch")
+	}
 	var chosen []string
 	for _, id := range ids {
 		recs, err := src.Records(ctx, id)
@@ -107,13 +167,20 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 	if len(chosen) == 0 {
 		return exitUsage, usagef("%s holds no debate with a %q record", o.store, o.forkBefore)
 	}
-	var jurors []eval.Juror
-	for _, m := range o.jurors {
-		patch, _ := json.Marshal(map[string]string{o.jurorKey: m})
-		jurors = append(jurors, eval.Juror{Name: m, Model: m, Patch: patch})
+	var a eval.Audit
+	if judged != nil {
+		a = judged.Audit(chosen, o.jurors, false)
+	} else {
+		a = eval.Audit{Debates: chosen, ForkBefore: o.forkBefore}
+		for _, m := range o.jurors {
+			patch, _ := json.Marshal(map[string]string{o.jurorKey: m})
+			a.Jurors = append(a.Jurors, eval.Juror{Name: m, Model: m, Patch: patch})
+		}
 	}
+	a.Swap, a.Labels = swap, labels
+	jurors := a.Jurors
 	fmt.Fprintf(stderr, "eval: re-judging %d debates with %d jurors\n", len(chosen), len(jurors))
-	rep, err := eval.RunAudit(ctx, client, dst, eval.Audit{Debates: chosen, ForkBefore: o.forkBefore, Jurors: jurors, Swap: swap, Labels: labels})
+	rep, err := eval.RunAudit(ctx, client, dst, a)
 	if err != nil {
 		if errors.Is(err, eval.ErrBadConfig) {
 			return exitUsage, err
@@ -132,6 +199,15 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 	}
 	fmt.Fprint(stdout, md)
 	return exitOK, nil
+}
+
+// judgedNames lists the formats with a built-in audit.
+func judgedNames() string {
+	var names []string
+	for _, j := range eval.JudgedFormats() {
+		names = append(names, j.Format)
+	}
+	return strings.Join(names, ", ")
 }
 
 // copyDebate copies a debate's records into dst, unless dst holds it

@@ -24,17 +24,28 @@
 // documents (StubAccuracy), so a stub run shows the harness working and
 // its report says that its numbers are no findings.
 //
-// With -audit STORE the command audits judges instead: the judged debates
-// of a JSONL store (scored by default: -fork-before and -juror-key name
-// another format's judgment record and judge field) are copied into
-// DIR/audit-store, forked before their first judgment with each of
-// -jurors seated as the judge, and played on without their speeches being
-// asked again; DIR/audit.md and DIR/audit.json give the jury's Fleiss'
-// kappa, each juror's consistency when -swap-patch swaps the sides' order,
-// its Cohen's kappa with the people's verdicts of -labels, and the
-// verdicts a juror gave on debates its own model argued:
+// Arms read from other formats answer yes/no items (-gen claims):
+// persuasion (a persuasion dialogue's computed verdict) and claimstrength
+// (the strength of PRO's thesis in its argument graph); moderated (a
+// moderated debate's recommendation, read as one of the choices through a
+// schema) answers any items with choices:
 //
-//	go run ./examples/eval -audit ./debates -jurors openai/gpt-4o,x-ai/grok-3,anthropic/claude-sonnet-4 -labels labels.jsonl -out DIR
+//	go run ./examples/eval -gen claims -n 20 -arms single,persuasion,claimstrength,moderated -out DIR
+//
+// With -audit STORE the command audits judges instead: the judged debates
+// of a JSONL store (scored, formal or persuasion, found by their format;
+// -fork-before and -juror-key name another format's judgment record and
+// judge field) are copied into DIR/audit-store, forked before their first
+// judgment with each of -jurors seated as the judge, and played on
+// without their speeches being asked again; -swap judges each again with
+// the sides shown in the other order; -route MODEL=URL sends a juror's
+// model to its own endpoint (the jury is an llm.Router). DIR/audit.md and
+// DIR/audit.json give the jury's Fleiss' kappa, each juror's consistency
+// under the swap, its Cohen's kappa with the people's verdicts of -labels,
+// and the verdicts a juror gave on debates its own model argued. The same
+// command again reuses the forks it made: it asks nothing twice.
+//
+//	go run ./examples/eval -audit ./debates -jurors openai/gpt-4o,x-ai/grok-3,anthropic/claude-sonnet-4 -swap -labels labels.jsonl -out DIR
 //
 // Progress goes to standard error; the summary to standard output. Exit
 // status: 0 when the report was written (also when -max-cost stopped the
@@ -115,6 +126,15 @@ func (p prices) Set(s string) error {
 	return nil
 }
 
+// listFlag collects a repeated flag's values.
+type listFlag []string
+
+// String lists the values, for flag.Value.
+func (l *listFlag) String() string { return strings.Join(*l, " ") }
+
+// Set adds a value, for flag.Value.
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
 // usageError is a command line that cannot run.
 type usageError struct{ msg string }
 
@@ -130,7 +150,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	itemsFile := fs.String("items", "", `a JSONL file of items {"id", "question", "answer", "choices"?}`)
 	n := fs.Int("n", 50, "items to generate")
 	seed := fs.Uint64("seed", 1, "the generator's seed (and the stub's)")
-	arms := fs.String("arms", strings.Join(eval.Arms(), ","), "the arms to compare, comma-separated: "+strings.Join(eval.Arms(), ", "))
+	arms := fs.String("arms", strings.Join(eval.Arms(), ","), "the arms to compare, comma-separated: "+strings.Join(eval.Arms(), ", ")+
+		"; and, for yes/no items (-gen claims), "+eval.ArmPersuasion+" and "+eval.ArmClaimStrength+", for items with choices, "+eval.ArmModerated)
 	agents := fs.Int("agents", eval.DefaultAgents, "the debate's agents")
 	rounds := fs.Int("rounds", eval.DefaultRounds, "the debate's rounds of revision after the first answers")
 	k := fs.Int("k", eval.DefaultSamples, "self-consistency's samples (without -budget equal)")
@@ -146,9 +167,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	auditStore := fs.String("audit", "", "audit judges instead: a JSONL store directory of judged debates (e.g. examples/cli's ./debates) to re-judge")
 	jurors := fs.String("jurors", "", "-audit: the jurors' model IDs, comma-separated")
 	debates := fs.String("debates", "", "-audit: the debate IDs to re-judge, comma-separated (default: every debate with a judgment)")
-	forkBefore := fs.String("fork-before", "scored_verdict", "-audit: the record type of the judged format's first judgment")
-	jurorKey := fs.String("juror-key", "arbiterModel", "-audit: the configuration field that seats the judge's model")
-	swapPatch := fs.String("swap-patch", "", "-audit: a JSON merge patch of the configuration that swaps the order of the sides for the judge")
+	forkBefore := fs.String("fork-before", "", "-audit: the record type of the judged format's first judgment (default: the judged format's own audit: "+judgedNames()+")")
+	jurorKey := fs.String("juror-key", "", "-audit: with -fork-before, the configuration field that seats the judge's model")
+	swapFlag := fs.Bool("swap", false, "-audit: judge every debate again with the sides shown in the other order (position swap)")
+	swapPatch := fs.String("swap-patch", "", "-audit: with -fork-before, a JSON merge patch of the configuration that swaps the order of the sides for the judge")
+	var routes listFlag
+	fs.Var(&routes, "route", "-audit: MODEL=URL sends a juror's model to another OpenAI-compatible endpoint (repeatable; MODEL may end in / or *)")
 	labels := fs.String("labels", "", `-audit: a JSONL file of people's verdicts {"id", "label"} to compare each juror with`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -158,8 +182,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if *auditStore != "" {
 		code, err := audit(ctx, auditOptions{store: *auditStore, jurors: splitList(*jurors), debates: splitList(*debates),
-			forkBefore: *forkBefore, jurorKey: *jurorKey, swapPatch: *swapPatch, labels: *labels, out: *out,
-			baseURL: *baseURL, apiKey: getenv("DUELOGIC_API_KEY"), seed: *seed}, stdout, stderr)
+			forkBefore: *forkBefore, jurorKey: *jurorKey, swap: *swapFlag, swapPatch: *swapPatch, labels: *labels, out: *out,
+			baseURL: *baseURL, apiKey: getenv("DUELOGIC_API_KEY"), routes: routes, seed: *seed}, stdout, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "eval:", render.Sanitize(err.Error()))
 		}

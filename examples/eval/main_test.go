@@ -189,16 +189,17 @@ func TestOpenAICompatibleEndpoint(t *testing.T) {
 }
 
 // TestAuditCommand: -audit re-judges the scored debates of a store with a
-// jury, compares the jurors with -labels, and leaves the store as it was.
+// jury (one juror's model routed by -route to its own endpoint), with the
+// sides swapped, compares the jurors with -labels, and leaves the store as
+// it was; the same command again asks nothing.
 func TestAuditCommand(t *testing.T) {
 	src := t.TempDir()
 	st, err := store.OpenJSONL(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cats, _ := json.Marshal(scored.DefaultCategories()[:1])
 	for i := range 2 {
-		f, err := engine.Open(scored.FormatName, json.RawMessage(`{"categories": `+string(cats)+`}`))
+		f, err := engine.Open(scored.FormatName, json.RawMessage(`{}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,28 +208,66 @@ func TestAuditCommand(t *testing.T) {
 		}
 	}
 	st.Close()
+	var routed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string `json:"model"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		if req.Model != "remote/c" {
+			http.Error(w, `{"error": {"message": "want remote/c"}}`, http.StatusBadRequest)
+			return
+		}
+		routed.Add(1)
+		io.WriteString(w, `{"id": "x", "object": "chat.completion", "model": "remote/c",
+			"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"winner\": \"challenger\", \"reasoning\": \"The challenger's case rested on the evidence.\", \"keyPoints\": [\"evidence\"], \"confidence\": 0.7}"}, "finish_reason": "stop"}],
+			"usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}`)
+	}))
+	defer srv.Close()
 	before := storeDigest(t, src)
 	labels := filepath.Join(t.TempDir(), "labels.jsonl")
 	os.WriteFile(labels, []byte(`{"id": "s0", "label": "advocate"}`+"\n"+`{"id": "s1", "label": "challenger"}`+"\n"), 0o644)
 	out := t.TempDir()
+	args := []string{"-audit", src, "-jurors", "judge/a,judge/b,remote/c", "-swap", "-route", "remote/c=" + srv.URL + "/v1", "-labels", labels, "-out", out}
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"-audit", src, "-jurors", "judge/a,judge/b,judge/c", "-labels", labels, "-out", out}, &stdout, &stderr, noEnv)
-	if code != exitOK {
+	if code := run(context.Background(), args, &stdout, &stderr, noEnv); code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	var rep struct {
-		Jurors     []string            `json:"jurors"`
-		Debates    []json.RawMessage   `json:"debates"`
-		CohenKappa map[string]*float64 `json:"cohenKappa"`
+		Jurors          []string            `json:"jurors"`
+		Debates         []json.RawMessage   `json:"debates"`
+		CohenKappa      map[string]*float64 `json:"cohenKappa"`
+		SwapConsistency map[string]float64  `json:"swapConsistency"`
 	}
 	data, _ := os.ReadFile(filepath.Join(out, "audit.json"))
-	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Jurors) != 3 || len(rep.Debates) != 2 || len(rep.CohenKappa) != 3 {
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Jurors) != 3 || len(rep.Debates) != 2 || len(rep.CohenKappa) != 3 || len(rep.SwapConsistency) != 3 {
 		t.Errorf("audit.json: %s (%v)", data, err)
 	}
-	if !strings.Contains(stdout.String(), "# Judge audit") {
-		t.Errorf("stdout:\n%s", stdout.String())
+	// remote/c always names the challenger, whatever the order.
+	if rep.SwapConsistency["remote/c"] != 1 {
+		t.Errorf("remote/c's swap consistency %v, want 1", rep.SwapConsistency["remote/c"])
+	}
+	rounds := int64(len(scored.DefaultCategories()))
+	if got := routed.Load(); got != 2*2*rounds {
+		t.Errorf("%d verdicts went to remote/c's endpoint, want %d", got, 2*2*rounds)
+	}
+	if !strings.Contains(stdout.String(), "# Judge audit") || !strings.Contains(stderr.String(), "auditing scored debates") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
 	if storeDigest(t, src) != before {
 		t.Error("the audit changed the original store")
+	}
+
+	audited := storeDigest(t, filepath.Join(out, "audit-store"))
+	stdout.Reset()
+	if code := run(context.Background(), args, &stdout, &stderr, noEnv); code != exitOK {
+		t.Fatalf("again: exit %d\n%s", code, stderr.String())
+	}
+	if routed.Load() != 2*2*rounds || storeDigest(t, filepath.Join(out, "audit-store")) != audited {
+		t.Error("the same audit again asked the jury again")
+	}
+	again, _ := os.ReadFile(filepath.Join(out, "audit.json"))
+	if string(again) != string(data) {
+		t.Errorf("the same audit again wrote another audit.json:\n%s\n%s", data, again)
 	}
 }
