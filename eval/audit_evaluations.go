@@ -206,8 +206,10 @@ type EvaluationAuditReport struct {
 	// chair of its own model.
 	SelfJudged []SelfEvaluated `json:"selfJudged,omitempty"`
 	// Asked counts the judgments this run asked (re-asks included): 0
-	// when an audit is run again.
-	Asked int `json:"asked"`
+	// when an audit is run again. It is not in the JSON, nor in
+	// [EvaluationAuditReport.Markdown], so that an audit run again writes
+	// the same report.
+	Asked int `json:"-"`
 	// Note says why there is no position swap.
 	Note string `json:"note"`
 }
@@ -425,8 +427,8 @@ func (rep *EvaluationAuditReport) Markdown() string {
 		n += len(d.Evaluations)
 	}
 	b.WriteString("# Judge audit of the podcast's evaluations\n\n")
-	fmt.Fprintf(&b, "%d evaluations of %d debate(s) asked again of %d jurors (%s); %d judgments asked by this run.\n\n",
-		n, len(rep.Debates), len(rep.Jurors), strings.Join(rep.Jurors, ", "), rep.Asked)
+	fmt.Fprintf(&b, "%d evaluations of %d debate(s) asked again of %d jurors (%s), each on its own: no speech was asked again.\n\n",
+		n, len(rep.Debates), len(rep.Jurors), strings.Join(rep.Jurors, ", "))
 	b.WriteString("| field | Fleiss' κ | juror pairs agreeing |")
 	for _, j := range rep.Jurors {
 		fmt.Fprintf(&b, " %s = arbiter |", j)
