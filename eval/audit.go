@@ -542,7 +542,8 @@ type Judged struct {
 // The sides keep their names when swapped, so a verdict needs no
 // mirroring. The podcast's evaluations are not here: they are made
 // between the speeches, so a fork before them would ask for the speeches
-// that follow again.
+// that follow again; [RunEvaluationAudit] asks each of them again on its
+// own instead.
 func JudgedFormats() []Judged {
 	seat := func(key string) func(string) json.RawMessage {
 		return func(m string) json.RawMessage {

@@ -37,6 +37,9 @@
 // none, and explains that this is not evidence of equality. Judge audits
 // ([RunAudit]) re-judge stored debates through engine.Fork with a jury
 // ([FleissKappa]), a position swap, and people's labels ([CohenKappa]).
+// A podcast's evaluations, made between its speeches, are audited apart
+// ([RunEvaluationAudit]): each is asked again of every juror on its own,
+// with the request the arbiter was sent, so no speech is asked again.
 //
 // # The offline stub
 //

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/eval"
 	"github.com/duelogic/duelogic/llm"
@@ -19,7 +20,6 @@ import (
 	"github.com/duelogic/duelogic/store"
 
 	// The judged formats the audit re-judges, by name.
-	_ "github.com/duelogic/duelogic"
 	_ "github.com/duelogic/duelogic/formal"
 	_ "github.com/duelogic/duelogic/moderated"
 	_ "github.com/duelogic/duelogic/persuasion"
@@ -117,21 +117,31 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 	var judged *eval.Judged
 	if o.forkBefore == "" {
 		format := ""
+		var podcasts []string
 		for _, id := range ids {
 			sum, err := engine.Inspect(ctx, src, id)
 			if err != nil {
 				return exitFail, fmt.Errorf("read debate %s: %w", id, err)
 			}
 			j, ok := eval.JudgedFormat(sum.Format)
+			podcast := sum.Format == duelogic.FormatName
 			switch {
-			case !ok && len(o.debates) > 0:
+			case !ok && !podcast && len(o.debates) > 0:
 				return exitUsage, usagef("debate %s is a %s debate, which has no built-in audit; give -fork-before and -juror-key", id, sum.Format)
-			case !ok:
+			case !ok && !podcast:
 				continue
 			case format != "" && sum.Format != format:
 				return exitUsage, usagef("%s holds %s and %s debates; name the ones to audit with -debates", o.store, format, sum.Format)
 			}
-			format, judged = sum.Format, &j
+			format = sum.Format
+			if podcast {
+				podcasts = append(podcasts, id)
+			} else {
+				judged = &j
+			}
+		}
+		if format == duelogic.FormatName {
+			return auditPodcasts(ctx, o, client, src, dst, podcasts, stdout, stderr)
 		}
 		if judged == nil {
 			return exitUsage, usagef("%s holds no debate of a judged format (%s)", o.store, judgedNames())
@@ -187,18 +197,7 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 		}
 		return exitFail, err
 	}
-	js, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return exitFail, err
-	}
-	md := rep.Markdown()
-	for name, data := range map[string][]byte{"audit.json": append(js, '\n'), "audit.md": []byte(md)} {
-		if err := os.WriteFile(filepath.Join(o.out, name), data, 0o644); err != nil {
-			return exitFail, err
-		}
-	}
-	fmt.Fprint(stdout, md)
-	return exitOK, nil
+	return writeAudit(o.out, rep, rep.Markdown(), stdout)
 }
 
 // judgedNames lists the formats with a built-in audit.
@@ -207,7 +206,72 @@ func judgedNames() string {
 	for _, j := range eval.JudgedFormats() {
 		names = append(names, j.Format)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(append(names, duelogic.FormatName), ", ")
+}
+
+// auditPodcasts audits the evaluations of the podcast debates ids of src
+// (every one with an evaluation when -debates named none): they are copied
+// into dst, and every evaluation is asked again of each juror on its own
+// (eval.RunEvaluationAudit), so no speech is asked again. A podcast's
+// evaluations have no sides to swap and no verdict to label, so -swap and
+// -labels are refused.
+func auditPodcasts(ctx context.Context, o auditOptions, client llm.Client, src, dst store.Store, ids []string, stdout, stderr io.Writer) (int, error) {
+	switch {
+	case o.swap:
+		return exitUsage, usagef("-swap: a podcast's evaluations judge one response at a time: there is no order of sides to swap")
+	case o.labels != "":
+		return exitUsage, usagef("-labels compares verdicts; a podcast's evaluations are not verdicts")
+	}
+	var chosen []string
+	for _, id := range ids {
+		evals, err := duelogic.StoredEvaluations(ctx, src, id, nil)
+		if err != nil {
+			return exitFail, err
+		}
+		if len(evals) == 0 {
+			if len(o.debates) > 0 {
+				return exitUsage, usagef("debate %s has no evaluation (played at the relaxed accountability level?)", id)
+			}
+			continue
+		}
+		recs, err := src.Records(ctx, id)
+		if err != nil {
+			return exitFail, fmt.Errorf("read debate %s: %w", id, err)
+		}
+		if err := copyDebate(ctx, dst, id, recs); err != nil {
+			return exitFail, err
+		}
+		chosen = append(chosen, id)
+	}
+	if len(chosen) == 0 {
+		return exitUsage, usagef("%s holds no podcast debate with an evaluation", o.store)
+	}
+	fmt.Fprintf(stderr, "eval: auditing %s debates: the arbiter's evaluation of each chair response, asked again of every juror on its own (no speech is asked again; no position swap)\n", duelogic.FormatName)
+	rep, err := eval.RunEvaluationAudit(ctx, client, dst, eval.EvaluationAudit{Debates: chosen, Jurors: o.jurors})
+	if err != nil {
+		if errors.Is(err, eval.ErrBadConfig) {
+			return exitUsage, err
+		}
+		return exitFail, err
+	}
+	fmt.Fprintf(stderr, "eval: %d judgments asked\n", rep.Asked)
+	return writeAudit(o.out, rep, rep.Markdown(), stdout)
+}
+
+// writeAudit writes rep as OUT/audit.json and md as OUT/audit.md, and md
+// to stdout.
+func writeAudit(out string, rep any, md string, stdout io.Writer) (int, error) {
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return exitFail, err
+	}
+	for name, data := range map[string][]byte{"audit.json": append(js, '\n'), "audit.md": []byte(md)} {
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			return exitFail, err
+		}
+	}
+	fmt.Fprint(stdout, md)
+	return exitOK, nil
 }
 
 // copyDebate copies a debate's records into dst, unless dst holds it

@@ -47,6 +47,17 @@
 //
 //	go run ./examples/eval -audit ./debates -jurors openai/gpt-4o,x-ai/grok-3,anthropic/claude-sonnet-4 -swap -labels labels.jsonl -out DIR
 //
+// A store of Duelogic podcasts (format "duelogic") is audited on the
+// arbiter's evaluations instead: each stored evaluation's request is
+// rebuilt from the transcript and asked again of every juror on its own
+// (no speech is asked again, and the debate's flow is never changed).
+// DIR/audit.md and DIR/audit.json give, per field (the adherence score in
+// bands of 25, steel-manning and self-critique attempted or not), the
+// jury's Fleiss' kappa, the juror pairs agreeing, and each juror's
+// agreement with the debate's arbiter, and flag a juror's evaluations of
+// its own model's responses. There is no position swap (one response is
+// judged at a time) and no -labels.
+//
 // Progress goes to standard error; the summary to standard output. Exit
 // status: 0 when the report was written (also when -max-cost stopped the
 // run early), 1 when the run failed or was interrupted (run it again to
@@ -164,7 +175,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	maxCost := fs.Float64("max-cost", 0, "stop starting items once the run has cost this many dollars (0: no limit)")
 	parallel := fs.Int("parallel", 4, "items played at once")
 	out := fs.String("out", "", "the run's directory (required)")
-	auditStore := fs.String("audit", "", "audit judges instead: a JSONL store directory of judged debates (e.g. examples/cli's ./debates) to re-judge")
+	auditStore := fs.String("audit", "", "audit judges instead: a JSONL store directory of judged debates (e.g. examples/cli's ./debates) to re-judge (podcasts: their evaluations)")
 	jurors := fs.String("jurors", "", "-audit: the jurors' model IDs, comma-separated")
 	debates := fs.String("debates", "", "-audit: the debate IDs to re-judge, comma-separated (default: every debate with a judgment)")
 	forkBefore := fs.String("fork-before", "", "-audit: the record type of the judged format's first judgment (default: the judged format's own audit: "+judgedNames()+")")

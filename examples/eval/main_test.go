@@ -10,10 +10,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/scored"
@@ -265,6 +267,116 @@ func TestAuditCommand(t *testing.T) {
 	}
 	if routed.Load() != 2*2*rounds || storeDigest(t, filepath.Join(out, "audit-store")) != audited {
 		t.Error("the same audit again asked the jury again")
+	}
+	again, _ := os.ReadFile(filepath.Join(out, "audit.json"))
+	if string(again) != string(data) {
+		t.Errorf("the same audit again wrote another audit.json:\n%s\n%s", data, again)
+	}
+}
+
+// TestAuditPodcastCommand: -audit on a store of podcast debates asks each
+// stored evaluation again of every juror (one routed by -route to its own
+// endpoint, which sees exactly one call per evaluation: no speech), flags
+// the juror that is a chair's model, leaves the store as it was, refuses
+// -swap and -labels, and the same command again asks nothing.
+func TestAuditPodcastCommand(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	st, err := store.OpenJSONL(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evaluations := 0
+	for i := range 2 {
+		f, err := engine.Open(duelogic.FormatName, json.RawMessage(`{"flow": {"maxExchanges": 3}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := fmt.Sprintf("pod%d", i)
+		if _, err := engine.Run(ctx, llm.NewStub(int64(i)), f, engine.Debate{ID: id, Proposition: fmt.Sprintf("Cities should ban private cars, take %d.", i)}, engine.WithStore(st)); err != nil {
+			t.Fatal(err)
+		}
+		evals, err := duelogic.StoredEvaluations(ctx, st, id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evaluations += len(evals)
+	}
+	st.Close()
+	var routed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		if req.Model != "remote/c" || len(req.Messages) == 0 || !strings.Contains(req.Messages[0].Content, "evaluating one chair's response") {
+			http.Error(w, `{"error": {"message": "want remote/c's evaluations"}}`, http.StatusBadRequest)
+			return
+		}
+		routed.Add(1)
+		io.WriteString(w, `{"id": "x", "object": "chat.completion", "model": "remote/c",
+			"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"critiquesOpponent\": true, \"substantive\": true, \"adherenceScore\": 70, \"steelManning\": {\"attempted\": true, \"quality\": \"adequate\", \"notes\": \"\"}, \"selfCritique\": {\"attempted\": false, \"quality\": \"absent\", \"notes\": \"\"}, \"frameworkConsistency\": {\"consistent\": true, \"violations\": []}, \"intellectualHonesty\": {\"score\": \"high\", \"issues\": []}, \"requiresInterjection\": false, \"interjectionReason\": \"\"}"}, "finish_reason": "stop"}],
+			"usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}`)
+	}))
+	defer srv.Close()
+	before := storeDigest(t, src)
+	out := t.TempDir()
+	args := []string{"-audit", src, "-jurors", "anthropic/claude-sonnet-4,remote/c", "-route", "remote/c=" + srv.URL + "/v1", "-out", out}
+	for _, extra := range [][]string{{"-swap"}, {"-labels", filepath.Join(out, "labels.jsonl")}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(ctx, append(slices.Clone(args), extra...), &stdout, &stderr, noEnv); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s", extra, code, exitUsage, stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, args, &stdout, &stderr, noEnv); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if got := routed.Load(); got != int64(evaluations) {
+		t.Errorf("%d calls to remote/c's endpoint, want one per evaluation, %d", got, evaluations)
+	}
+	var rep struct {
+		Jurors    []string `json:"jurors"`
+		Debates   []json.RawMessage
+		Agreement []struct {
+			Field        string             `json:"field"`
+			FleissKappa  *float64           `json:"fleissKappa"`
+			WithOriginal map[string]float64 `json:"withOriginal"`
+		} `json:"agreement"`
+		SelfJudged []struct {
+			Juror, Speaker string
+		} `json:"selfJudged"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "audit.json"))
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Jurors) != 2 || len(rep.Debates) != 2 || len(rep.Agreement) != 3 {
+		t.Fatalf("audit.json: %s (%v)", data, err)
+	}
+	if len(rep.SelfJudged) != evaluations/2 {
+		t.Errorf("%d self-judged evaluations, want chair_1's %d", len(rep.SelfJudged), evaluations/2)
+	}
+	for _, s := range rep.SelfJudged {
+		if s.Juror != "anthropic/claude-sonnet-4" || s.Speaker != "chair_1" {
+			t.Errorf("self-judged %+v", s)
+		}
+	}
+	if !strings.Contains(stdout.String(), "# Judge audit of the podcast's evaluations") || !strings.Contains(stderr.String(), "auditing duelogic debates") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	if storeDigest(t, src) != before {
+		t.Error("the audit changed the original store")
+	}
+
+	audited := storeDigest(t, filepath.Join(out, "audit-store"))
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(ctx, args, &stdout, &stderr, noEnv); code != exitOK {
+		t.Fatalf("again: exit %d\n%s", code, stderr.String())
+	}
+	if routed.Load() != int64(evaluations) || storeDigest(t, filepath.Join(out, "audit-store")) != audited || !strings.Contains(stderr.String(), "eval: 0 judgments asked") {
+		t.Errorf("the same audit again asked the jury again:\n%s", stderr.String())
 	}
 	again, _ := os.ReadFile(filepath.Join(out, "audit.json"))
 	if string(again) != string(data) {
