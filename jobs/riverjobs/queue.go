@@ -100,6 +100,12 @@ type Config struct {
 	// Logger receives the worker's logs and River's warnings and errors
 	// (nil: text on standard error).
 	Logger *slog.Logger
+	// RescueInterval is how often a worker makes the jobs of workers that
+	// died available again (see rescue.go: a worker's database session
+	// holds a lock that dies with it); DefaultRescueInterval when 0,
+	// negative: never (River's own rescue, after RescueStuckJobsAfter and
+	// up to 30 s more, is left).
+	RescueInterval time.Duration
 	// Clock is the time an attempt's limit is read on (nil: time.Now).
 	Clock func() time.Time
 	// Options are engine options added to every debate a worker plays
@@ -139,6 +145,10 @@ type Queue struct {
 	client *river.Client[pgx.Tx]
 	w      *worker // nil: no worker
 	cfg    Config
+
+	// stopRescue stops the rescue loop a started worker runs; rescued is
+	// closed when it has returned (nil: none runs).
+	stopRescue, rescued chan struct{}
 }
 
 // New returns a Queue on pool, the database of cfg.Store, after Migrate.
@@ -167,6 +177,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Queue, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	if cfg.RescueInterval == 0 {
+		cfg.RescueInterval = DefaultRescueInterval
 	}
 	q := &Queue{pool: pool, st: cfg.Store, cfg: cfg}
 	rc := &river.Config{ID: cfg.ID, Logger: quiet(cfg.Logger)}
@@ -374,10 +387,36 @@ func (q *Queue) Start(ctx context.Context) error {
 	if q.w == nil {
 		return errors.New("riverjobs: start: no model: Config.Model makes a Queue a worker")
 	}
+	var alive *pgx.Conn
+	if q.cfg.RescueInterval > 0 {
+		var err error
+		if alive, err = q.holdAlive(ctx); err != nil {
+			return fmt.Errorf("riverjobs: start: %w", err)
+		}
+	}
 	if err := q.client.Start(ctx); err != nil {
+		if alive != nil {
+			alive.Close(context.WithoutCancel(ctx))
+		}
 		return fmt.Errorf("riverjobs: start: %w", err)
 	}
+	if alive != nil {
+		q.stopRescue, q.rescued = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(q.rescued)
+			q.rescue(alive, q.stopRescue)
+		}()
+	}
 	return nil
+}
+
+// endRescue stops the rescue loop, once the client has stopped.
+func (q *Queue) endRescue() {
+	if q.stopRescue != nil {
+		close(q.stopRescue)
+		<-q.rescued
+		q.stopRescue = nil
+	}
 }
 
 // Shutdown stops the worker gracefully: it fetches no more jobs, each
@@ -390,6 +429,7 @@ func (q *Queue) Shutdown(bound time.Duration) error {
 	if q.w != nil {
 		q.w.draining.Store(true)
 	}
+	defer q.endRescue()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	if err := q.client.Stop(ctx); err == nil {
