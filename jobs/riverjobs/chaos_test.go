@@ -273,6 +273,9 @@ func TestChaos(t *testing.T) {
 	}
 	slices.Sort(rescues)
 	slices.Sort(resumes)
+	if len(killed) > 0 && len(rescues) <= left {
+		t.Errorf("%d debates of the killed workers rescued by a live worker, %d not; want most rescued", len(rescues), left)
+	}
 	if m := len(rescues); m > 0 {
 		t.Logf("kill → its debates' jobs rescued, over %d debates (%d more had left the worker): median %v, max %v",
 			m, left, rescues[m/2].Round(time.Millisecond), rescues[m-1].Round(time.Millisecond))
