@@ -104,6 +104,24 @@ func (s *server) listDebates(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the request is gone
 	}
+	if s.remote != nil {
+		// Enqueue mode: the queue knows what workers play.
+		list, err := s.remote.q.List(r.Context())
+		if err != nil {
+			s.logger.Error("list debates", "err", err)
+			fail(w, http.StatusInternalServerError, "cannot list the debates")
+			return
+		}
+		status := make(map[string]string, len(list))
+		for _, qs := range list {
+			status[qs.DebateID] = pageStatus(qs)
+		}
+		for i := range items {
+			if st, ok := status[items[i].ID]; ok && items[i].Status != statusFinished {
+				items[i].Status = st
+			}
+		}
+	}
 	s.mu.Lock()
 	for i := range items {
 		if s.runs[items[i].ID] != nil {
@@ -205,10 +223,21 @@ func (s *server) view(ctx context.Context, id string) (*debateView, map[string]s
 	} else {
 		v.Config, v.Labels = describe(f, speakers(v.Transcript))
 	}
+	if run == nil && s.remote != nil && v.Status != statusFinished {
+		// Enqueue mode: the queue knows whether a worker plays it.
+		if qs, err := s.remote.q.Status(ctx, id); err == nil {
+			switch pageStatus(qs) {
+			case statusRunning:
+				run = &debateRun{}
+			case statusStopped:
+				v.Error = stopReason(qs)
+			}
+		}
+	}
 	if run != nil {
 		// Resumed: what it waited for is being answered.
 		v.Status, v.Waiting, v.Question = statusRunning, "", nil
-	} else {
+	} else if v.Error == "" {
 		s.mu.Lock()
 		v.Error = s.errs[id]
 		s.mu.Unlock()

@@ -57,7 +57,14 @@
 // Debates are kept in memory, as JSONL files in the directory -store
 // names, or in PostgreSQL when -store is a postgres:// URL (package
 // store/pgstore: the seed's tables, and debates that examples/worker can
-// finish). On SIGINT or
+// finish). With -enqueue (and -store postgres://...) the server plays no
+// debate itself: a new debate, and the answer to a paused one, are queued
+// for workers (examples/worker, package jobs/riverjobs) on any machine, and
+// a debate's page follows what the worker stores, each event within
+// milliseconds of its commit (pgstore.Feed: LISTEN/NOTIFY); the tokens of
+// a remote debate's utterance being spoken are not relayed, the utterance
+// appears whole once stored, and a podcast takes no manual interjection.
+// On SIGINT or
 // SIGTERM the server stops taking debates, waits up to -grace for the running
 // ones to finish, stops the others (they stay stored and resumable), and exits.
 package main
@@ -77,10 +84,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func main() {
@@ -115,6 +124,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
 	grace := fs.Duration("grace", 30*time.Second, "how long a shutdown waits for running debates")
+	enqueue := fs.Bool("enqueue", false, "with -store postgres://...: enqueue debates for workers (examples/worker) instead of playing them here")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -123,6 +133,9 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	if *enqueue && !isPostgres(*dir) {
+		return usageError{errors.New("-enqueue needs -store postgres://...: the queue is in the debates' database")}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 
@@ -156,6 +169,13 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 
 	s := newServer(client, st, logger)
+	if *enqueue {
+		stopFeed, err := enqueueMode(ctx, s, st.(*pgstore.Store), *dir, logger)
+		if err != nil {
+			return err
+		}
+		defer stopFeed()
+	}
 	// Requests' contexts derive from streams, which ends the event streams
 	// when the server shuts down.
 	streams, endStreams := context.WithCancel(context.Background())
@@ -189,6 +209,35 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 		return err
 	}
 	return nil
+}
+
+// enqueueMode puts s in enqueue mode on the database of pg, whose DSN is
+// dsn: a queue that enqueues (no worker), and a feed of the appends, which
+// runs until the returned function is called.
+func enqueueMode(ctx context.Context, s *server, pg *pgstore.Store, dsn string, logger *slog.Logger) (func(), error) {
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("-enqueue: %w", err)
+	}
+	q, err := riverjobs.New(ctx, pool, riverjobs.Config{Store: pg, Logger: logger})
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("-enqueue: %w", err)
+	}
+	feed := pgstore.NewFeed(pg)
+	feed.Logger = logger
+	fctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		feed.Run(fctx)
+	}()
+	s.enqueueTo(q, pg, feed)
+	return func() {
+		cancel()
+		<-done
+		pool.Close()
+	}, nil
 }
 
 // isPostgres reports whether a -store value names a PostgreSQL database.

@@ -211,7 +211,7 @@ func (s *server) answer(w http.ResponseWriter, r *http.Request, kind, choiceFiel
 		writeJSON(w, http.StatusBadRequest, apiError{Error: "invalid answer", Violations: []engine.Violation{{Field: choiceField, Problem: problem}}})
 		return
 	}
-	s.resumeStopped(w, id, st, &answering{q: *q, a: a})
+	s.resumeStopped(w, r, id, st, &answering{q: *q, a: a})
 }
 
 // answerPath is the endpoint that answers a question of kind: the seed's
@@ -246,7 +246,7 @@ func (s *server) resumeDebate(w http.ResponseWriter, r *http.Request) {
 	if legacyUnattended(st.sum.Spec) {
 		h = nil // stored by an earlier version with checkpoints off
 	}
-	s.resumeStopped(w, id, st, h)
+	s.resumeStopped(w, r, id, st, h)
 }
 
 // stopped reads debate id, which must be stored, not running here, not
@@ -283,12 +283,17 @@ func (s *server) stopped(w http.ResponseWriter, r *http.Request, id string) (*de
 }
 
 // resumeStopped continues stopped debate id in the background, its person
-// answered by h (nil: nobody), and answers 202.
-func (s *server) resumeStopped(w http.ResponseWriter, id string, st *debateState, h engine.Human) {
+// answered by h (nil: nobody), and answers 202; in enqueue mode, it queues
+// the debate's job again, with h's answer.
+func (s *server) resumeStopped(w http.ResponseWriter, r *http.Request, id string, st *debateState, h engine.Human) {
 	f, err := openStored(st.sum.Format, st.sum.Spec)
 	if err != nil {
 		s.logger.Error("open a stored debate's format", "debate", id, "err", err)
 		fail(w, http.StatusInternalServerError, "cannot read the debate's configuration")
+		return
+	}
+	if s.remote != nil {
+		s.requeue(w, r, id, st.sum.Format, h)
 		return
 	}
 	d := st.sum.Debate

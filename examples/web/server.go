@@ -48,6 +48,9 @@ type server struct {
 	// server's own (store, sink, logger, the page's person, argument
 	// mapping): a test's engine.ForFormat, say.
 	opts []engine.Option
+	// remote, when set, is enqueue mode (enqueueTo): workers play the
+	// debates, the server follows them.
+	remote *remote
 
 	// ctx is the debates' lifetime: cancelled when a shutdown's grace
 	// period is over.
@@ -117,7 +120,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
-	mux.Handle("GET /api/debates/{id}/events", afterParam(s.sse))
+	mux.Handle("GET /api/debates/{id}/events", afterParam(http.HandlerFunc(s.events)))
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /", http.FileServerFS(static))
 	return secure(mux)
@@ -254,7 +257,12 @@ func (s *server) createDebate(w http.ResponseWriter, r *http.Request) {
 	d := engine.Debate{ID: engine.NewDebateID(), Proposition: req.Proposition, Context: background,
 		Unattended: req.Checkpoints != nil && !*req.Checkpoints}
 	config, _ := describe(f, nil) // before the run plays f
-	if !s.answerStart(w, s.start(d, f, req.ArgumentMap == nil || *req.ArgumentMap)) {
+	mapArgs := req.ArgumentMap == nil || *req.ArgumentMap
+	if s.remote != nil {
+		if !s.enqueue(w, r, name, req.Config, d, mapArgs) {
+			return
+		}
+	} else if !s.answerStart(w, s.start(d, f, mapArgs)) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -473,4 +481,7 @@ func (s *server) shutdown(grace time.Duration) {
 		<-done
 	}
 	s.cancel()
+	if s.remote != nil {
+		s.remote.wg.Wait()
+	}
 }

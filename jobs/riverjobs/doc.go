@@ -28,7 +28,20 @@
 // debate stops at its next step and the job is snoozed, to be resumed by any
 // worker — resuming replays the log, which costs no model call. So River's
 // rescue of a job whose worker died (RescueStuckJobsAfter, set from the
-// attempt limit) can be short.
+// attempt limit) can be short. It is not the bound: a worker holds a
+// session-level advisory lock named after its ID while it runs, which the
+// database frees when the worker's session ends, and every worker, every
+// Config.RescueInterval (a second), makes the running jobs of workers whose
+// lock is free available again (rescue.go). A worker killed on one machine
+// has its debates resumed by another within about a second of the kill
+// (TestChaos measures it); a machine that vanishes without closing its
+// connections is noticed through the session's TCP keepalives, set to about
+// 15 s.
+//
+// When the database goes away, the attempts under way stop with an error
+// naming the database (their jobs are retried by River once it is back),
+// and the worker logs that it lost its session; it keeps running and picks
+// jobs up again when the database is back.
 //
 // A debate that asks its person a question ([engine.ErrPaused]) completes its
 // job as waiting; [Queue.Requeue] with the person's answer enqueues it again,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
@@ -14,11 +15,11 @@ import (
 var errCaptured = errors.New("riverjobs: first record captured")
 
 // firstRecord is the first record engine.Run stores for debate d of format
-// f — checked by Run as it checks every debate: f's Validate, the options —
+// f with opts — checked by Run as it checks every debate: f's Validate, the options —
 // without storing it or calling a model: the run is stopped after it.
-func firstRecord(ctx context.Context, f engine.Format[engine.Outcome], d engine.Debate) (store.Record, error) {
+func firstRecord(ctx context.Context, f engine.Format[engine.Outcome], d engine.Debate, opts []engine.Option) (store.Record, error) {
 	c := &capture{}
-	_, err := engine.Run(ctx, refuse{}, f, d, engine.WithStore(c))
+	_, err := engine.Run(ctx, refuse{}, f, d, slices.Concat(opts, []engine.Option{engine.WithStore(c)})...)
 	if c.head != nil {
 		return *c.head, nil
 	}

@@ -27,7 +27,7 @@ import (
 const childEnv = "DUELOGIC_RIVERJOBS_CHILD" // the child worker's database
 
 // killConfig is the workers' configuration in TestKilledWorker: short
-// attempts, so that River's rescue comes soon after a kill.
+// attempts.
 func killConfig(id string, model llm.Client) riverjobs.Config {
 	return riverjobs.Config{ID: id, Model: model, Concurrency: 4, AttemptLimit: time.Second, StopGrace: time.Second,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -65,13 +65,14 @@ func TestKilledWorkerChild(t *testing.T) {
 	os.Exit(0)
 }
 
-// A worker killed (SIGKILL) in the middle of its debates: once River
-// rescues their jobs, another worker finishes each, equal to an
+// A worker killed (SIGKILL) in the middle of its debates: once a live
+// worker rescues their jobs (its session lock is free), another worker
+// finishes each, equal to an
 // uninterrupted run; the calls made twice are only those in flight at the
 // kill.
 func TestKilledWorker(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits for River's rescue (about half a minute)")
+		t.Skip("starts and kills a worker process")
 	}
 	d := newDB(t)
 	q := d.queue(t, riverjobs.Config{})

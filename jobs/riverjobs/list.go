@@ -47,14 +47,15 @@ type Status struct {
 // its last record and its newest job.
 const listQuery = `SELECT d.id, d.debate_mode, d.proposition, d.status, d.records, d.updated_at,
 	r.type, r.data::text, (SELECT count(*) FROM utterances u WHERE u.debate_id = d.id),
-	j.id, j.state, j.attempted_by, j.metadata->'output'
+	j.id, j.state, j.attempted_by, j.metadata->'output', j.answered, r.stored_at, j.attempted_at
 FROM debates d
 JOIN records r ON r.debate_id = d.id AND r.seq = d.records
 LEFT JOIN LATERAL (
-	SELECT id, state::text AS state, attempted_by, metadata FROM river_job
+	SELECT id, state::text AS state, attempted_by, attempted_at, metadata, args->'answer' IS NOT NULL AS answered FROM river_job
 	WHERE kind = $1 AND args @> jsonb_build_object('debate_id', d.id)
 	ORDER BY id DESC LIMIT 1
 ) j ON true
+WHERE $2::text IS NULL OR d.id = $2
 ORDER BY d.created_at, d.id COLLATE "C"`
 
 // List returns the status of every debate of the store, oldest first.
@@ -62,7 +63,25 @@ ORDER BY d.created_at, d.id COLLATE "C"`
 // and cancelled jobs are kept a day by default) is read from its log:
 // finished, paused, or else stopped.
 func (q *Queue) List(ctx context.Context) ([]Status, error) {
-	rows, err := q.pool.Query(ctx, listQuery, Kind)
+	return q.list(ctx, nil)
+}
+
+// Status returns the status of debate id, as List tells it; an unknown
+// debate wraps store.ErrNotFound.
+func (q *Queue) Status(ctx context.Context, id string) (Status, error) {
+	out, err := q.list(ctx, &id)
+	if err != nil {
+		return Status{}, err
+	}
+	if len(out) == 0 {
+		return Status{}, fmt.Errorf("riverjobs: status: %w: debate %q", store.ErrNotFound, id)
+	}
+	return out[0], nil
+}
+
+// list lists every debate, or debate *id.
+func (q *Queue) list(ctx context.Context, id *string) ([]Status, error) {
+	rows, err := q.pool.Query(ctx, listQuery, Kind, id)
 	if err != nil {
 		return nil, fmt.Errorf("riverjobs: list: %w", err)
 	}
@@ -76,9 +95,12 @@ func (q *Queue) List(ctx context.Context) ([]Status, error) {
 			state       *string
 			attemptedBy []string
 			jobOut      []byte
+			answered    *bool
+			storedAt    time.Time
+			attemptedAt *time.Time
 		)
 		if err := rows.Scan(&s.DebateID, &s.Format, &s.Proposition, &status, &s.Records, &s.Updated,
-			&typ, &data, &s.Utterances, &jobID, &state, &attemptedBy, &jobOut); err != nil {
+			&typ, &data, &s.Utterances, &jobID, &state, &attemptedBy, &jobOut, &answered, &storedAt, &attemptedAt); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("riverjobs: list: %w", err)
 		}
@@ -108,7 +130,11 @@ func (q *Queue) List(ctx context.Context) ([]Status, error) {
 		default:
 			s.Status, s.Error = StatusStopped, o.Error
 		}
-		if s.Status == StatusStopped && paused {
+		// A job that brings no answer completes as paused without playing,
+		// and one whose attempt began before the question was asked used
+		// its answer already: the debate is paused, not queued or running.
+		unanswered := answered == nil || !*answered || attemptedAt != nil && storedAt.After(*attemptedAt)
+		if paused && (s.Status == StatusStopped || (s.Status == StatusQueued || s.Status == StatusRunning) && unanswered) {
 			s.Status = StatusPaused
 		}
 		if paused && s.Status == StatusPaused {

@@ -100,6 +100,12 @@ type Config struct {
 	// Logger receives the worker's logs and River's warnings and errors
 	// (nil: text on standard error).
 	Logger *slog.Logger
+	// RescueInterval is how often a worker makes the jobs of workers that
+	// died available again (see rescue.go: a worker's database session
+	// holds a lock that dies with it); DefaultRescueInterval when 0,
+	// negative: never (River's own rescue, after RescueStuckJobsAfter and
+	// up to 30 s more, is left).
+	RescueInterval time.Duration
 	// Clock is the time an attempt's limit is read on (nil: time.Now).
 	Clock func() time.Time
 	// Options are engine options added to every debate a worker plays
@@ -139,6 +145,10 @@ type Queue struct {
 	client *river.Client[pgx.Tx]
 	w      *worker // nil: no worker
 	cfg    Config
+
+	// stopRescue stops the rescue loop a started worker runs; rescued is
+	// closed when it has returned (nil: none runs).
+	stopRescue, rescued chan struct{}
 }
 
 // New returns a Queue on pool, the database of cfg.Store, after Migrate.
@@ -167,6 +177,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Queue, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	if cfg.RescueInterval == 0 {
+		cfg.RescueInterval = DefaultRescueInterval
 	}
 	q := &Queue{pool: pool, st: cfg.Store, cfg: cfg}
 	rc := &river.Config{ID: cfg.ID, Logger: quiet(cfg.Logger)}
@@ -232,7 +245,10 @@ func (q *Queue) Worker() river.Worker[Args] {
 // ([engine.ErrInvalidConfig]) or one over MaxConfigBytes, an invalid debate
 // ([engine.ErrInvalidDebate]: its ID, its proposition, which must be given,
 // its context), and the ID of a debate that exists ([engine.ErrDebateExists]).
-func (q *Queue) Enqueue(ctx context.Context, format string, config json.RawMessage, d engine.Debate) (string, error) {
+// opts are the engine options the debate's first record keeps (those
+// engine.Run stores: [engine.WithArgumentMap], say); the worker's own
+// options play it.
+func (q *Queue) Enqueue(ctx context.Context, format string, config json.RawMessage, d engine.Debate, opts ...engine.Option) (string, error) {
 	if len(config) > MaxConfigBytes {
 		ve := &engine.ValidationError{Format: format}
 		ve.Add("config", "has %d bytes; at most %d", len(config), MaxConfigBytes)
@@ -248,7 +264,7 @@ func (q *Queue) Enqueue(ctx context.Context, format string, config json.RawMessa
 	if err := engine.ValidateDebate(d); err != nil {
 		return "", err
 	}
-	head, err := firstRecord(ctx, f, d)
+	head, err := firstRecord(ctx, f, d, opts)
 	if err != nil {
 		return "", err
 	}
@@ -283,8 +299,9 @@ func (q *Queue) insert(ctx context.Context, tx pgx.Tx, args Args) error {
 // stopped by an error or by a process that played it outside the queue.
 // answer, when not nil, answers the question the debate waits for
 // ([ErrNotPaused] when it waits for none; an answer that is not one of the
-// question's choices is refused). A debate queued or running already is
-// [ErrQueued]; an unknown one wraps store.ErrNotFound.
+// question's choices is refused; an answer for a debate whose job is
+// completing as it pauses waits for it, up to a few seconds). A debate
+// queued or running already is [ErrQueued]; an unknown one wraps store.ErrNotFound.
 func (q *Queue) Requeue(ctx context.Context, id string, answer *engine.Answer) error {
 	if !engine.ValidID(id) {
 		return fmt.Errorf("riverjobs: requeue: %w", &engine.DebateError{Violations: []engine.Violation{{Field: "id", Problem: fmt.Sprintf("%q is not a debate ID", id)}}})
@@ -302,12 +319,36 @@ func (q *Queue) Requeue(ctx context.Context, id string, answer *engine.Answer) e
 			return fmt.Errorf("riverjobs: requeue %s: the answer %q is not one of %q", id, answer.Choice, pending.Choices)
 		}
 	}
-	err = pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error { return q.insert(ctx, tx, Args{DebateID: id, Answer: answer}) })
+	for wait := time.Duration(0); ; wait += pausingPoll {
+		err = pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error { return q.insert(ctx, tx, Args{DebateID: id, Answer: answer}) })
+		if !errors.Is(err, ErrQueued) || answer == nil || wait >= pausingWait {
+			break
+		}
+		// The job that paused the debate may not have completed yet: it
+		// will within moments, having nothing more to play.
+		if st, serr := q.Status(ctx, id); serr != nil || st.Status != StatusPaused {
+			break
+		}
+		t := time.NewTimer(pausingPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("riverjobs: requeue %s: %w", id, ctx.Err())
+		case <-t.C:
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("riverjobs: requeue %s: %w", id, err)
 	}
 	return nil
 }
+
+// How long, and how often, Requeue waits for the job of a paused debate to
+// complete before it queues the answer's.
+const (
+	pausingWait = 5 * time.Second
+	pausingPoll = 20 * time.Millisecond
+)
 
 func contains(list []string, s string) bool {
 	for _, v := range list {
@@ -346,10 +387,36 @@ func (q *Queue) Start(ctx context.Context) error {
 	if q.w == nil {
 		return errors.New("riverjobs: start: no model: Config.Model makes a Queue a worker")
 	}
+	var alive *pgx.Conn
+	if q.cfg.RescueInterval > 0 {
+		var err error
+		if alive, err = q.holdAlive(ctx); err != nil {
+			return fmt.Errorf("riverjobs: start: %w", err)
+		}
+	}
 	if err := q.client.Start(ctx); err != nil {
+		if alive != nil {
+			alive.Close(context.WithoutCancel(ctx))
+		}
 		return fmt.Errorf("riverjobs: start: %w", err)
 	}
+	if alive != nil {
+		q.stopRescue, q.rescued = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(q.rescued)
+			q.rescue(alive, q.stopRescue)
+		}()
+	}
 	return nil
+}
+
+// endRescue stops the rescue loop, once the client has stopped.
+func (q *Queue) endRescue() {
+	if q.stopRescue != nil {
+		close(q.stopRescue)
+		<-q.rescued
+		q.stopRescue = nil
+	}
 }
 
 // Shutdown stops the worker gracefully: it fetches no more jobs, each
@@ -362,6 +429,7 @@ func (q *Queue) Shutdown(bound time.Duration) error {
 	if q.w != nil {
 		q.w.draining.Store(true)
 	}
+	defer q.endRescue()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	if err := q.client.Stop(ctx); err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 )
 
@@ -43,6 +44,22 @@ type worker struct {
 // Timeout is an attempt's limit and the grace of its calls under way.
 func (w *worker) Timeout(*river.Job[Args]) time.Duration {
 	return w.q.cfg.AttemptLimit + w.q.cfg.StopGrace
+}
+
+// maxRetryDelay bounds the wait before a failed attempt is retried.
+const maxRetryDelay = time.Minute
+
+// NextRetry is when an attempt that failed (a model or database error) is
+// retried: after 1 s, doubling with each attempt up to maxRetryDelay.
+// River's default grows with the attempt's fourth power, and every rescue
+// of a killed worker's job counts as an attempt: a debate whose workers
+// were killed a few times would wait hours for its next error's retry.
+func (w *worker) NextRetry(job *river.Job[Args]) time.Time {
+	delay := maxRetryDelay
+	if n := job.Attempt - 1; n < 6 {
+		delay = min(time.Second<<max(n, 0), maxRetryDelay)
+	}
+	return time.Now().Add(delay) // River's clock: scheduled_at is real time
 }
 
 // Work plays the job's debate for one attempt.
@@ -148,6 +165,9 @@ func (w *worker) fail(ctx context.Context, rep *Report, err error) error {
 
 // retry lets River retry the job with its backoff.
 func (w *worker) retry(rep *Report, err error) error {
+	if isDBError(err) {
+		err = fmt.Errorf("%w (database %s)", err, dbName(w.q))
+	}
 	rep.Outcome, rep.Err = OutcomeRetry, err
 	w.q.cfg.Logger.Warn("riverjobs: attempt failed; River retries it", "debate", rep.DebateID, "err", err)
 	return err
@@ -230,4 +250,15 @@ func (g *gate) Stream(ctx context.Context, req llm.Request, onDelta func(string)
 		return llm.Response{}, err
 	}
 	return llm.Stream(ctx, g.Client, req, onDelta)
+}
+
+// isDBError reports whether err came from the database or the connection
+// to it (rather than from the model): River retries the attempt once the
+// database is back.
+func isDBError(err error) bool {
+	var (
+		pe *pgconn.PgError
+		ce *pgconn.ConnectError
+	)
+	return errors.As(err, &pe) || errors.As(err, &ce) || pgconn.SafeToRetry(err) || pgconn.Timeout(err)
 }

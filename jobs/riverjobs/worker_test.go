@@ -3,6 +3,8 @@ package riverjobs_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -197,7 +199,14 @@ func TestWorkerFailsOnce(t *testing.T) {
 	if err := d.st.Append(ctx, head); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"missing", "alien"} {
+	// A damaged log: a formal debate whose stored configuration is not
+	// formal's.
+	damaged := store.Record{DebateID: "damaged", Seq: 1, Type: engine.RecordDebate, Time: time.Now(),
+		Data: json.RawMessage(`{"key":"debate","value":{"version":2,"format":"formal","spec":{"rounds":"many"},"debate":{"id":"damaged","proposition":"p"}}}`)}
+	if err := d.st.Append(ctx, damaged); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"missing", "alien", "damaged"} {
 		t.Run(id, func(t *testing.T) {
 			res := work(t, d, q, riverjobs.Args{DebateID: id})
 			if res.EventKind != river.EventKindJobCancelled {
@@ -212,7 +221,35 @@ func TestWorkerFailsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || list[0].Status != riverjobs.StatusStopped || list[0].Error == "" {
-		t.Errorf("list %+v; want alien stopped with its error", list)
+	if len(list) != 2 || list[0].Status != riverjobs.StatusStopped || list[0].Error == "" || list[1].Status != riverjobs.StatusStopped || list[1].Error == "" {
+		t.Errorf("list %+v; want alien and damaged stopped with their errors", list)
+	}
+	if st, err := q.Status(ctx, "damaged"); err != nil || st.Status != riverjobs.StatusStopped || !strings.Contains(st.Error, "damaged") {
+		t.Errorf("status of damaged: %+v, %v; want stopped with its error", st, err)
+	}
+	if _, err := q.Status(ctx, "missing"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("status of a debate not stored: %v; want store.ErrNotFound", err)
+	}
+}
+
+// A failed attempt is retried after 1 s, doubling up to a minute, however
+// many attempts the job's rescues have counted (River's default would wait
+// hours after a dozen).
+func TestWorkerRetryDelay(t *testing.T) {
+	d := newDB(t)
+	w := d.queue(t, riverjobs.Config{Model: stub(0)}).Worker()
+	tests := []struct {
+		attempt int
+		want    time.Duration
+	}{
+		{1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {6, 32 * time.Second},
+		{7, time.Minute}, {11, time.Minute}, {25, time.Minute},
+	}
+	for _, tt := range tests {
+		before := time.Now()
+		at := w.NextRetry(&river.Job[riverjobs.Args]{JobRow: &rivertype.JobRow{Attempt: tt.attempt}})
+		if got := at.Sub(before); got < tt.want || got > tt.want+time.Second {
+			t.Errorf("attempt %d: retried after %v; want %v", tt.attempt, got, tt.want)
+		}
 	}
 }
