@@ -170,7 +170,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 			u.Model = said.Model
 		}
 		u.Truncated = s.Truncated(req, said, u.Segment, u.Speaker)
-		u, err = s.keepWatched(ctx, key, u, said.Usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
+		u, err = s.keepWatched(ctx, key, u, said.Usage, spent, nil, &watchEntry{Speaker: w.Speaker, Watched: wd})
 		return u, wd, err
 	}
 	raw, err := json.Marshal(cut.Value)
@@ -182,7 +182,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	u.Model = req.Model
 	u.Cut, u.Interrupted, u.InterruptedBy = true, true, cut.By
 	usage := llm.Usage{PromptTokens: estimateTokens(promptRunes(req)), CompletionTokens: estimateTokens(utf8.RuneCountInString(u.Content))}
-	u, err = s.keepWatched(ctx, key, u, usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
+	u, err = s.keepWatched(ctx, key, u, usage, spent, &purposeUsage{req.Purpose, usage}, &watchEntry{Speaker: w.Speaker, Watched: wd})
 	return u, wd, err
 }
 
