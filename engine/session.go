@@ -46,10 +46,11 @@ type Session struct {
 	mapSem *argumentation.Semantics // nil: no argument mapping
 	mapper *mapper
 
-	stateMu sync.Mutex      // guards keys, played and calls
-	keys    map[string]bool // the step keys used so far
-	played  bool            // Play has returned: no more model calls
-	calls   int             // the format's calls in flight
+	stateMu  sync.Mutex       // guards keys, subjects, played and calls
+	keys     map[string]bool  // the step keys used so far
+	subjects map[int64]string // the step keys of the utterances, by seq
+	played   bool             // Play has returned: no more model calls
+	calls    int              // the format's calls in flight
 }
 
 // claim marks key as used by a step of this play; a key used twice is an
@@ -83,7 +84,7 @@ func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics)
 			meter: &meter{prices: o.prices}},
 		index: map[int64]int{},
 		usage: map[string]llm.Usage{}, purposes: map[string]llm.Usage{},
-		keys: map[string]bool{},
+		keys: map[string]bool{}, subjects: map[int64]string{},
 	}
 }
 
@@ -174,7 +175,7 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 		return u, err
 	}
 	req = s.hooked(req)
-	ctx, spent := withSpending(ctx)
+	ctx, spent := withSpending(s.speaking(ctx, key))
 	resp, err := s.rec.call(ctx, s.o.client, req, u.Segment, u.Speaker, s.stream)
 	if err != nil {
 		return u, err
@@ -266,6 +267,7 @@ func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usag
 		return u, err
 	}
 	u.Seq = rec.Seq
+	s.noteSubject(u.Seq, key)
 	s.add(u, usage)
 	s.chargeCost(cost)
 	s.chargePurposes(purposes)
@@ -297,6 +299,7 @@ func (s *Session) replayedEntry(key string) (Utterance, entry, bool, error) {
 		return Utterance{}, en, false, fmt.Errorf("%w: record %d (%s): %v", ErrCorruptLog, rec.Seq, rec.Type, err)
 	}
 	u.Seq = rec.Seq
+	s.noteSubject(u.Seq, key)
 	s.add(u, en.Usage)
 	s.chargeCost(en.Cost)
 	s.chargePurposes(en.purposesOf())

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -163,6 +165,10 @@ func TestLlamaServerDebates(t *testing.T) {
 				// (52-55% measured in four runs).
 				if share := float64(res.Usage.CachedPromptTokens) / float64(max(res.Usage.PromptTokens, 1)); f.name == "podcast" && mode == "schema" && share < 0.5 {
 					t.Errorf("podcast: %.0f%% of the prompt tokens served from the server's cache; want at least 50%%", 100*share)
+				}
+				for _, p := range slices.Sorted(maps.Keys(res.UsageByPurpose)) {
+					u := res.UsageByPurpose[p]
+					t.Logf("%s %s: %d of %d prompt tokens cached (%.0f%%)", f.name, p, u.CachedPromptTokens, u.PromptTokens, 100*float64(u.CachedPromptTokens)/float64(max(u.PromptTokens, 1)))
 				}
 				purposes := make([]string, 0, len(res.Judgments))
 				for p := range res.Judgments {
