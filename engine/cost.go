@@ -178,6 +178,7 @@ type spendKey struct{}
 type spending struct {
 	mu       sync.Mutex
 	cost     float64
+	costs    map[string]float64 // by purpose
 	purposes map[string]llm.Usage
 }
 
@@ -185,6 +186,12 @@ func (t *spending) add(c float64, purpose string, u llm.Usage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.cost += c
+	if c != 0 {
+		if t.costs == nil {
+			t.costs = map[string]float64{}
+		}
+		t.costs[purpose] += c
+	}
 	if u == (llm.Usage{}) {
 		return
 	}
@@ -204,25 +211,28 @@ func (t *spending) total() float64 {
 // their tokens by purpose; a step whose usage no call reported (its calls
 // made with another client) is counted under the empty purpose, so the
 // purposes always add up to the step's usage. replace, when not nil,
-// stands for what purpose's calls reported (a cut speech, whose usage is
-// estimated).
+// stands for what its purpose's calls reported, and what they cost (a cut
+// speech, whose usage is estimated: what a cancelled stream reports
+// depends on when it was cancelled).
 func (t *spending) paid(usage llm.Usage, replace *purposeUsage) (float64, map[string]llm.Usage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ps := maps.Clone(t.purposes)
+	ps, cost := maps.Clone(t.purposes), t.cost
 	if replace != nil {
 		if ps == nil {
 			ps = map[string]llm.Usage{}
 		}
 		ps[replace.purpose] = replace.usage
+		cost += replace.cost - t.costs[replace.purpose]
 	}
-	return t.cost, withRest(ps, usage)
+	return cost, withRest(ps, usage)
 }
 
-// purposeUsage is the usage of one purpose.
+// purposeUsage is the usage of one purpose and its cost.
 type purposeUsage struct {
 	purpose string
 	usage   llm.Usage
+	cost    float64
 }
 
 // withRest returns ps with what of total no purpose in ps accounts for

@@ -182,7 +182,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	u.Model = req.Model
 	u.Cut, u.Interrupted, u.InterruptedBy = true, true, cut.By
 	usage := llm.Usage{PromptTokens: estimateTokens(promptRunes(req)), CompletionTokens: estimateTokens(utf8.RuneCountInString(u.Content))}
-	u, err = s.keepWatched(ctx, key, u, usage, spent, &purposeUsage{req.Purpose, usage}, &watchEntry{Speaker: w.Speaker, Watched: wd})
+	u, err = s.keepWatched(ctx, key, u, usage, spent, &purposeUsage{req.Purpose, usage, s.rec.meter.price(req, llm.Response{Usage: usage})}, &watchEntry{Speaker: w.Speaker, Watched: wd})
 	return u, wd, err
 }
 
