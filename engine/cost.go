@@ -201,12 +201,6 @@ func (t *spending) add(c float64, purpose string, u llm.Usage) {
 	t.purposes[purpose] = t.purposes[purpose].Add(u)
 }
 
-func (t *spending) total() float64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.cost
-}
-
 // paid is what the record's calls cost (see [entry]): their money, and
 // their tokens by purpose; a step whose usage no call reported (its calls
 // made with another client) is counted under the empty purpose, so the
