@@ -32,7 +32,7 @@ func TestCutResponseIsJudgedAsCut(t *testing.T) {
 				cfg := shortConfig()
 				cfg.Arbiter.AccountabilityLevel = level
 				c := newLiveClient(func(r llm.Request) (string, error) {
-					if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+					if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 						return interruptBy("chair_2", 0.9)(r) // chair_2 cuts chair_1 off
 					}
 					return noInterrupt, nil
@@ -106,7 +106,7 @@ func TestCutResponseOnTheStub(t *testing.T) {
 		cfg := shortConfig()
 		cfg.Flow.MaxExchanges = 8
 		c := newLiveClient(func(r llm.Request) (string, error) {
-			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r)
 			}
 			return interruptBy("chair_1", 0.9)(r)

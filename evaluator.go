@@ -61,6 +61,10 @@ func (r *play) evaluate(ctx context.Context, ch Chair, answered, response, cutBy
 // decide what it counts toward in [Metrics]. This is the prompt of a
 // response said whole; the debate tells the arbiter when a response was cut
 // off by an interruption (see [CutNote]).
+//
+// It is laid out for a provider's prompt cache: the system message, the
+// same for every chair's evaluations in a debate, names no chair; the user
+// message says whose response it is and its framework.
 func EvaluationPrompt(cfg Config, cat *Catalog, position, answered, response string) Prompt {
 	return evaluationPrompt(cfg, cat, position, answered, response, "")
 }
@@ -104,7 +108,7 @@ Then judge:
 		sys.WriteString("(encouraged, not mandatory here)")
 	}
 	fmt.Fprintf(&sys, `
-- Framework consistency: did the chair argue from the %s (%s)?
+- Framework consistency: did the chair argue from its own framework (named below)?
 - Intellectual honesty: no evasion of direct challenges, no misrepresentation, no overclaiming.
 
 Quality is one of "strong", "adequate", "weak", "absent". Steel-manning is owed only by a response
@@ -125,9 +129,10 @@ Respond with one JSON object and nothing else:
   "interjectionReason": "..."
 }
 
-**DATA:** %s`, info.RoleName(), info.Description, dataNote)
+**DATA:** %s`, dataNote)
 	var u strings.Builder
 	fmt.Fprintf(&u, "Chair: %s, holding the %s.\n", ch.DisplayName(), info.RoleName())
+	fmt.Fprintf(&u, "Its framework: %s.\n", info.Description)
 	if len(info.BlindSpots) > 0 {
 		u.WriteString("Its framework's known blind spots: " + strings.Join(info.BlindSpots, "; ") + ".\n")
 	}

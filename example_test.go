@@ -53,14 +53,17 @@ func Example() {
 	// == exchange
 	// response: chair_1
 	// response: chair_2
+	// interruption: chair_1
+	// response: chair_1
+	// interruption: chair_2
+	// interjection: arbiter
+	// response: chair_2
 	// response: chair_1
 	// response: chair_2
 	// interjection: arbiter
-	// response: chair_1
-	// response: chair_2
 	// == synthesis
 	// closing: arbiter
-	// 11 utterances, 6 responses evaluated
+	// 14 utterances, 6 responses evaluated
 }
 
 // The one way every format is played: open the format by name with a
@@ -93,8 +96,8 @@ func Example_open() {
 	}
 	// Output:
 	// true open duelogic 3 utterances so far
-	// 11 utterances
-	// 2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 0 interruptions, 1 interjection
+	// 14 utterances
+	// 2 chairs, 3 exchanges; steel-manning 67%, self-critique 75%, 2 interruptions, 2 interjections
 	// transcript.md true
 }
 

@@ -16,7 +16,7 @@ import (
 func interruptByNext(cfg Config) func(llm.Request) (string, error) {
 	return func(r llm.Request) (string, error) {
 		for i, ch := range cfg.Chairs {
-			if strings.Contains(r.Messages[0].Content, "Current speaker: "+ch.DisplayName()+" (") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "Current speaker: "+ch.DisplayName()+" (") {
 				return interruptBy(cfg.Chairs[(i+1)%len(cfg.Chairs)].Position, 0.95)(r)
 			}
 		}
@@ -116,7 +116,7 @@ func TestShortResponsesAreChecked(t *testing.T) {
 		cfg := shortConfig()
 		cfg.Mandates.ArbiterCanInterject = false
 		c := newLiveClient(func(r llm.Request) (string, error) {
-			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r)
 			}
 			return noInterrupt, nil

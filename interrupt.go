@@ -48,28 +48,20 @@ func (r *play) interruptCheck(ctx context.Context, speaker, content string) (d *
 // far), the other chairs who could interrupt (with their positions) when
 // chair interruptions are allowed, the arbiter when arbiter interruptions
 // are, the six valid reasons, and the JSON to return.
+//
+// It is laid out for a provider's prompt cache: the instructions, the same
+// for every check of a debate, are the system message; the user message
+// ends with what changes, the speech, whose text grows from one check of
+// a streaming response to the next.
 func InterruptCheckPrompt(cfg Config, cat *Catalog, d Debate, speaker, content string) Prompt {
 	cur, _ := cfg.chair(speaker)
-	var b strings.Builder
-	b.WriteString("You are evaluating whether any chair should interrupt the current speaker.\n\n")
-	b.WriteString("Topic:\n" + fence("proposition", d.Proposition) + "\n\n")
-	fmt.Fprintf(&b, "Current speaker: %s (%s)\n\n", cur.DisplayName(), cat.Info(cur.Framework).Name)
-	b.WriteString("What they just said:\n" + fence("response", content) + "\n\n")
-	if cfg.Interruptions.AllowChairInterruptions {
-		b.WriteString("Other chairs who could interrupt:\n")
-		for _, c := range cfg.Chairs {
-			if c.Position != speaker {
-				fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.Info(c.Framework).Name)
-			}
-		}
-	} else {
-		b.WriteString("No chair may interrupt.\n")
-	}
+	var sys strings.Builder
+	sys.WriteString("You are evaluating whether any chair should interrupt the current speaker of a Duelogic debate.\n")
 	if cfg.Interruptions.AllowArbiterInterruptions {
-		fmt.Fprintf(&b, "\nThe arbiter (interruptingChairPosition %q) may cut in instead, only on a flagrant violation: "+
+		fmt.Fprintf(&sys, "\nThe arbiter (interruptingChairPosition %q) may cut in instead, only on a flagrant violation: "+
 			"a straw man, a factual error about a framework, or evading a direct challenge.\n", SpeakerArbiter)
 	}
-	b.WriteString(`
+	sys.WriteString(`
 Should any chair interrupt? Valid reasons:
 - factual_correction: Speaker made an error about philosophical frameworks
 - straw_man_detected: Speaker is attacking a weakened version of a position
@@ -91,8 +83,22 @@ Respond in JSON:
 Only recommend interrupting for genuinely significant moments.
 
 `)
-	b.WriteString("**DATA:** " + dataNote)
-	return Prompt{User: b.String()}
+	sys.WriteString("**DATA:** " + dataNote)
+	var b strings.Builder
+	b.WriteString("Topic:\n" + fence("proposition", d.Proposition) + "\n\n")
+	if cfg.Interruptions.AllowChairInterruptions {
+		b.WriteString("Other chairs who could interrupt:\n")
+		for _, c := range cfg.Chairs {
+			if c.Position != speaker {
+				fmt.Fprintf(&b, "- %s: %s (%s)\n", c.Position, c.DisplayName(), cat.Info(c.Framework).Name)
+			}
+		}
+	} else {
+		b.WriteString("No chair may interrupt.\n")
+	}
+	fmt.Fprintf(&b, "\nCurrent speaker: %s (%s)\n\n", cur.DisplayName(), cat.Info(cur.Framework).Name)
+	b.WriteString("What they just said:\n" + fence("response", content))
+	return Prompt{System: sys.String(), User: b.String()}
 }
 
 // InterruptDecision is the interrupt check's answer, as parsed.

@@ -29,7 +29,7 @@ type liveClient struct {
 func newLiveClient(check func(llm.Request) (string, error)) *liveClient {
 	l := &liveClient{tc: newTestClient()}
 	l.tc.on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
-		if m := fencedResponse.FindStringSubmatch(r.Messages[0].Content); m != nil {
+		if m := fencedResponse.FindStringSubmatch(r.Messages[len(r.Messages)-1].Content); m != nil {
 			l.mu.Lock()
 			l.saw = append(l.saw, m[1])
 			l.mu.Unlock()
@@ -70,7 +70,7 @@ func TestLiveInterruptionCutsTheStream(t *testing.T) {
 		cfg := shortConfig()
 		cfg.Mandates.ArbiterCanInterject = false
 		c := newLiveClient(func(r llm.Request) (string, error) {
-			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r)
 			}
 			return noInterrupt, nil
@@ -177,7 +177,7 @@ func TestLiveInterruptionRules(t *testing.T) {
 					tt.edit(&cfg)
 				}
 				c := newLiveClient(func(r llm.Request) (string, error) {
-					if !strings.Contains(r.Messages[0].Content, "Current speaker: Claude Sonnet 4") {
+					if !strings.Contains(r.Messages[len(r.Messages)-1].Content, "Current speaker: Claude Sonnet 4") {
 						return noInterrupt, nil
 					}
 					if tt.reply != "" {

@@ -424,7 +424,7 @@ func TestInterruptions(t *testing.T) {
 	cfg.Mandates.ArbiterCanInterject = false
 	c := newTestClient().on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
 		// Whoever speaks, the other chair cuts in.
-		if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+		if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 			return interruptBy("chair_2", 0.95)(r)
 		}
 		return interruptBy("chair_1", 0.95)(r)
@@ -491,7 +491,7 @@ func TestInterruptionCooldownOnInjectedClock(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	c := newTestClient().on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
-		if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+		if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 			return interruptBy("chair_2", 0.95)(r)
 		}
 		return noInterrupt, nil
@@ -685,7 +685,7 @@ func TestPodcastKeepsTheEngineContract(t *testing.T) {
 	// stream, checked after the fact, is left to TestInterruptions.)
 	interrupting := func() llm.Client {
 		return streamingClient{newTestClient().on(PurposeInterruptCheck, func(r llm.Request) (string, error) {
-			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r)
 			}
 			return noInterrupt, nil

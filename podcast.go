@@ -491,7 +491,9 @@ func (r *play) reviewStep(ctx context.Context, key string, u Utterance, answered
 		if u.Cut {
 			cutBy = r.label(u.InterruptedBy)
 		}
-		review, usage, err := r.review(ctx, ch, answered, u.Content, cutBy, check)
+		// The evaluation and the check judge u: a tracer puts their
+		// results on the span of its speech.
+		review, usage, err := r.review(r.s.Judging(ctx, u.Seq), ch, answered, u.Content, cutBy, check)
 		if err != nil {
 			return nil, usage, err
 		}

@@ -70,7 +70,7 @@ func TestOutcomeVerdict(t *testing.T) {
 		o    *Outcome
 		want string
 	}{
-		{"stub run", live, "2 chairs, 3 exchanges; steel-manning 83%, self-critique 100%, 0 interruptions, 1 interjection"},
+		{"stub run", live, "2 chairs, 3 exchanges; steel-manning 67%, self-critique 75%, 2 interruptions, 2 interjections"},
 		{"nothing measured", &Outcome{Config: DefaultConfig()},
 			"2 chairs, 8 exchanges; steel-manning not measured, self-critique not measured, 0 interruptions, 0 interjections"},
 		{"one of each", &Outcome{
@@ -123,7 +123,7 @@ func TestOutcomeDocuments(t *testing.T) {
 			"\n## Synthesis\n\n**Arbiter** — closing\n\n" + firstLine(closing.Content),
 			"> Evaluation: adherence ",
 			"\n## Metrics\n\n- responses 6, evaluated 6\n",
-			"- interruptions 0, interjections 1\n",
+			"- interruptions 2, interjections 2\n",
 		}, []string{"not part of this outcome"}},
 		{"decoded from JSON", &stored, []string{
 			"# A Duelogic debate\n", "*The transcript is not part of this outcome", "\n## Metrics\n",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sync"
 
@@ -108,6 +109,18 @@ func (s *Session) chargeCost(c float64) {
 	s.usageMu.Unlock()
 }
 
+// chargePurposes adds a stored step's usage by purpose to the debate's.
+func (s *Session) chargePurposes(ps map[string]llm.Usage) {
+	if len(ps) == 0 {
+		return
+	}
+	s.usageMu.Lock()
+	for p, u := range ps {
+		s.purposes[p] = s.purposes[p].Add(u)
+	}
+	s.usageMu.Unlock()
+}
+
 // meter prices model calls and keeps what calls made outside any step cost
 // (stored nowhere, counted in this process).
 type meter struct {
@@ -130,15 +143,16 @@ func (m *meter) price(req llm.Request, resp llm.Response) float64 {
 	return m.prices[""].Cost(resp.Usage)
 }
 
-// spend counts what resp cost: to the step whose context ctx is, else to
-// the calls outside any step.
+// spend counts what resp, the reply to req, cost and the tokens it used:
+// to the step whose context ctx is, else (its cost only) to the calls
+// outside any step.
 func (m *meter) spend(ctx context.Context, req llm.Request, resp llm.Response) {
 	c := m.price(req, resp)
-	if c == 0 {
+	if t, _ := ctx.Value(spendKey{}).(*spending); t != nil {
+		t.add(c, req.Purpose, resp.Usage)
 		return
 	}
-	if t, _ := ctx.Value(spendKey{}).(*spending); t != nil {
-		t.add(c)
+	if c == 0 {
 		return
 	}
 	m.mu.Lock()
@@ -159,22 +173,84 @@ func (m *meter) loose() float64 {
 // spendKey marks a context whose calls a stored record pays for.
 type spendKey struct{}
 
-// spending is what the calls of one record cost, from any goroutine.
+// spending is what the calls of one record cost, and the tokens they
+// used by purpose, from any goroutine.
 type spending struct {
-	mu   sync.Mutex
-	cost float64
+	mu       sync.Mutex
+	cost     float64
+	costs    map[string]float64 // by purpose
+	purposes map[string]llm.Usage
 }
 
-func (t *spending) add(c float64) {
-	t.mu.Lock()
-	t.cost += c
-	t.mu.Unlock()
-}
-
-func (t *spending) total() float64 {
+func (t *spending) add(c float64, purpose string, u llm.Usage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.cost
+	t.cost += c
+	if c != 0 {
+		if t.costs == nil {
+			t.costs = map[string]float64{}
+		}
+		t.costs[purpose] += c
+	}
+	if u == (llm.Usage{}) {
+		return
+	}
+	if t.purposes == nil {
+		t.purposes = map[string]llm.Usage{}
+	}
+	t.purposes[purpose] = t.purposes[purpose].Add(u)
+}
+
+// paid is what the record's calls cost (see [entry]): their money, and
+// their tokens by purpose; a step whose usage no call reported (its calls
+// made with another client) is counted under the empty purpose, so the
+// purposes always add up to the step's usage. replace, when not nil,
+// stands for what its purpose's calls reported, and what they cost (a cut
+// speech, whose usage is estimated: what a cancelled stream reports
+// depends on when it was cancelled).
+func (t *spending) paid(usage llm.Usage, replace *purposeUsage) (float64, map[string]llm.Usage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps, cost := maps.Clone(t.purposes), t.cost
+	if replace != nil {
+		if ps == nil {
+			ps = map[string]llm.Usage{}
+		}
+		ps[replace.purpose] = replace.usage
+		cost += replace.cost - t.costs[replace.purpose]
+	}
+	return cost, withRest(ps, usage)
+}
+
+// purposeUsage is the usage of one purpose and its cost.
+type purposeUsage struct {
+	purpose string
+	usage   llm.Usage
+	cost    float64
+}
+
+// withRest returns ps with what of total no purpose in ps accounts for
+// under "": all of it when ps is empty (as a step stored by an earlier
+// engine, which kept no purposes).
+func withRest(ps map[string]llm.Usage, total llm.Usage) map[string]llm.Usage {
+	var sum llm.Usage
+	for _, u := range ps {
+		sum = sum.Add(u)
+	}
+	rest := llm.Usage{
+		PromptTokens:       total.PromptTokens - sum.PromptTokens,
+		CompletionTokens:   total.CompletionTokens - sum.CompletionTokens,
+		CachedPromptTokens: total.CachedPromptTokens - sum.CachedPromptTokens,
+		ReasoningTokens:    total.ReasoningTokens - sum.ReasoningTokens,
+	}
+	if rest.PromptTokens > 0 || rest.CompletionTokens > 0 {
+		if ps == nil {
+			ps = map[string]llm.Usage{}
+		}
+		ps[""] = ps[""].Add(llm.Usage{PromptTokens: max(rest.PromptTokens, 0), CompletionTokens: max(rest.CompletionTokens, 0),
+			CachedPromptTokens: max(rest.CachedPromptTokens, 0), ReasoningTokens: max(rest.ReasoningTokens, 0)})
+	}
+	return ps
 }
 
 // withSpending returns ctx carrying a fresh spending, whose calls it

@@ -82,6 +82,10 @@ func TestCostAndBudget(t *testing.T) {
 			if res == nil || len(res.Transcript) != tt.said || math.Abs(res.Cost-float64(tt.said)*perCall) > 1e-9 {
 				t.Fatalf("stopped with %v; want %d utterances costing %v", res, tt.said, float64(tt.said)*perCall)
 			}
+			sum, err := engine.Inspect(t.Context(), st, "b")
+			if err != nil || sum.Usage != res.Usage || math.Abs(sum.Cost-res.Cost) > 1e-9 {
+				t.Errorf("Inspect = usage %+v, cost %v (%v); want what the stopped debate spent, %+v, %v", sum.Usage, sum.Cost, err, res.Usage, res.Cost)
+			}
 			again, err := engine.Resume(t.Context(), priced(), &toy{}, "b", prices, engine.WithStore(st), engine.WithBudget(engine.Budget{Tokens: 10_000}))
 			if err != nil {
 				t.Fatal(err)

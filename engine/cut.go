@@ -145,7 +145,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 		return u, Watched{}, err
 	}
 	req = s.hooked(req)
-	ctx, spent := withSpending(ctx)
+	ctx, spent := withSpending(s.speaking(ctx, key))
 	c := newCutter(w)
 	said, cut, err := c.run(ctx, s.rec, s.o.client, req, u.Segment, u.Speaker)
 	if err != nil {
@@ -170,7 +170,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 			u.Model = said.Model
 		}
 		u.Truncated = s.Truncated(req, said, u.Segment, u.Speaker)
-		u, err = s.keepWatched(ctx, key, u, said.Usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
+		u, err = s.keepWatched(ctx, key, u, said.Usage, spent, nil, &watchEntry{Speaker: w.Speaker, Watched: wd})
 		return u, wd, err
 	}
 	raw, err := json.Marshal(cut.Value)
@@ -182,7 +182,7 @@ func (s *Session) SayWatched(ctx context.Context, key string, u Utterance, req l
 	u.Model = req.Model
 	u.Cut, u.Interrupted, u.InterruptedBy = true, true, cut.By
 	usage := llm.Usage{PromptTokens: estimateTokens(promptRunes(req)), CompletionTokens: estimateTokens(utf8.RuneCountInString(u.Content))}
-	u, err = s.keepWatched(ctx, key, u, usage, spent.total(), &watchEntry{Speaker: w.Speaker, Watched: wd})
+	u, err = s.keepWatched(ctx, key, u, usage, spent, &purposeUsage{req.Purpose, usage, s.rec.meter.price(req, llm.Response{Usage: usage})}, &watchEntry{Speaker: w.Speaker, Watched: wd})
 	return u, wd, err
 }
 
@@ -269,7 +269,11 @@ func newCutter(w Watch) *cutter {
 // run streams req with the checks beside it and returns the reply (its
 // Content is the text said up to the cut, when there is one) and the cut.
 func (c *cutter) run(ctx context.Context, rec *recorder, cl llm.Client, req llm.Request, seg Segment, speaker string) (llm.Response, *Cut, error) {
-	wctx, cancel := context.WithCancel(context.WithValue(ctx, watchKey{}, true))
+	wctx := context.WithValue(ctx, watchKey{}, true)
+	if sub, ok := SpeakingOf(ctx); ok {
+		wctx = judging(wctx, sub) // the checks judge the speech
+	}
+	wctx, cancel := context.WithCancel(wctx)
 	sctx, stop := context.WithCancel(ctx)
 	c.stop = stop
 	c.emit = func(delta string) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -414,5 +415,40 @@ func TestSayWatchedShowsWhatIsStored(t *testing.T) {
 				})
 			})
 		}
+	}
+}
+
+// TestCutUtteranceCostsItsUsage: a cut utterance is priced by the usage
+// stored for it (estimated from what it kept), not by what its stream
+// reported, which depends on when the stream stopped: the debate costs
+// what its stored usage does, cut early or late.
+func TestCutUtteranceCostsItsUsage(t *testing.T) {
+	const sentence = 10 * time.Millisecond
+	price := engine.Price{Input: 1e6 / 100, Output: 1e6 / 10}
+	for _, tt := range []struct {
+		name         string
+		checkLatency time.Duration
+	}{
+		{"cut while streaming", sentence / 2},
+		{"cut after the stream", 10 * sentence},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				fake := cutsAt("Second one is here.")
+				turn := &llmtest.Paced{Client: fake, Latency: sentence, PerSentence: sentence}
+				check := &llmtest.Paced{Client: fake, Latency: tt.checkLatency}
+				res, err := engine.Run(context.Background(), byPurpose{"turn": turn, "check": check}, &watchy{Turns: 1, MinRunes: 1, MaxChecks: 5},
+					engine.Debate{ID: "w", Proposition: "p"}, engine.WithClock(clock), engine.WithPrices(map[string]engine.Price{"": price}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Transcript[0].Cut {
+					t.Fatalf("not cut: %+v", res.Transcript[0])
+				}
+				if want := price.Cost(res.Usage); math.Abs(res.Cost-want) > 1e-9 {
+					t.Errorf("cost %v, want %v: the price of the usage stored, %+v", res.Cost, want, res.Usage)
+				}
+			})
+		})
 	}
 }

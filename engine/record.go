@@ -34,15 +34,31 @@ type entry struct {
 	Speaker string    `json:"speaker,omitempty"`
 	Usage   llm.Usage `json:"usage,omitzero"`
 	// Cost is what the step's calls cost, at the prices of [WithPrices].
-	Cost  float64         `json:"cost,omitempty"`
-	Value json.RawMessage `json:"value,omitempty"`
-	Event *storedEvent    `json:"event,omitempty"`
+	Cost float64 `json:"cost,omitempty"`
+	// Purposes splits the usage of the step's calls (Usage and Watch's)
+	// by llm.Request.Purpose; a step stored without it (by an earlier
+	// engine) counts under the empty purpose.
+	Purposes map[string]llm.Usage `json:"purposes,omitempty"`
+	Value    json.RawMessage      `json:"value,omitempty"`
+	Event    *storedEvent         `json:"event,omitempty"`
 	// Judgments counts the judgments made for the step ([Judge]), by
 	// purpose: a resumed debate counts them as it charges Usage.
 	Judgments map[string]JudgmentCounts `json:"judgments,omitempty"`
 	// Watch is what the checks beside a watched utterance came to
 	// ([Session.SayWatched]); their usage is charged to its Speaker.
 	Watch *watchEntry `json:"watch,omitempty"`
+}
+
+// purposesOf is the step's usage by purpose (see Purposes).
+func (e entry) purposesOf() map[string]llm.Usage {
+	if e.Purposes != nil {
+		return e.Purposes
+	}
+	all := e.Usage
+	if e.Watch != nil {
+		all = all.Add(e.Watch.Usage)
+	}
+	return withRest(nil, all)
 }
 
 // head is the value of a debate's first record.

@@ -77,6 +77,12 @@ type Result[R any] struct {
 	// step was charged to.
 	Usage          llm.Usage            `json:"usage"`
 	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker"`
+	// UsageByPurpose splits Usage by the llm.Request.Purpose of the calls
+	// (speeches, evaluations, interruption checks...), as each call
+	// reported it (a cut speech's estimated). A step whose usage no call
+	// of the debate's client reported — one recorded by an engine before
+	// purposes were kept — is counted under "".
+	UsageByPurpose map[string]llm.Usage `json:"usageByPurpose,omitempty"`
 	// Cost is the money the debate's calls cost at the prices of
 	// [WithPrices], including those made before a resume (0 without
 	// prices).
@@ -350,12 +356,15 @@ func play[R any](ctx context.Context, s *Session, f Format[R], h *head) (res *Re
 func soFar[R any](s *Session, name string) *Result[R] {
 	res := &Result[R]{
 		DebateID: s.d.ID, Format: name, Debate: s.d, Transcript: s.Transcript(),
-		UsageBySpeaker: map[string]llm.Usage{}, Judgments: s.Judgments(), Timing: s.rec.clock.timing(),
+		UsageBySpeaker: map[string]llm.Usage{}, UsageByPurpose: map[string]llm.Usage{}, Judgments: s.Judgments(), Timing: s.rec.clock.timing(),
 	}
 	s.usageMu.Lock()
 	for sp, u := range s.usage {
 		res.UsageBySpeaker[sp] = u
 		res.Usage = res.Usage.Add(u)
+	}
+	for p, u := range s.purposes {
+		res.UsageByPurpose[p] = u
 	}
 	res.Cost = s.cost + s.rec.meter.loose()
 	s.usageMu.Unlock()
@@ -391,7 +400,7 @@ func playSteps[R any](ctx context.Context, s *Session, f Format[R], h *head) (*R
 	if err != nil {
 		return nil, fmt.Errorf("engine: encode the %s outcome: %w", f.Name(), err)
 	}
-	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, Cost: res.Cost, Detail: raw, Arguments: am, Judgments: res.Judgments}
+	ended := Ended{Format: f.Name(), Usage: res.Usage, UsageBySpeaker: res.UsageBySpeaker, UsageByPurpose: res.UsageByPurpose, Cost: res.Cost, Detail: raw, Arguments: am, Judgments: res.Judgments}
 	if o, ok := any(detail).(Outcome); ok && !isNil(o) {
 		v := o.Verdict()
 		ended.Verdict = &v

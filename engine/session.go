@@ -40,15 +40,17 @@ type Session struct {
 	usageMu    sync.Mutex
 	cost       float64 // what the stored steps cost; guarded by usageMu
 	usage      map[string]llm.Usage
+	purposes   map[string]llm.Usage      // guarded by usageMu
 	judgments  map[string]JudgmentCounts // guarded by usageMu
 
 	mapSem *argumentation.Semantics // nil: no argument mapping
 	mapper *mapper
 
-	stateMu sync.Mutex      // guards keys, played and calls
-	keys    map[string]bool // the step keys used so far
-	played  bool            // Play has returned: no more model calls
-	calls   int             // the format's calls in flight
+	stateMu  sync.Mutex       // guards keys, subjects, played and calls
+	keys     map[string]bool  // the step keys used so far
+	subjects map[int64]string // the step keys of the utterances, by seq
+	played   bool             // Play has returned: no more model calls
+	calls    int              // the format's calls in flight
 }
 
 // claim marks key as used by a step of this play; a key used twice is an
@@ -81,8 +83,8 @@ func newSession(o *settings, d Debate, j *journal, sem *argumentation.Semantics)
 		rec: &recorder{id: d.ID, st: o.store, sink: o.sink, now: o.now, logger: o.logger, clock: newClock(o.now),
 			meter: &meter{prices: o.prices}},
 		index: map[int64]int{},
-		usage: map[string]llm.Usage{},
-		keys:  map[string]bool{},
+		usage: map[string]llm.Usage{}, purposes: map[string]llm.Usage{},
+		keys: map[string]bool{}, subjects: map[int64]string{},
 	}
 }
 
@@ -173,7 +175,7 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 		return u, err
 	}
 	req = s.hooked(req)
-	ctx, spent := withSpending(ctx)
+	ctx, spent := withSpending(s.speaking(ctx, key))
 	resp, err := s.rec.call(ctx, s.o.client, req, u.Segment, u.Speaker, s.stream)
 	if err != nil {
 		return u, err
@@ -189,7 +191,7 @@ func (s *Session) say(ctx context.Context, key string, u Utterance, req llm.Requ
 		u.Model = resp.Model
 	}
 	u.Truncated = s.Truncated(req, resp, u.Segment, u.Speaker)
-	return s.keepWatched(ctx, key, u, resp.Usage, spent.total(), nil)
+	return s.keepWatched(ctx, key, u, resp.Usage, spent, nil, nil)
 }
 
 // emptyReask is what a model that answered a speech with nothing is told
@@ -236,23 +238,26 @@ func (s *Session) RecordCharged(ctx context.Context, key string, u Utterance, us
 	if err := s.mapFailure(); err != nil {
 		return u, err
 	}
-	return s.keep(ctx, key, u, usage)
+	return s.keepWatched(ctx, key, u, usage, &spending{}, nil, nil)
 }
 
-func (s *Session) keep(ctx context.Context, key string, u Utterance, usage llm.Usage) (Utterance, error) {
-	return s.keepWatched(ctx, key, u, usage, 0, nil)
-}
-
-// keepWatched is keep for an utterance that had checks beside it (w not
-// nil): their outcome is stored in the same record and their usage charged
-// to w.Speaker.
-func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usage llm.Usage, cost float64, w *watchEntry) (Utterance, error) {
+// keepWatched stores the utterance u, whose calls spent (their usage
+// usage, a replace standing for what its speech's calls reported when not
+// nil), and announces it. For an utterance that had checks beside it (w
+// not nil), their outcome is stored in the same record and their usage
+// charged to w.Speaker.
+func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usage llm.Usage, spent *spending, replace *purposeUsage, w *watchEntry) (Utterance, error) {
 	u.Seq = 0
 	raw, err := json.Marshal(u)
 	if err != nil {
 		return u, fmt.Errorf("engine: encode utterance %s: %w", key, err)
 	}
-	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Cost: cost, Value: raw, Watch: w},
+	all := usage
+	if w != nil {
+		all = all.Add(w.Usage)
+	}
+	cost, purposes := spent.paid(all, replace)
+	rec, err := s.rec.appendEntry(ctx, RecordUtterance, entry{Key: key, Speaker: u.Speaker, Usage: usage, Cost: cost, Purposes: purposes, Value: raw, Watch: w},
 		func(seq int64) *Announcement {
 			cp := u
 			cp.Seq = seq
@@ -262,8 +267,10 @@ func (s *Session) keepWatched(ctx context.Context, key string, u Utterance, usag
 		return u, err
 	}
 	u.Seq = rec.Seq
+	s.noteSubject(u.Seq, key)
 	s.add(u, usage)
 	s.chargeCost(cost)
+	s.chargePurposes(purposes)
 	if w != nil {
 		s.charge(w.Speaker, w.Usage)
 		s.countJudgments(w.Judgments)
@@ -292,8 +299,10 @@ func (s *Session) replayedEntry(key string) (Utterance, entry, bool, error) {
 		return Utterance{}, en, false, fmt.Errorf("%w: record %d (%s): %v", ErrCorruptLog, rec.Seq, rec.Type, err)
 	}
 	u.Seq = rec.Seq
+	s.noteSubject(u.Seq, key)
 	s.add(u, en.Usage)
 	s.chargeCost(en.Cost)
+	s.chargePurposes(en.purposesOf())
 	if w := en.Watch; w != nil {
 		s.charge(w.Speaker, w.Usage)
 		s.countJudgments(w.Judgments)
@@ -442,6 +451,7 @@ func (s *Session) mainStep(ctx context.Context, key, typ, speaker string, out an
 		}
 		s.charge(en.Speaker, en.Usage)
 		s.chargeCost(en.Cost)
+		s.chargePurposes(en.purposesOf())
 		s.countJudgments(en.Judgments)
 		return true, decodeValue(rec, en, out)
 	}
@@ -517,6 +527,7 @@ func (s *Session) chargeSide() error {
 		}
 		s.charge(en.Speaker, en.Usage)
 		s.chargeCost(en.Cost)
+		s.chargePurposes(en.purposesOf())
 		s.countJudgments(en.Judgments)
 	}
 	return nil
@@ -529,7 +540,8 @@ func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, p
 	if err != nil {
 		return err
 	}
-	e.Judgments, e.Cost = judged.counts(), spent.total()
+	e.Judgments = judged.counts()
+	e.Cost, e.Purposes = spent.paid(usage, nil)
 	if e.Value, err = json.Marshal(v); err != nil {
 		return fmt.Errorf("engine: encode step %s: %w", e.Key, err)
 	}
@@ -546,6 +558,7 @@ func (s *Session) freshStep(ctx context.Context, e entry, typ string, out any, p
 	}
 	s.charge(e.Speaker, usage)
 	s.chargeCost(e.Cost)
+	s.chargePurposes(e.Purposes)
 	s.countJudgments(e.Judgments)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -27,6 +28,10 @@ type Summary struct {
 	// Started and Updated are the times of the first and last records.
 	Started time.Time `json:"started"`
 	Updated time.Time `json:"updated"`
+	// Usage and Cost are what the stored steps spent: what a Resume
+	// starts counting from ([Result].Usage, [Result].Cost).
+	Usage llm.Usage `json:"usage,omitzero"`
+	Cost  float64   `json:"cost,omitempty"`
 }
 
 // Inspect reads the summary of debate id from st. It fails with an error
@@ -49,9 +54,21 @@ func Summarize(recs []store.Record) (Summary, error) {
 		return Summary{}, err
 	}
 	last := recs[len(recs)-1]
-	return Summary{
+	sum := Summary{
 		ID: h.Debate.ID, Format: h.Format, Debate: h.Debate, Spec: h.Spec, Mapped: h.Mapping != "",
 		Records: len(recs), Finished: last.Type == RecordDebateEnded,
 		Started: recs[0].Time, Updated: last.Time,
-	}, nil
+	}
+	for _, rec := range recs[1:] {
+		en, err := decode[entry](rec)
+		if err != nil {
+			return Summary{}, err
+		}
+		sum.Usage = sum.Usage.Add(en.Usage)
+		if en.Watch != nil {
+			sum.Usage = sum.Usage.Add(en.Watch.Usage)
+		}
+		sum.Cost += en.Cost
+	}
+	return sum, nil
 }

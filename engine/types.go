@@ -209,6 +209,8 @@ type Ended struct {
 	Format         string               `json:"format"`
 	Usage          llm.Usage            `json:"usage"`
 	UsageBySpeaker map[string]llm.Usage `json:"usageBySpeaker,omitempty"`
+	// UsageByPurpose is [Result].UsageByPurpose.
+	UsageByPurpose map[string]llm.Usage `json:"usageByPurpose,omitempty"`
 	// Cost is [Result].Cost.
 	Cost      float64         `json:"cost,omitempty"`
 	Detail    json.RawMessage `json:"detail,omitempty"`

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -89,6 +91,11 @@ func (c *shapeCheck) note(req llm.Request, r llm.Response, err error) {
 	}
 }
 
+// cacheFloor is the least share of a format's prompt tokens the llama.cpp
+// server must serve from its cache, the formats played in the order below
+// on a fresh server.
+var cacheFloor = map[string]float64{"podcast": 0.53, "persuasion": 0.55, "scored": 0.40, "moderated": 0.20, "formal": 0.15}
+
 // TestLlamaServerDebates plays a debate of every format to the end against
 // a real llama.cpp server through llm/openai, streaming, with the formats'
 // schemas: the server's grammar holds even random weights to the shape
@@ -159,10 +166,18 @@ func TestLlamaServerDebates(t *testing.T) {
 				}
 				t.Logf("%s: %s; cached %d of %d prompt tokens", f.name, res.Detail.Verdict().Summary, res.Usage.CachedPromptTokens, res.Usage.PromptTokens)
 				// The server's prompt cache serves what a debate's prompts
-				// repeat: more than half of a podcast's prompt tokens
-				// (52-55% measured in four runs).
-				if share := float64(res.Usage.CachedPromptTokens) / float64(max(res.Usage.PromptTokens, 1)); f.name == "podcast" && mode == "schema" && share < 0.5 {
-					t.Errorf("podcast: %.0f%% of the prompt tokens served from the server's cache; want at least 50%%", 100*share)
+				// repeat: more than half of a podcast's prompt tokens, and
+				// of each format's what it reached less a margin
+				// (measured: podcast 56-58% since its checks and
+				// evaluations share one prefix, 52-55% before; persuasion
+				// 61-68%, scored 46-47%, formal 18-30%, moderated 26%;
+				// the per-purpose shares are logged below).
+				if share := float64(res.Usage.CachedPromptTokens) / float64(max(res.Usage.PromptTokens, 1)); mode == "schema" && share < cacheFloor[f.name] {
+					t.Errorf("%s: %.0f%% of the prompt tokens served from the server's cache; want at least %.0f%%", f.name, 100*share, 100*cacheFloor[f.name])
+				}
+				for _, p := range slices.Sorted(maps.Keys(res.UsageByPurpose)) {
+					u := res.UsageByPurpose[p]
+					t.Logf("%s %s: %d of %d prompt tokens cached (%.0f%%)", f.name, p, u.CachedPromptTokens, u.PromptTokens, 100*float64(u.CachedPromptTokens)/float64(max(u.PromptTokens, 1)))
 				}
 				purposes := make([]string, 0, len(res.Judgments))
 				for p := range res.Judgments {

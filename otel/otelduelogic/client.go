@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/log"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
@@ -34,14 +36,21 @@ import (
 //   - on failure, error.type and the status Error.
 //
 // A call whose request carries a Schema (a judgment), other than the
-// engine's argument extraction, adds the event gen_ai.evaluation.result to
-// its span when it succeeds, with gen_ai.evaluation.name set to the
-// request's Purpose.
+// engine's argument extraction, records the event gen_ai.evaluation.result
+// when it succeeds, with gen_ai.evaluation.name set to the request's
+// Purpose. A judgment of a speech (engine.JudgingOf: the podcast's
+// evaluation of a turn and its interrupt checks) puts it on the span of
+// that speech, as the conventions ask: a log record of the logger provider
+// ([WithLoggerProvider]) with event name gen_ai.evaluation.result whose
+// trace context is the speech's span (which has ended by then, so it takes
+// no span event), and the judgment's own span links to the speech's. A
+// judgment of no one speech (a verdict, a turn given as JSON) adds the
+// event to its own span.
 //
 // The returned client implements llm.Streamer exactly when c does, so
 // llm.Stream still streams through it.
 func WrapClient(c llm.Client, opts ...Option) llm.Client {
-	w := &client{next: c, cfg: newConfig(opts)}
+	w := &client{next: c, cfg: newConfig(opts), speeches: newSpeeches(maxSpeeches)}
 	if s, ok := c.(llm.Streamer); ok {
 		return &streamingClient{client: w, stream: s}
 	}
@@ -49,8 +58,9 @@ func WrapClient(c llm.Client, opts ...Option) llm.Client {
 }
 
 type client struct {
-	next llm.Client
-	cfg  *config
+	next     llm.Client
+	cfg      *config
+	speeches *speeches
 }
 
 // Complete traces and measures one call of the wrapped client.
@@ -80,6 +90,8 @@ type call struct {
 	span  trace.Span
 	ctx   context.Context
 	start time.Time
+	// judged is the span of the speech the call judges, when known.
+	judged trace.SpanContext
 }
 
 func (c *client) start(ctx context.Context, req llm.Request) (context.Context, call) {
@@ -98,9 +110,18 @@ func (c *client) start(ctx context.Context, req llm.Request) (context.Context, c
 	if req.Purpose != "" {
 		attrs = append(attrs, AttrPurpose.String(req.Purpose))
 	}
-	ctx, span := c.cfg.tracer.Start(ctx, operationChat+" "+req.Model,
-		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return ctx, call{cfg: c.cfg, span: span, ctx: ctx, start: c.cfg.now()}
+	start := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...)}
+	var judged trace.SpanContext
+	if sub, ok := engine.JudgingOf(ctx); ok {
+		if judged, ok = c.speeches.get(sub); ok {
+			start = append(start, trace.WithLinks(trace.Link{SpanContext: judged}))
+		}
+	}
+	ctx, span := c.cfg.tracer.Start(ctx, operationChat+" "+req.Model, start...)
+	if sub, ok := engine.SpeakingOf(ctx); ok {
+		c.speeches.put(sub, span.SpanContext())
+	}
+	return ctx, call{cfg: c.cfg, span: span, ctx: ctx, start: c.cfg.now(), judged: judged}
 }
 
 func (k call) end(req llm.Request, resp llm.Response, err error) {
@@ -136,7 +157,7 @@ func (k call) end(req llm.Request, resp llm.Response, err error) {
 	}
 	k.span.SetAttributes(spanAttrs...)
 	if len(req.Schema) > 0 && req.Purpose != engine.PurposeArgumentExtraction {
-		k.span.AddEvent(eventEvaluation, trace.WithAttributes(attrEvaluationName.String(req.Purpose)))
+		k.evaluated(req)
 	}
 	k.cfg.duration.Record(k.ctx, elapsed, metric.WithAttributeSet(attribute.NewSet(kv[:n]...)))
 	kv[n] = attrTokenType.String("input")
@@ -165,4 +186,61 @@ func ErrorType(err error) string {
 		return strconv.Itoa(api.StatusCode)
 	}
 	return "_OTHER"
+}
+
+// evaluated records the gen_ai.evaluation.result event of a judgment:
+// parented to the span of the speech it judged when that is known, else on
+// its own span.
+func (k call) evaluated(req llm.Request) {
+	name := attrEvaluationName.String(req.Purpose)
+	if !k.judged.IsValid() {
+		k.span.AddEvent(eventEvaluation, trace.WithAttributes(name))
+		return
+	}
+	var rec log.Record
+	rec.SetEventName(eventEvaluation)
+	rec.SetTimestamp(k.cfg.now())
+	rec.SetSeverity(log.SeverityInfo)
+	rec.AddAttributes(name)
+	if id := debateID(k.ctx); id != "" {
+		rec.AddAttributes(attrConversationID.String(id))
+	}
+	k.cfg.logger.Emit(trace.ContextWithSpanContext(k.ctx, k.judged), rec)
+}
+
+// maxSpeeches bounds the speeches whose spans a client remembers for the
+// judgments of them.
+const maxSpeeches = 256
+
+// speeches remembers the spans of the latest speeches, by the utterance
+// they say (engine.SpeakingOf), for the judgments of them.
+type speeches struct {
+	mu    sync.Mutex
+	max   int
+	spans map[engine.Subject]trace.SpanContext
+	order []engine.Subject // oldest first
+}
+
+func newSpeeches(n int) *speeches {
+	return &speeches{max: n, spans: map[engine.Subject]trace.SpanContext{}}
+}
+
+func (s *speeches) put(sub engine.Subject, sc trace.SpanContext) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.spans[sub]; !ok {
+		s.order = append(s.order, sub)
+	}
+	s.spans[sub] = sc // a speech asked again (empty reply): the latest
+	for len(s.order) > s.max {
+		delete(s.spans, s.order[0])
+		s.order = s.order[1:]
+	}
+}
+
+func (s *speeches) get(sub engine.Subject) (trace.SpanContext, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sc, ok := s.spans[sub]
+	return sc, ok
 }

@@ -5,6 +5,8 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/log"
+	"go.opentelemetry.io/otel/log/global"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -65,6 +67,7 @@ type Option func(*options)
 type options struct {
 	tp       trace.TracerProvider
 	mp       metric.MeterProvider
+	lp       log.LoggerProvider
 	provider string
 	now      func() time.Time
 }
@@ -79,6 +82,13 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 // provider.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(o *options) { o.mp = mp }
+}
+
+// WithLoggerProvider sets where the gen_ai.evaluation.result events of
+// judgments that judge a speech go (see [WrapClient]); the default is
+// otel's global logger provider.
+func WithLoggerProvider(lp log.LoggerProvider) Option {
+	return func(o *options) { o.lp = lp }
 }
 
 // WithProvider sets gen_ai.provider.name, the provider the wrapped client
@@ -98,6 +108,7 @@ func WithClock(now func() time.Time) Option {
 // config is options made ready for use.
 type config struct {
 	tracer   trace.Tracer
+	logger   log.Logger
 	provider string
 	now      func() time.Time
 	tokens   metric.Int64Histogram
@@ -115,8 +126,11 @@ func newConfig(opts []Option) *config {
 	if o.mp == nil {
 		o.mp = otel.GetMeterProvider()
 	}
+	if o.lp == nil {
+		o.lp = global.GetLoggerProvider()
+	}
 	meter := o.mp.Meter(ScopeName)
-	c := &config{tracer: o.tp.Tracer(ScopeName), provider: o.provider, now: o.now}
+	c := &config{tracer: o.tp.Tracer(ScopeName), logger: o.lp.Logger(ScopeName), provider: o.provider, now: o.now}
 	var err error
 	c.tokens, err = meter.Int64Histogram(metricTokenUsage,
 		metric.WithUnit("{token}"),

@@ -5,8 +5,12 @@
 // becomes a span ("chat {model}") with the gen_ai.* attributes of the
 // request, the response and its token usage, and is counted in the
 // metrics gen_ai.client.token.usage and gen_ai.client.operation.duration.
-// Judgments (calls whose request carries a Schema) add a
-// gen_ai.evaluation.result event to their span.
+// Judgments (calls whose request carries a Schema) record a
+// gen_ai.evaluation.result event: a judgment of a speech (the podcast's
+// evaluations and interrupt checks, engine.JudgingOf) as a log record in
+// the context of that speech's span, through the logger provider
+// ([WithLoggerProvider]), its own span linked to the speech's; any other
+// as an event of its own span.
 //
 // [StartDebate] makes a span for the debate itself and puts it, with the
 // debate's ID, in the context given to engine.Run: the call spans become

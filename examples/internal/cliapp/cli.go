@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,6 +56,9 @@ type options struct {
 	stubDelay     time.Duration
 	context       string
 	question      string
+	prices        priceFlags
+	maxCost       float64
+	maxTokens     int
 
 	// own are the values of each format's own flags, by format name (see
 	// formatCLI.declare).
@@ -136,6 +140,9 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
 	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the stub model's pause per word, to watch it stream (e.g. 20ms)")
 	fs.StringVar(&o.context, "context", "", "background for the question, given to every participant")
+	fs.Var(o.prices, "price", "MODEL=IN/OUT or MODEL=IN/CACHED/OUT: dollars per million input, cached input and output tokens of a model ID (MODEL * for any model without its own); repeatable. The running line and the summary show the cost")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "stop the debate before its next step once it has cost this many dollars, at the --price rates (0: no limit); it stays stored, to --resume with a larger budget")
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "stop the debate before its next step once its calls have used this many tokens, prompt and completion (0: no limit); it stays stored, to --resume with a larger budget")
 	o.own = map[string]any{}
 	for _, name := range slices.Sorted(maps.Keys(formatCLIs)) {
 		if f := formatCLIs[name]; f.declare != nil {
@@ -160,7 +167,7 @@ func printUsage(fs *flag.FlagSet, w io.Writer) {
 // parse reads the command line; flags and the question may come in any
 // order, and the words of an unquoted question are joined.
 func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, error) {
-	o := &options{set: map[string]bool{}}
+	o := &options{set: map[string]bool{}, prices: priceFlags{}}
 	fs := newFlagSet(o, getenv)
 	var words []string
 	for {
@@ -209,6 +216,12 @@ func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, 
 		return nil, fs, usagef("%s %d: must not be negative", o.given(roundsFlags...), o.rounds)
 	case o.perspectives < 0:
 		return nil, fs, usagef("--perspectives %d: must not be negative", o.perspectives)
+	case o.maxCost < 0 || math.IsNaN(o.maxCost) || math.IsInf(o.maxCost, 0):
+		return nil, fs, usagef("--max-cost %v: want a number of dollars, 0 for no limit", o.maxCost)
+	case o.maxTokens < 0:
+		return nil, fs, usagef("--max-tokens %d: must not be negative", o.maxTokens)
+	case o.maxCost > 0 && len(o.prices) == 0:
+		return nil, fs, usagef("--max-cost needs the models' prices: give --price MODEL=IN/OUT (MODEL * for any model); without them a debate costs nothing")
 	case o.list:
 		return o, fs, nil
 	case stored:
@@ -292,6 +305,41 @@ type env struct {
 	unattended bool
 	// hooks are what the build adds ([Option]).
 	hooks hooks
+	// spend counts what the model calls spend, for the running line.
+	spend *spendMeter
+}
+
+// budgeted reports whether prices or a budget were given: the running
+// line is then printed at every segment's end.
+func (e *env) budgeted() bool {
+	return len(e.opt.prices) > 0 || e.opt.maxCost > 0 || e.opt.maxTokens > 0
+}
+
+// budget is the engine's budget of the flags.
+func (o *options) budget() engine.Budget {
+	return engine.Budget{Tokens: o.maxTokens, Cost: o.maxCost}
+}
+
+// largerBudget is the budget flags of a resume hint after a stop at the
+// budget: the prices again, and each limit given, doubled.
+func (o *options) largerBudget() string {
+	var b strings.Builder
+	for _, m := range slices.Sorted(maps.Keys(o.prices)) {
+		b.WriteString(" --price " + priceArg(m, o.prices[m]))
+	}
+	if o.maxCost > 0 {
+		fmt.Fprintf(&b, " --max-cost %g", 2*o.maxCost)
+	}
+	if o.maxTokens > 0 {
+		fmt.Fprintf(&b, " --max-tokens %d", 2*o.maxTokens)
+	}
+	return b.String()
+}
+
+// spentLine is the running line of what the debate spent so far.
+func (e *env) spentLine() string {
+	u, cost := e.spend.spent()
+	return spentLine(u, cost, len(e.opt.prices) > 0, e.opt.budget())
 }
 
 // asks reports whether the person at the terminal is asked the debate's
@@ -407,6 +455,9 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		}
 	}
 
+	spend := &spendMeter{prices: opt.prices}
+	client = metered(client, spend)
+
 	js, err := openStore(ctx, opt.storeDir, openURL, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "debate:", safeError(err))
@@ -418,7 +469,10 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	color := term && getenv("NO_COLOR") == ""
 	// Output that is kept, not watched, is only what stands.
 	r := render.New(stdout, duelogic.Config{}, render.Options{Color: color, Progress: term, Settled: !term})
-	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now, hooks: h}
+	e := &env{opt: opt, client: client, store: js, sink: r, render: r, stdin: newLines(stdin), stderr: stderr, now: now, hooks: h, spend: spend}
+	if e.budgeted() || term {
+		r.SetSpent(func() string { return e.spentLine() })
+	}
 	defer e.stdin.stop()
 	if term {
 		stop := ticking(r)
@@ -442,6 +496,15 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	switch {
 	case errors.As(err, new(usageError)):
 		return badUsage(err)
+	case errors.Is(err, engine.ErrBudget):
+		fmt.Fprintln(stderr, "\ndebate:", safeError(err))
+		if res != nil {
+			for _, line := range usageLines(res, len(opt.prices) > 0) {
+				fmt.Fprintln(stderr, line)
+			}
+		}
+		fmt.Fprintf(stderr, "the debate is stored, everything said kept; continue it with a larger budget: debate --store %s --resume %s%s\n", storeName(opt.storeDir), id, opt.largerBudget())
+		return exitFail
 	case errors.Is(err, engine.ErrPaused):
 		fmt.Fprintf(stderr, "\npaused at %s; continue with: debate --store %s --resume %s\n", pausedAt(ctx, js, id), storeName(opt.storeDir), id)
 		return exitOK
@@ -473,6 +536,9 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 	}
 	showOutcome(r, res)
 	if line := timingLine(res); line != "" {
+		fmt.Fprintln(stderr, line)
+	}
+	for _, line := range usageLines(res, len(opt.prices) > 0) {
 		fmt.Fprintln(stderr, line)
 	}
 	if v := viewOf(res.Detail); v.finish != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
+	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -147,7 +148,15 @@ func (e *env) options(name string, stored []engine.Event, before func()) []engin
 	if fc.observe != nil && stored == nil {
 		sink = events.FanOut(sink, engine.SinkFunc(func(_ context.Context, ev engine.Event) { fc.observe(e, ev) }))
 	}
-	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(sink)}
+	if e.budgeted() {
+		// The running line, at every segment's end, on stderr.
+		sink = events.FanOut(sink, engine.SinkFunc(func(_ context.Context, ev engine.Event) {
+			if ev.Type == engine.EventSegmentEnded {
+				fmt.Fprintf(e.stderr, "debate: spent so far %s\n", e.spentLine())
+			}
+		}))
+	}
+	opts := []engine.Option{engine.WithStore(e.store), engine.WithSink(sink), engine.WithPrices(e.opt.prices), engine.WithBudget(e.opt.budget())}
 	if e.now != nil {
 		opts = append(opts, engine.WithClock(e.now))
 	}
@@ -215,6 +224,9 @@ func start(ctx context.Context, e *env, name string, d engine.Debate) (*engine.R
 type stored struct {
 	sum    events.Summary
 	events []engine.Event
+	// spent and cost are what its stored steps spent.
+	spent llm.Usage
+	cost  float64
 }
 
 // load reads the stored debate id.
@@ -234,7 +246,11 @@ func load(ctx context.Context, e *env, id string) (stored, error) {
 	if err != nil {
 		return stored{}, err
 	}
-	return stored{sum, evs}, nil
+	es, err := engine.Summarize(recs)
+	if err != nil {
+		return stored{}, err
+	}
+	return stored{sum: sum, events: evs, spent: es.Usage, cost: es.Cost}, nil
 }
 
 // playOn continues the stored debate st (stopped, paused, forked or
@@ -243,6 +259,7 @@ func load(ctx context.Context, e *env, id string) (stored, error) {
 // result without a model call. heading is the line shown between the two.
 func playOn(ctx context.Context, e *env, st stored, heading string) (*engine.Result[engine.Outcome], error) {
 	e.unattended = st.sum.Debate.Unattended
+	e.spend.start(st.spent, st.cost)
 	show := func() {
 		// The end of a finished debate is left to its outcome, which the
 		// result gives.

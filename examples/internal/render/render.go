@@ -74,6 +74,7 @@ type Renderer struct {
 	tokens     int
 	start      time.Time
 	statusShow bool
+	spent      func() string // what the debate spent so far, for the status line
 
 	// A person is being asked (Prompt): the events that come wait in
 	// asked until Answered.
@@ -113,6 +114,15 @@ func (r *Renderer) SetLive(live func(after *engine.Utterance) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.live = live
+}
+
+// SetSpent has the status line show spent(), what the debate has spent so
+// far (its tokens, its cost), in place of the count of tokens streamed.
+// spent is called with the renderer locked: it must not call the renderer.
+func (r *Renderer) SetSpent(spent func() string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.spent = spent
 }
 
 // SetConfig changes the config the speakers are named after (a resumed
@@ -756,7 +766,12 @@ func (r *Renderer) showStatus() {
 		parts = append(parts, x)
 	}
 	el := r.opt.Now().Sub(r.start).Round(time.Second)
-	parts = append(parts, fmt.Sprintf("%d tokens", r.tokens), fmt.Sprintf("%d:%02d", int(el.Minutes()), int(el.Seconds())%60))
+	if r.spent != nil {
+		parts = append(parts, r.spent())
+	} else {
+		parts = append(parts, fmt.Sprintf("%d tokens", r.tokens))
+	}
+	parts = append(parts, fmt.Sprintf("%d:%02d", int(el.Minutes()), int(el.Seconds())%60))
 	fmt.Fprint(r.w, r.style("⏳ "+strings.Join(parts, " · "), dim))
 	r.statusShow = true
 }
