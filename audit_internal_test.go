@@ -21,7 +21,7 @@ func TestStoredEvaluationsOfCutResponses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := shortConfig()
 		c := newLiveClient(func(r llm.Request) (string, error) {
-			if strings.Contains(r.Messages[0].Content, "- chair_2:") {
+			if strings.Contains(r.Messages[len(r.Messages)-1].Content, "- chair_2:") {
 				return interruptBy("chair_2", 0.9)(r) // chair_2 cuts chair_1 off
 			}
 			return noInterrupt, nil
