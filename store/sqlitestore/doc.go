@@ -1,0 +1,2 @@
+// Package sqlitestore is a duelogic store in SQLite.
+package sqlitestore
