@@ -40,10 +40,12 @@ func SchemaVersion() int { return len(migrations) }
 // sqliteMagic starts every SQLite database file.
 const sqliteMagic = "SQLite format 3\x00"
 
-// checkFile refuses, before anything opens it for writing, a file at abs
-// that is not a SQLite database or that is another application's: what
-// Open must not write to. A missing or empty file is a new store.
-func checkFile(ctx context.Context, abs string) error {
+// checkFile refuses, before SQLite opens it, a file at abs that is not a
+// SQLite database (random bytes, a text file): SQLite would call it
+// damaged. Whether a SQLite database is another application's is for
+// migrate to say, in the transaction that would make it a store. A missing
+// or empty file is a new store.
+func checkFile(abs string) error {
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -70,19 +72,7 @@ func checkFile(ctx context.Context, abs string) error {
 	if n < len(head) || !bytes.HasPrefix(head, []byte(sqliteMagic)) {
 		return fmt.Errorf("%w: %s is not a SQLite database (it does not start with SQLite's header): damaged, or another kind of file", ErrForeign, abs)
 	}
-	// A read-only look: the application and the tables of the database.
-	db, err := sql.Open("sqlite", dsn(abs, "ro", false, nil))
-	if err != nil {
-		return fmt.Errorf("sqlitestore: open %s: %w", abs, err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return unreadable(abs, err)
-	}
-	defer conn.Close()
-	return checkSchema(ctx, conn, abs)
+	return nil
 }
 
 // unreadable is the error of a database file SQLite cannot read.

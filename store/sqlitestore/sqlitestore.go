@@ -58,12 +58,18 @@ var ErrForeign = errors.New("sqlitestore: not a duelogic database")
 // that names the file, and nothing is written to it. A database whose
 // schema is newer than this package's is refused too.
 func Open(ctx context.Context, path string) (*Store, error) {
-	return open(ctx, path, nil)
+	return open(ctx, path, config{proj: projection})
 }
 
-// open is Open with extra pragmas run on every connection (tests set
-// max_page_count with it, to fill the database).
-func open(ctx context.Context, path string, pragmas []string) (*Store, error) {
+// config is what Open sets and tests change.
+type config struct {
+	// pragmas are run on every connection (tests set max_page_count, to
+	// fill the database).
+	pragmas []string
+	proj    projector
+}
+
+func open(ctx context.Context, path string, cfg config) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -74,21 +80,21 @@ func open(ctx context.Context, path string, pragmas []string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
-	if err := checkFile(ctx, abs); err != nil {
+	if err := checkFile(abs); err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", dsn(abs, "rwc", true, pragmas))
+	w, err := sql.Open("sqlite", dsn(abs, "rwc", true, cfg.pragmas))
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", abs, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{path: abs, locks: abs + ".locks", w: w, proj: projection}
+	s := &Store{path: abs, locks: abs + ".locks", w: w, proj: cfg.proj}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(abs, "rw", false, pragmas))
+	r, err := sql.Open("sqlite", dsn(abs, "rw", false, cfg.pragmas))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", abs, err)

@@ -18,7 +18,7 @@ func openTest(t testing.TB, pragmas ...string) *Store {
 // openAt opens the store at path, closed after the test.
 func openAt(t testing.TB, path string, pragmas ...string) *Store {
 	t.Helper()
-	s, err := open(context.Background(), path, pragmas)
+	s, err := open(context.Background(), path, config{pragmas: pragmas, proj: projection})
 	if err != nil {
 		t.Fatal(err)
 	}
