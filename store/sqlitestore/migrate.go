@@ -10,6 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ApplicationID is the application_id of the databases this package
@@ -179,6 +182,10 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
+		}
+		var se *sqlite.Error
+		if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_NOTADB || se.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
+			return unreadable(s.path, err)
 		}
 		return s.dbError("open", err)
 	}

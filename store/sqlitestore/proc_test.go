@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 func child(role string) int {
 	ctx := context.Background()
 	cfg := config{proj: projection}
-	if role == "play" {
+	if role == "play" || role == "limited" {
 		cfg.proj = killingProjection()
 	}
 	st, err := open(ctx, os.Getenv("SQLITESTORE_DB"), cfg)
@@ -48,6 +48,8 @@ func child(role string) int {
 		return appendShared(ctx, st)
 	case "play":
 		return playUntilKilled(ctx, st)
+	case "limited":
+		return playLimited(ctx, st)
 	}
 	fmt.Fprintf(os.Stderr, "unknown child role %q\n", role)
 	return 1

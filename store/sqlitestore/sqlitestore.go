@@ -207,6 +207,8 @@ func (s *Store) dbError(what string, err error) error {
 			return fmt.Errorf("%w: sqlitestore: %s: the database %s is damaged: %v", store.ErrCorrupt, what, s.path, err)
 		case sqlite3.SQLITE_FULL:
 			return fmt.Errorf("sqlitestore: %s: the database %s is full (no space left on its disk, or at its size limit): nothing of it was stored: %w", what, s.path, err)
+		case sqlite3.SQLITE_IOERR:
+			return fmt.Errorf("sqlitestore: %s: reading or writing the database %s failed (a full disk, a file size limit, an I/O error): nothing of it was stored: %w", what, s.path, err)
 		}
 	}
 	return fmt.Errorf("sqlitestore: %s in %s: %w", what, s.path, err)
