@@ -53,7 +53,7 @@ func TestFullDatabase(t *testing.T) {
 		t.Fatalf("the debate went on in a database of at most %d pages", limit)
 	}
 	t.Logf("stopped by: %v", err)
-	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "is full") {
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "no space left on its disk") {
 		t.Errorf("error %q does not name the file and say it is full", msg)
 	}
 	recs, err := s.Records(ctx, "full")
