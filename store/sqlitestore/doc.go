@@ -41,7 +41,7 @@
 //	-- the size of each debate's log
 //	SELECT debate_id, max(seq) AS records FROM records GROUP BY debate_id;
 //	-- what was said in a debate (the engine's utterance records)
-//	SELECT seq, json_extract(data, '$.event.utterance.speaker'), json_extract(data, '$.event.utterance.content')
+//	SELECT seq, json_extract(data, '$.value.speaker') AS speaker, json_extract(data, '$.value.content') AS says
 //	FROM records WHERE debate_id = ? AND type = 'utterance' ORDER BY seq;
 //
 // The tables derived from the log (the projections the SQL stores share)
