@@ -27,6 +27,7 @@ type Store struct {
 	w     *sql.DB // one connection: the appends of this process, in turn
 	r     *sql.DB // the readers
 	proj  projector
+	group group // the Appends waiting to commit
 }
 
 var (
@@ -152,6 +153,12 @@ func (s *Store) Close() error {
 // with an error wrapping store.ErrInvalidID or store.ErrInvalidRecord. When
 // the disk (or the database's size limit) is full, Append fails naming the
 // file and nothing of rec is stored.
+//
+// Concurrent Appends of one Store are committed together (group commit,
+// see commitBatch): one transaction and one sync of the WAL for all the
+// records that wait while the one before commits, each record in a
+// savepoint of its own, so that each Append has its own verdict. An
+// Append returns when its record is committed (or refused).
 func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -159,20 +166,44 @@ func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var last int64
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM records WHERE debate_id = ?`, rec.DebateID).Scan(&last); err != nil {
-			return err
-		}
-		if rec.Seq != last+1 {
-			return fmt.Errorf("%w: debate %q: seq %d, want %d", store.ErrConflict, rec.DebateID, rec.Seq, last+1)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records (debate_id, seq, type, time, data) VALUES (?, ?, ?, ?, ?)`,
-			rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data)); err != nil {
-			return err
-		}
-		return s.proj.project(ctx, tx, rec)
-	})
+	return s.group.append(ctx, s, rec)
+}
+
+// appendOne is Append of one record in a transaction of its own.
+func (s *Store) appendOne(ctx context.Context, rec store.Record) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error { return s.insert(ctx, tx, rec) })
+	return s.appendError(ctx, rec, err)
+}
+
+// insert checks rec's Seq against the debate's log, inserts it and
+// projects it, in tx. It returns an error wrapping store.ErrConflict for a
+// Seq out of turn, and a projectionError when the projection fails.
+func (s *Store) insert(ctx context.Context, tx *sql.Tx, rec store.Record) error {
+	var last int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM records WHERE debate_id = ?`, rec.DebateID).Scan(&last); err != nil {
+		return err
+	}
+	if rec.Seq != last+1 {
+		return fmt.Errorf("%w: debate %q: seq %d, want %d", store.ErrConflict, rec.DebateID, rec.Seq, last+1)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO records (debate_id, seq, type, time, data) VALUES (?, ?, ?, ?, ?)`,
+		rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data)); err != nil {
+		return err
+	}
+	if err := s.proj.project(ctx, tx, rec); err != nil {
+		return projectionError{err}
+	}
+	return nil
+}
+
+// projectionError is the failure of a record's projection.
+type projectionError struct{ err error }
+
+func (e projectionError) Error() string { return "projection: " + e.err.Error() }
+func (e projectionError) Unwrap() error { return e.err }
+
+// appendError is the error Append returns for rec after err (nil: none).
+func (s *Store) appendError(ctx context.Context, rec store.Record, err error) error {
 	if err == nil || errors.Is(err, store.ErrConflict) {
 		return err
 	}
