@@ -30,9 +30,12 @@
 // the debate's last Seq, inserts the record and commits; the WAL is synced
 // at every commit (synchronous=FULL), so an acknowledged record survives a
 // crash of the machine, not only of the process. Appends of one process
-// queue for its one writing connection; appends of several processes wait
-// for one another in SQLite's busy handler, up to [BusyTimeout]. Many
-// debates, played by many goroutines and processes, share one file.
+// that wait while another commits are committed together, in its next
+// transaction (group commit: one sync for them all, each record in a
+// savepoint of its own, so each Append has its own verdict); appends of
+// several processes wait for one another in SQLite's busy handler, up to
+// [BusyTimeout]. Many debates, played by many goroutines and processes,
+// share one file.
 //
 // records is the log and the source of truth: one row per record, keyed by
 // (debate_id, seq), with its type, its time (RFC 3339 with nanoseconds and
