@@ -107,6 +107,8 @@ func parseJobs(args []string, stderr io.Writer) (*jobOptions, error) {
 	switch {
 	case n != 1:
 		return nil, errors.New("give one of --enqueue, --cancel, --requeue and --list")
+	case strings.HasPrefix(o.store, sqlitePrefix):
+		return nil, fmt.Errorf("--store %s: a SQLite store has no job queue: --enqueue, --cancel and --requeue queue debates in PostgreSQL (give --store postgres://URL); to play the debate here, leave out --enqueue", o.store)
 	case !strings.HasPrefix(o.store, "postgres://") && !strings.HasPrefix(o.store, "postgresql://"):
 		return nil, errors.New("the job commands queue debates in PostgreSQL: give --store postgres://URL")
 	case o.enqueue && o.question == "":

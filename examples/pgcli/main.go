@@ -1,11 +1,19 @@
-// Command pgcli is the debate command of examples/cli with PostgreSQL
+// Command pgcli is the debate command of examples/cli with the SQL stores
 // linked in: besides a directory of JSONL files, --store takes a
 // postgres:// (or postgresql://) URL, and the debates are recorded in that
-// database by store/pgstore, which creates its tables on first use.
+// database by store/pgstore, which creates its tables on first use; or
+// sqlite:FILE, and the debates are recorded in that SQLite file by
+// store/sqlitestore, which creates it on first use.
 //
 //	pgcli --store postgres://app@db/duelogic "Should cities ban cars?"
 //	pgcli --store postgres://app@db/duelogic --list
 //	pgcli --store postgres://app@db/duelogic --resume dl-0123456789abcdef
+//	pgcli --store sqlite:debates.db "Should cities ban cars?"
+//	pgcli --store sqlite:debates.db --fork dl-0123456789abcdef@12 --set flow.maxExchanges=4
+//
+// Starting, resuming, --list and --fork work alike on both; the job
+// commands (--enqueue, --cancel, --requeue, below) queue debates in
+// PostgreSQL and refuse a sqlite: store.
 //
 // It is a module of its own, so that the core module and examples/cli do
 // not require a database driver. Build it with
@@ -56,6 +64,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"gopkg.in/yaml.v3"
@@ -63,7 +72,11 @@ import (
 	"github.com/duelogic/duelogic/examples/internal/cliapp"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/duelogic/duelogic/store/sqlitestore"
 )
+
+// sqlitePrefix starts a --store value naming a SQLite file.
+const sqlitePrefix = "sqlite:"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -95,8 +108,19 @@ func yamlToJSON(data []byte) ([]byte, error) {
 	return out, nil
 }
 
-// open is pgstore.Open as the command's store opener.
+// open is the command's store opener: sqlitestore.Open for sqlite:FILE,
+// pgstore.Open for a postgres:// URL.
 func open(ctx context.Context, url string) (store.Store, error) {
+	if file, ok := strings.CutPrefix(url, sqlitePrefix); ok {
+		if file == "" {
+			return nil, errors.New("sqlite: names no file: give --store sqlite:FILE")
+		}
+		st, err := sqlitestore.Open(ctx, file)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	st, err := pgstore.Open(ctx, url)
 	if err != nil {
 		return nil, err

@@ -134,7 +134,7 @@ func newFlagSet(o *options, getenv func(string) string) *flag.FlagSet {
 	fs.Var(&o.sets, "set", "with --fork: set a field of the forked debate's configuration, as a dotted JSON path and a value read as JSON when it is JSON, else as text (--set arbiter.modelId=gpt-4o --set flow.maxExchanges=4); repeatable")
 	fs.BoolVar(&o.list, "list", false, "list the debates in --store with their format and status")
 	fs.StringVar(&o.out, "out", "", "write the finished debate's documents to this directory: <id>.md (transcript), <id>.json (result) and the format's own as <id>.<name>; formal writes the seed's <timestamp>-<slug>/ (transcript.md, summary.md, blog-post.md, assessor-report.md, debate-log.jsonl)")
-	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL in a build with PostgreSQL (examples/pgcli)")
+	fs.StringVar(&o.storeDir, "store", "debates", "where debates are recorded: a directory of JSONL files, or a postgres:// URL or sqlite:FILE in a build with the SQL stores (examples/pgcli)")
 	fs.StringVar(&o.baseURL, "base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub model); the key is read from $DUELOGIC_API_KEY")
 	fs.StringVar(&o.model, "model", getenv("DUELOGIC_MODEL"), "seat this model ID in every seat (default $DUELOGIC_MODEL)")
 	fs.Int64Var(&o.seed, "seed", 1, "the stub model's seed")
@@ -412,7 +412,7 @@ func runAt(ctx context.Context, now func() time.Time, args []string, stdin io.Re
 		return badUsage(err)
 	}
 	if isURL(opt.storeDir) && openURL == nil {
-		return badUsage(usagef("--store %s: this build of debate records to JSONL directories only; for PostgreSQL run examples/pgcli (go -C examples/pgcli run . --store postgres://...)", storeName(opt.storeDir)))
+		return badUsage(usagef("--store %s: this build of debate records to JSONL directories only; for PostgreSQL or SQLite run examples/pgcli (go -C examples/pgcli run . --store postgres://... or --store sqlite:FILE)", storeName(opt.storeDir)))
 	}
 	if opt.list {
 		if err := list(ctx, opt.storeDir, openURL, stdout, stderr); err != nil {
@@ -698,16 +698,19 @@ func flagsOnly(o *options, names ...string) []string {
 }
 
 // isURL reports whether a --store value names a database rather than a
-// directory.
+// directory: a postgres:// URL, or sqlite:FILE.
 func isURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://") || strings.HasPrefix(s, sqlitePrefix)
 }
+
+// sqlitePrefix starts a --store value that names a SQLite file.
+const sqlitePrefix = "sqlite:"
 
 // storeName is a --store value as the command prints it: a URL's password
 // is masked, so that a hint to resume never echoes a secret.
 func storeName(s string) string {
-	if !isURL(s) {
-		return s
+	if !isURL(s) || strings.HasPrefix(s, sqlitePrefix) {
+		return s // a file's name holds no password
 	}
 	u, err := url.Parse(s)
 	if err != nil {

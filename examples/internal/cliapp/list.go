@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -32,8 +33,8 @@ type lister interface {
 // cannot list the store at all.
 func list(ctx context.Context, dir string, openURL StoreOpener, w, errw io.Writer) error {
 	name := storeName(dir)
-	if !isURL(dir) {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+	if local := strings.TrimPrefix(dir, sqlitePrefix); !isURL(dir) || local != dir {
+		if _, err := os.Stat(local); errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(w, "no debates in %s\n", name)
 			return nil
 		}

@@ -1,6 +1,7 @@
 package cliapp
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,18 @@ func TestStoreURLWithoutOpener(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "s3cret") {
 		t.Errorf("stderr shows the password: %q", r.stderr)
+	}
+}
+
+// A sqlite: --store in a build without the SQL stores is a usage error
+// that names the build that has it, and creates nothing.
+func TestSQLiteStoreWithoutOpener(t *testing.T) {
+	dir := t.TempDir()
+	r := debate(t, dir, "", "--store", "sqlite:debates.db", "Should cities ban cars?")
+	if r.code != 2 || !strings.Contains(r.stderr, "examples/pgcli") || !strings.Contains(r.stderr, "sqlite:FILE") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 0 {
+		t.Errorf("created %v", es)
 	}
 }
