@@ -47,10 +47,31 @@
 //	SELECT seq, json_extract(data, '$.value.speaker') AS speaker, json_extract(data, '$.value.content') AS says
 //	FROM records WHERE debate_id = ? AND type = 'utterance' ORDER BY seq;
 //
-// The tables derived from the log (the projections the SQL stores share)
-// are kept in the transaction of each Append, so they are never behind
-// the log nor ahead of it, and [Store.Rebuild] derives a debate's again
-// from its log.
+// Beside the log are the tables people query, derived from it record by
+// record: package sqlproj's definition in its SQLite dialect, the same one
+// pgstore renders for PostgreSQL — debates, utterances and judgments for
+// every debate, and each linked format's own tables (the podcast's
+// debate_chairs, response_evaluations and chair_interruptions, moderated's
+// debate_rounds, formal's entries, sources and verifications, scored's
+// rounds, persuasion's moves, commitments and arguments). JSON columns are
+// text (json_extract reads them), times RFC 3339 text in UTC, booleans 0
+// and 1:
+//
+//	-- every formal verdict of the last week, with its winner
+//	SELECT id, verdict_winner, verdict_summary FROM debates
+//	WHERE format = 'formal' AND status = 'finished' AND ended_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-7 days');
+//	-- the rounds of one moderated debate
+//	SELECT round, json_array_length(arguments), decision FROM debate_rounds WHERE debate_id = ? ORDER BY round;
+//
+// A record's rows are written in the transaction of its Append, after the
+// record, so the tables are never ahead of the log. When a projection
+// fails for what it is (a format's projector, a table changed by hand)
+// rather than for the database, its rows are rolled back and the failure
+// kept ([Store.ProjectionFaults]): the record stays stored — the log is
+// the truth, and a debate does not stop because a table disagrees — until
+// [Store.Rebuild] derives the debate's rows again from its log. A format
+// that is not linked into the process that appends gets the common tables
+// only; Rebuild, in a process that links it, fills its own.
 //
 // # Faults
 //

@@ -35,6 +35,15 @@ var migrations = []string{
 	) WITHOUT ROWID;
 	CREATE INDEX records_heads ON records (debate_id) WHERE seq = 1;
 	CREATE INDEX records_ends ON records (debate_id) WHERE type = 'debate_ended';`,
+	// 2: the records whose projection failed (see Store.Append), until a
+	// Rebuild of their debate repairs them.
+	`CREATE TABLE projection_faults (
+		debate_id TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		error TEXT NOT NULL,
+		at TEXT NOT NULL,
+		PRIMARY KEY (debate_id, seq)
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the version of the newest schema this package knows.
@@ -169,10 +178,8 @@ func (s *Store) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		for _, ddl := range s.proj.schema {
-			if _, err := tx.ExecContext(ctx, ddl); err != nil {
-				return fmt.Errorf("projection schema: %w", err)
-			}
+		if err := s.proj.schema(ctx, tx); err != nil {
+			return fmt.Errorf("projection schema: %w", err)
 		}
 		return nil
 	})

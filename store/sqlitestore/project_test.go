@@ -20,7 +20,10 @@ import (
 // a record of type "boom": a stand-in for the shared projections, to show
 // the seam keeps them with the log.
 var testProjection = projector{
-	schema: []string{`CREATE TABLE IF NOT EXISTS proj_test (debate_id TEXT, seq INTEGER, type TEXT, PRIMARY KEY (debate_id, seq))`},
+	schema: func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS proj_test (debate_id TEXT, seq INTEGER, type TEXT, PRIMARY KEY (debate_id, seq))`)
+		return err
+	},
 	project: func(ctx context.Context, tx *sql.Tx, rec store.Record) error {
 		if rec.Type == "boom" {
 			return errors.New("projection failed")
@@ -53,9 +56,9 @@ func projected(t *testing.T, s *Store) []string {
 	return out
 }
 
-// Append runs the projection in the transaction that inserts the record:
-// when the projection fails, the record is not stored either; Rebuild
-// derives a debate's rows again from its log, and only that debate's.
+// Append runs the projection in the transaction that inserts the record;
+// a projection that fails keeps the record and a fault; Rebuild derives a
+// debate's rows again from its log, and only that debate's.
 func TestProjectionSeam(t *testing.T) {
 	ctx := t.Context()
 	s, err := open(ctx, filepath.Join(t.TempDir(), "p.db"), config{proj: testProjection})
@@ -73,12 +76,24 @@ func TestProjectionSeam(t *testing.T) {
 	if diff := cmp.Diff(want, projected(t, s)); diff != "" {
 		t.Fatalf("projected rows (-want +got):\n%s", diff)
 	}
-	err = s.Append(ctx, store.Record{DebateID: "a", Seq: 3, Type: "boom", Time: when, Data: []byte(`{}`)})
-	if err == nil || !strings.Contains(err.Error(), "projection failed") {
+	// A projection that fails for what it is keeps the record (the log is
+	// the truth) and a fault, until a Rebuild succeeds; Rebuild fails
+	// while it still cannot project, changing nothing.
+	if err := s.Append(ctx, store.Record{DebateID: "c", Seq: 1, Type: "boom", Time: when, Data: []byte(`{}`)}); err != nil {
 		t.Fatalf("Append whose projection fails: %v", err)
 	}
-	if recs, err := s.Records(ctx, "a"); err != nil || len(recs) != 2 {
-		t.Fatalf("after a failed projection: %d records (%v), want 2: the record went without its rows", len(recs), err)
+	if recs, err := s.Records(ctx, "c"); err != nil || len(recs) != 1 {
+		t.Fatalf("after a failed projection: %d records (%v), want 1", len(recs), err)
+	}
+	faults, err := s.ProjectionFaults(ctx)
+	if err != nil || len(faults) != 1 || faults[0].DebateID != "c" || faults[0].Seq != 1 || !strings.Contains(faults[0].Error, "projection failed") {
+		t.Fatalf("projection faults %+v (%v), want c/1's", faults, err)
+	}
+	if err := s.Rebuild(ctx, "c"); err == nil || !strings.Contains(err.Error(), "projection failed") {
+		t.Fatalf("Rebuild of a debate still failing: %v", err)
+	}
+	if faults, _ := s.ProjectionFaults(ctx); len(faults) != 1 {
+		t.Fatalf("a failed Rebuild cleared the faults: %+v", faults)
 	}
 
 	// Damage the rows of a and b; rebuild a only.

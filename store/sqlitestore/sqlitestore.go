@@ -177,7 +177,8 @@ func (s *Store) appendOne(ctx context.Context, rec store.Record) error {
 
 // insert checks rec's Seq against the debate's log, inserts it and
 // projects it, in tx. It returns an error wrapping store.ErrConflict for a
-// Seq out of turn, and a projectionError when the projection fails.
+// Seq out of turn, and a projectionError when the projection fails for the
+// database (see [Store.project]).
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, rec store.Record) error {
 	var last int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM records WHERE debate_id = ?`, rec.DebateID).Scan(&last); err != nil {
@@ -190,10 +191,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, rec store.Record) error 
 		rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data)); err != nil {
 		return err
 	}
-	if err := s.proj.project(ctx, tx, rec); err != nil {
-		return projectionError{err}
-	}
-	return nil
+	return s.project(ctx, tx, rec)
 }
 
 // projectionError is the failure of a record's projection.
@@ -357,8 +355,10 @@ func (s *Store) ids(ctx context.Context, query string) ([]string, error) {
 // Rebuild derives the projections of a debate again from its log, in one
 // transaction: it deletes the debate's rows and projects every record
 // again. It holds the database's write lock meanwhile, so no Append
-// interleaves. It returns an error wrapping store.ErrNotFound for a debate
-// without records.
+// interleaves; it clears the debate's projection faults. It returns an
+// error wrapping store.ErrNotFound for a debate without records, and the
+// projection's error, with nothing changed, when a record still cannot be
+// projected.
 func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -372,6 +372,9 @@ func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 			return fmt.Errorf("%w: debate %q", store.ErrNotFound, debateID)
 		}
 		if err := s.proj.clear(ctx, tx, debateID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM projection_faults WHERE debate_id = ?`, debateID); err != nil {
 			return err
 		}
 		for _, rec := range recs {
