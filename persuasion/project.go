@@ -40,7 +40,7 @@ func (f *Format) Tables() []engine.Table {
 				column("round", engine.ColInt, true, ""),
 				column("phase", engine.ColText, true, ""),
 				column("side", engine.ColText, true, "PRO or OPP: whose turn"),
-				column("speaker", engine.ColText, true, "who made the move"),
+				column("speaker", engine.ColText, true, "who made the move, by speaker ID (pro, opp) as in utterances"),
 				column("act", engine.ColText, true, "claim, why, concede, retract, since"),
 				column("proposition", engine.ColText, true, ""),
 				column("reasons", engine.ColJSON, false, ""),
@@ -56,7 +56,7 @@ func (f *Format) Tables() []engine.Table {
 			Name: TableCommitments, Doc: "seed 002: each side's commitment store",
 			Columns: []engine.Column{
 				column("debate_id", engine.ColText, true, ""),
-				column("speaker", engine.ColText, true, ""),
+				column("speaker", engine.ColText, true, "whose store, by speaker ID (pro, opp)"),
 				column("proposition", engine.ColText, true, ""),
 				column("committed", engine.ColBool, true, "false once retracted"),
 				column("move_id", engine.ColText, false, "the move that last changed it"),
@@ -103,7 +103,7 @@ func (f *Format) Project(st engine.StoredStep) []engine.Row {
 			}
 			rows = append(rows, engine.Row{Table: TableMoves, Values: map[string]any{
 				"debate_id": st.DebateID, "seq": st.Seq, "position": len(rows) + 1, "move_id": orNull(m.ID),
-				"round": t.Round, "phase": string(t.Phase), "side": t.Side, "speaker": m.Speaker, "act": string(m.Act),
+				"round": t.Round, "phase": string(t.Phase), "side": t.Side, "speaker": SpeakerID(m.Speaker), "act": string(m.Act),
 				"proposition": m.Proposition, "reasons": reasons, "target": orNull(m.Target), "attack": orNull(m.Attack),
 				"text": orNull(m.Text), "challenge": challenge,
 			}})
@@ -150,7 +150,7 @@ func (f *Format) Project(st engine.StoredStep) []engine.Row {
 func commitmentRows(st engine.StoredStep, m argumentation.Move) []engine.Row {
 	set := func(p string, committed, update bool) engine.Row {
 		return engine.Row{Table: TableCommitments, Update: update, Values: map[string]any{
-			"debate_id": st.DebateID, "speaker": m.Speaker, "proposition": p, "committed": committed,
+			"debate_id": st.DebateID, "speaker": SpeakerID(m.Speaker), "proposition": p, "committed": committed,
 			"move_id": orNull(m.ID), "seq": st.Seq,
 		}}
 	}
