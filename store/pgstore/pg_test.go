@@ -50,7 +50,6 @@ func errorsIs(err, target error) bool { return errors.Is(err, target) }
 
 type pgxRows = pgx.Rows
 
-// stubClient is the offline model every debate of these tests talks to.
 // stubClient is the model of the tests' debates: the stub with a seed whose
 // podcast has interruptions (the projection tests need some).
-func stubClient() llm.Client { return llm.NewStub(3) }
+func stubClient() llm.Client { return llm.NewStub(5) }

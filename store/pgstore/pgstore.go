@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/sqlproj"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -31,7 +30,7 @@ var (
 )
 
 // MaxIDLen is the longest debate ID the store takes, in bytes.
-const MaxIDLen = 256
+const MaxIDLen = sqlproj.MaxIDLen
 
 // Open connects to the database dsn names (a URL, postgres://user@host/db,
 // or key=value pairs, as pgx parses them; pool_max_conns and the other pgxpool
@@ -76,13 +75,13 @@ const insertRecord = `INSERT INTO records (debate_id, seq, type, time, data) VAL
 // error wrapping store.ErrConflict unless rec.Seq is the debate's last Seq +
 // 1: the database's keys decide, so of concurrent Appends of one Seq, in this
 // process or any other, one wins. A record it cannot store faithfully (see
-// [checkRecord]) is refused with an error wrapping store.ErrInvalidID or
+// [sqlproj.CheckRecord]) is refused with an error wrapping store.ErrInvalidID or
 // store.ErrInvalidRecord.
 func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := checkRecord(rec); err != nil {
+	if err := sqlproj.CheckRecord(rec); err != nil {
 		return err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.appendTx(ctx, tx, rec) })
@@ -99,7 +98,7 @@ func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, rec store.Record) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := checkRecord(rec); err != nil {
+	if err := sqlproj.CheckRecord(rec); err != nil {
 		return err
 	}
 	return appendError(ctx, rec, s.appendTx(ctx, tx, rec))
@@ -251,7 +250,7 @@ func (s *Store) Lock(ctx context.Context, debateID string) (unlock func() error,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkID(debateID); err != nil {
+	if err := sqlproj.CheckID(debateID); err != nil {
 		return nil, err
 	}
 	conn, err := pgx.ConnectConfig(ctx, s.cfg.ConnConfig.Copy())
@@ -296,48 +295,4 @@ func closeConn(c *pgx.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c.Close(ctx)
-}
-
-// checkID reports why id cannot be a debate ID here: it must be 1 to
-// MaxIDLen bytes of UTF-8 without NUL (PostgreSQL text cannot hold it). Any
-// other character, quotes and SQL included, is stored as it is: IDs go to
-// the database as parameters, never as SQL text.
-func checkID(id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: empty", store.ErrInvalidID)
-	case len(id) > MaxIDLen:
-		return fmt.Errorf("%w %.20q...: longer than %d bytes", store.ErrInvalidID, id, MaxIDLen)
-	case !utf8.ValidString(id):
-		return fmt.Errorf("%w %q: not valid UTF-8", store.ErrInvalidID, id)
-	case strings.IndexByte(id, 0) >= 0:
-		return fmt.Errorf("%w %q: holds a NUL byte", store.ErrInvalidID, id)
-	}
-	return nil
-}
-
-// checkRecord reports why rec cannot be appended before its Seq is compared
-// with the log: an invalid ID (see checkID), what store.CheckRecord finds
-// (the records store.JSONL refuses too), or a Type holding NUL, which a
-// PostgreSQL text column cannot.
-func checkRecord(rec store.Record) error {
-	if err := checkID(rec.DebateID); err != nil {
-		return err
-	}
-	if err := store.CheckRecord(rec); err != nil {
-		return err
-	}
-	if strings.IndexByte(rec.Type, 0) >= 0 {
-		return fmt.Errorf("%w: debate %q seq %d: type %q holds a NUL byte", store.ErrInvalidRecord, rec.DebateID, rec.Seq, rec.Type)
-	}
-	return nil
-}
-
-// encodeTime writes t in RFC 3339 with nanoseconds and its offset (in UTC
-// when the offset has seconds, which RFC 3339 cannot write).
-func encodeTime(t time.Time) string {
-	if _, off := t.Zone(); off%60 != 0 {
-		t = t.UTC()
-	}
-	return t.Format(time.RFC3339Nano)
 }

@@ -70,23 +70,19 @@ func (s *Store) debateOf(ctx context.Context, tx pgx.Tx, rec store.Record) (sqlp
 	if c, ok := s.debates.get(rec.DebateID); ok {
 		return c.d, c.ok, nil
 	}
-	var (
-		first    = store.Record{DebateID: rec.DebateID, Seq: 1}
-		at, data string
-	)
+	var typ, at, data string
 	err := tx.QueryRow(ctx, `SELECT type, time, data::text FROM records WHERE debate_id = $1 AND seq = 1`, rec.DebateID).
-		Scan(&first.Type, &at, &data)
+		Scan(&typ, &at, &data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return sqlproj.Debate{}, false, nil
 	}
 	if err != nil {
 		return sqlproj.Debate{}, false, err
 	}
-	if first.Time, err = time.Parse(time.RFC3339Nano, at); err != nil {
-		return sqlproj.Debate{}, false, fmt.Errorf("debate %q seq 1: stored time %q: %w", rec.DebateID, at, err)
+	d, ok, err := sqlproj.FirstRecord(rec.DebateID, typ, at, data)
+	if err != nil {
+		return sqlproj.Debate{}, false, err
 	}
-	first.Data = []byte(data)
-	d, ok := sqlproj.DebateOf(first)
 	s.debates.put(rec.DebateID, cachedDebate{d, ok})
 	return d, ok, nil
 }
@@ -107,7 +103,7 @@ func (s *Store) appendTx(ctx context.Context, tx pgx.Tx, rec store.Record) error
 		return err
 	}
 	b := &pgx.Batch{}
-	b.Queue(insertRecord, rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data))
+	b.Queue(insertRecord, rec.DebateID, rec.Seq, rec.Type, sqlproj.EncodeTime(rec.Time), string(rec.Data))
 	var perr error
 	if ok {
 		var stmts []sqlproj.Stmt

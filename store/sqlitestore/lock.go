@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/sqlproj"
 )
 
 // Lock takes the debate's lock (see store.Locker). SQLite has no advisory
@@ -37,7 +38,7 @@ func (s *Store) Lock(ctx context.Context, debateID string) (unlock func() error,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkID(debateID); err != nil {
+	if err := sqlproj.CheckID(debateID); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(s.locks, 0o700); err != nil {

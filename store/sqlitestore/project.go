@@ -99,21 +99,19 @@ func debateOf(ctx context.Context, tx *sql.Tx, rec store.Record) (sqlproj.Debate
 		d, ok := sqlproj.DebateOf(rec)
 		return d, ok, nil
 	}
-	first := store.Record{DebateID: rec.DebateID, Seq: 1}
-	var at, data string
+	var typ, at, data string
 	err := tx.QueryRowContext(ctx, `SELECT type, time, data FROM records WHERE debate_id = ? AND seq = 1`, rec.DebateID).
-		Scan(&first.Type, &at, &data)
+		Scan(&typ, &at, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sqlproj.Debate{}, false, nil
 	}
 	if err != nil {
 		return sqlproj.Debate{}, false, err
 	}
-	if first.Time, err = time.Parse(time.RFC3339Nano, at); err != nil {
-		return sqlproj.Debate{}, false, fmt.Errorf("debate %q seq 1: stored time %q: %w", rec.DebateID, at, err)
+	d, ok, err := sqlproj.FirstRecord(rec.DebateID, typ, at, data)
+	if err != nil {
+		return sqlproj.Debate{}, false, err
 	}
-	first.Data = []byte(data)
-	d, ok := sqlproj.DebateOf(first)
 	return d, ok, nil
 }
 
@@ -146,7 +144,7 @@ func (s *Store) project(ctx context.Context, tx *sql.Tx, rec store.Record) error
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO projection_faults (debate_id, seq, error, at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (debate_id, seq) DO UPDATE SET error = excluded.error, at = excluded.at`,
-		rec.DebateID, rec.Seq, sqlproj.Text(perr.Error()), encodeTime(rec.Time))
+		rec.DebateID, rec.Seq, sqlproj.Text(perr.Error()), sqlproj.EncodeTime(rec.Time))
 	return err
 }
 

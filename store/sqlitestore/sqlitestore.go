@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/store"
+	"github.com/duelogic/duelogic/store/sqlproj"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -36,7 +36,7 @@ var (
 )
 
 // MaxIDLen is the longest debate ID the store takes, in bytes.
-const MaxIDLen = 256
+const MaxIDLen = sqlproj.MaxIDLen
 
 // BusyTimeout is how long a statement waits for another connection's
 // write transaction (of this process or another) before it fails.
@@ -149,7 +149,7 @@ func (s *Store) Close() error {
 // error wrapping store.ErrConflict unless rec.Seq is the debate's last Seq
 // + 1: the transaction holds the database's write lock from its start, so
 // of concurrent Appends of one Seq, in this process or any other, one
-// wins. A record it cannot store faithfully (see [checkRecord]) is refused
+// wins. A record it cannot store faithfully (see [sqlproj.CheckRecord]) is refused
 // with an error wrapping store.ErrInvalidID or store.ErrInvalidRecord. When
 // the disk (or the database's size limit) is full, Append fails naming the
 // file and nothing of rec is stored.
@@ -163,7 +163,7 @@ func (s *Store) Append(ctx context.Context, rec store.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := checkRecord(rec); err != nil {
+	if err := sqlproj.CheckRecord(rec); err != nil {
 		return err
 	}
 	return s.group.append(ctx, s, rec)
@@ -188,7 +188,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, rec store.Record) error 
 		return fmt.Errorf("%w: debate %q: seq %d, want %d", store.ErrConflict, rec.DebateID, rec.Seq, last+1)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO records (debate_id, seq, type, time, data) VALUES (?, ?, ?, ?, ?)`,
-		rec.DebateID, rec.Seq, rec.Type, encodeTime(rec.Time), string(rec.Data)); err != nil {
+		rec.DebateID, rec.Seq, rec.Type, sqlproj.EncodeTime(rec.Time), string(rec.Data)); err != nil {
 		return err
 	}
 	return s.project(ctx, tx, rec)
@@ -391,49 +391,4 @@ func (s *Store) Rebuild(ctx context.Context, debateID string) error {
 		return cerr
 	}
 	return s.dbError(fmt.Sprintf("rebuild debate %q", debateID), err)
-}
-
-// checkID reports why id cannot be a debate ID here: it must be 1 to
-// MaxIDLen bytes of UTF-8 without NUL — pgstore's rule, so that a debate
-// moves between the two stores. Any other character, quotes and SQL and
-// path separators included, is stored as it is: IDs go to the database as
-// parameters, never as SQL text, and lock files are named by a hash of the
-// ID, never by the ID.
-func checkID(id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: empty", store.ErrInvalidID)
-	case len(id) > MaxIDLen:
-		return fmt.Errorf("%w %.20q...: longer than %d bytes", store.ErrInvalidID, id, MaxIDLen)
-	case !utf8.ValidString(id):
-		return fmt.Errorf("%w %q: not valid UTF-8", store.ErrInvalidID, id)
-	case strings.IndexByte(id, 0) >= 0:
-		return fmt.Errorf("%w %q: holds a NUL byte", store.ErrInvalidID, id)
-	}
-	return nil
-}
-
-// checkRecord reports why rec cannot be appended before its Seq is compared
-// with the log: an invalid ID (see checkID), what store.CheckRecord finds,
-// or a Type holding NUL (pgstore refuses it too).
-func checkRecord(rec store.Record) error {
-	if err := checkID(rec.DebateID); err != nil {
-		return err
-	}
-	if err := store.CheckRecord(rec); err != nil {
-		return err
-	}
-	if strings.IndexByte(rec.Type, 0) >= 0 {
-		return fmt.Errorf("%w: debate %q seq %d: type %q holds a NUL byte", store.ErrInvalidRecord, rec.DebateID, rec.Seq, rec.Type)
-	}
-	return nil
-}
-
-// encodeTime writes t in RFC 3339 with nanoseconds and its offset (in UTC
-// when the offset has seconds, which RFC 3339 cannot write).
-func encodeTime(t time.Time) string {
-	if _, off := t.Zone(); off%60 != 0 {
-		t = t.UTC()
-	}
-	return t.Format(time.RFC3339Nano)
 }
