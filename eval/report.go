@@ -280,9 +280,9 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 	case ArmDebate:
 		a.Note = "majority of the agents' answers after the last round"
 	case ArmPersuasion:
-		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer; charged the whole dialogue, which claimstrength reads too"
+		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer; charged the whole dialogue (shared with claimstrength when both run)"
 	case ArmClaimStrength:
-		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more; charged the whole dialogue, which persuasion reads too", ClaimStrengthThreshold)
+		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more; charged the whole dialogue (shared with persuasion when both run)", ClaimStrengthThreshold)
 	case ArmModerated:
 		a.Note = "a moderated debate's recommendation, read as one of the choices by a structured judgment"
 	}
