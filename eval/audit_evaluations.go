@@ -192,6 +192,13 @@ type EvaluationAudit struct {
 	// Options are passed to every run of a juror's judgments (WithLogger,
 	// WithClock...); the store is the audit's.
 	Options []engine.Option
+	// Labels, when not empty, are people's evaluations (as
+	// [ReadEvaluationLabels] reads them), which the arbiter and each
+	// juror are compared with, field by field (Cohen's kappa). A label of
+	// a debate not audited is ignored; one naming no evaluation of an
+	// audited debate, or the wrong speaker, is an error ([ErrBadLabels])
+	// before any juror is asked.
+	Labels []EvaluationLabel
 }
 
 // EvaluationAuditReport is an audit of podcast evaluations.
@@ -229,14 +236,20 @@ type AuditedPodcast struct {
 // (Original) and by each juror (Jurors[j]), as categories by field; the
 // adherence scores beside them (null when unscored).
 type AuditedEvaluation struct {
-	Key     string `json:"key"`
-	Speaker string `json:"speaker"`
-	Model   string `json:"model"`
+	Key string `json:"key"`
+	// UtteranceSeq is the evaluated response's seq, by which a labels
+	// file names it ([EvaluationLabel]).
+	UtteranceSeq int64  `json:"utteranceSeq"`
+	Speaker      string `json:"speaker"`
+	Model        string `json:"model"`
 	// Original and Jurors[j] map each field to its category.
 	Original          map[string]string   `json:"original"`
 	Jurors            []map[string]string `json:"jurors"`
 	OriginalAdherence *int                `json:"originalAdherence"`
 	Adherence         []*int              `json:"adherence"`
+	// Labels are a person's categories, by field, of the fields labelled
+	// (absent when none is).
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // FieldAgreement is the jury's agreement on one field: Fleiss' kappa over
@@ -244,11 +257,19 @@ type AuditedEvaluation struct {
 // share of juror pairs that chose the same category, and, per juror, the
 // share of evaluations on which it chose the original arbiter's category
 // (its consistency with the debate).
+//
+// With labels, Labelled counts the evaluations a person labelled on the
+// field, and CohenKappa gives each juror's agreement with them beyond
+// chance over those evaluations, ArbiterCohenKappa the debate's own
+// arbiter's (null when undefined: no evaluation labelled).
 type FieldAgreement struct {
-	Field        string             `json:"field"`
-	FleissKappa  *float64           `json:"fleissKappa"`
-	Agreement    float64            `json:"agreement"`
-	WithOriginal map[string]float64 `json:"withOriginal"`
+	Field             string              `json:"field"`
+	FleissKappa       *float64            `json:"fleissKappa"`
+	Agreement         float64             `json:"agreement"`
+	WithOriginal      map[string]float64  `json:"withOriginal"`
+	Labelled          int                 `json:"labelled,omitempty"`
+	CohenKappa        map[string]*float64 `json:"cohenKappa,omitempty"`
+	ArbiterCohenKappa *float64            `json:"arbiterCohenKappa,omitempty"`
 }
 
 // SelfEvaluated is a juror's evaluation of a response by a chair of its
@@ -278,7 +299,10 @@ func RunEvaluationAudit(ctx context.Context, client llm.Client, st store.Store, 
 	cc := &callCounter{Client: client}
 	opts := append(slices.Clone(a.Options), engine.WithStore(st))
 	rep := &EvaluationAuditReport{Jurors: slices.Clone(a.Jurors), Fields: EvaluationFields(), Note: NoSwapNote}
-	for _, id := range a.Debates {
+	// Every debate's evaluations and labels first, so that a label naming
+	// no evaluation is found before any juror is asked.
+	stored := make([][]duelogic.StoredEvaluation, len(a.Debates))
+	for i, id := range a.Debates {
 		evals, err := duelogic.StoredEvaluations(ctx, st, id, a.Catalog)
 		if err != nil {
 			if errors.Is(err, duelogic.ErrNotPodcast) {
@@ -286,14 +310,23 @@ func RunEvaluationAudit(ctx context.Context, client llm.Client, st store.Store, 
 			}
 			return nil, fmt.Errorf("eval: audit: %w", err)
 		}
+		labels, err := labelsOf(id, evals, a.Labels)
+		if err != nil {
+			return nil, err
+		}
+		d := AuditedPodcast{ID: id}
+		for k, e := range evals {
+			d.Evaluations = append(d.Evaluations, AuditedEvaluation{Key: e.Key, UtteranceSeq: e.UtteranceSeq, Speaker: e.Speaker, Model: e.Model,
+				Original: categories(e.Evaluation), OriginalAdherence: adherence(e.Evaluation), Labels: labels[k]})
+		}
+		stored[i] = evals
+		rep.Debates = append(rep.Debates, d)
+	}
+	for di, id := range a.Debates {
+		evals, d := stored[di], &rep.Debates[di]
 		sum, err := engine.Inspect(ctx, st, id)
 		if err != nil {
 			return nil, fmt.Errorf("eval: audit: %s: %w", id, err)
-		}
-		d := AuditedPodcast{ID: id}
-		for _, e := range evals {
-			ae := AuditedEvaluation{Key: e.Key, Speaker: e.Speaker, Model: e.Model, Original: categories(e.Evaluation), OriginalAdherence: adherence(e.Evaluation)}
-			d.Evaluations = append(d.Evaluations, ae)
 		}
 		for _, m := range a.Jurors {
 			rid, res, err := rejudge(ctx, cc, sum.Debate, m, evals, opts)
@@ -312,10 +345,9 @@ func RunEvaluationAudit(ctx context.Context, client llm.Client, st store.Store, 
 				}
 			}
 		}
-		rep.Debates = append(rep.Debates, d)
 	}
 	rep.Asked = int(cc.n.Load())
-	rep.measure()
+	rep.measure(len(a.Labels) > 0)
 	return rep, nil
 }
 
@@ -367,8 +399,9 @@ func adherence(ev *duelogic.ResponseEvaluation) *int {
 	return &ev.AdherenceScore
 }
 
-// measure computes the jury's agreement on every field.
-func (rep *EvaluationAuditReport) measure() {
+// measure computes the jury's agreement on every field, and its agreement
+// with the labels when labelled.
+func (rep *EvaluationAuditReport) measure(labelled bool) {
 	for _, field := range rep.Fields {
 		fa := FieldAgreement{Field: field, WithOriginal: map[string]float64{}}
 		var cats []string
@@ -415,7 +448,39 @@ func (rep *EvaluationAuditReport) measure() {
 				fa.WithOriginal[name] = float64(same[x]) / float64(len(items))
 			}
 		}
+		if labelled {
+			fa.labelKappas(items, rep.Jurors)
+		}
 		rep.Agreement = append(rep.Agreement, fa)
+	}
+}
+
+// labelKappas sets fa's Cohen's kappas of the arbiter and of each juror
+// with the labels of items on fa's field.
+func (fa *FieldAgreement) labelKappas(items []AuditedEvaluation, jurors []string) {
+	var labels, arbiter []string
+	byJuror := make([][]string, len(jurors))
+	for _, e := range items {
+		l, ok := e.Labels[fa.Field]
+		if !ok {
+			continue
+		}
+		labels, arbiter = append(labels, l), append(arbiter, e.Original[fa.Field])
+		for x := range jurors {
+			byJuror[x] = append(byJuror[x], e.Jurors[x][fa.Field])
+		}
+	}
+	kappa := func(got []string) *float64 {
+		if k := CohenKappa(got, labels); !math.IsNaN(k) {
+			return &k
+		}
+		return nil
+	}
+	fa.Labelled = len(labels)
+	fa.ArbiterCohenKappa = kappa(arbiter)
+	fa.CohenKappa = map[string]*float64{}
+	for x, name := range jurors {
+		fa.CohenKappa[name] = kappa(byJuror[x])
 	}
 }
 
@@ -444,6 +509,26 @@ func (rep *EvaluationAuditReport) Markdown() string {
 			fmt.Fprintf(&b, " %.0f%% |", 100*fa.WithOriginal[j])
 		}
 		b.WriteString("\n")
+	}
+	if len(rep.Agreement) > 0 && rep.Agreement[0].CohenKappa != nil {
+		b.WriteString("\nAgainst people's labels (Cohen's κ over the evaluations labelled on the field):\n\n| field | labelled | arbiter |")
+		for _, j := range rep.Jurors {
+			fmt.Fprintf(&b, " %s |", j)
+		}
+		b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(rep.Jurors)) + "\n")
+		k := func(k *float64) string {
+			if k == nil {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.3f", *k)
+		}
+		for _, fa := range rep.Agreement {
+			fmt.Fprintf(&b, "| %s | %d | %s |", fa.Field, fa.Labelled, k(fa.ArbiterCohenKappa))
+			for _, j := range rep.Jurors {
+				fmt.Fprintf(&b, " %s |", k(fa.CohenKappa[j]))
+			}
+			b.WriteString("\n")
+		}
 	}
 	fmt.Fprintf(&b, "\nFields: adherence in bands of 25 (0-24, 25-49, 50-74, 75-100); steel-manning and self-critique attempted or not; %q when a reply could not be used.\n", Unscored)
 	type tally struct{ n, own, orig int }

@@ -3,8 +3,11 @@ package eval_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -247,4 +250,208 @@ func TestEvaluationCategory(t *testing.T) {
 			t.Errorf("%s of %+v: %q, want %q", tc.field, tc.ev, got, tc.want)
 		}
 	}
+}
+
+// TestAuditPodcastLabels: people's labels of the stored podcast's
+// evaluations, named by utterance seq or by key, some fields left out,
+// are compared with the arbiter and each juror per field; the κs are
+// those worked out by hand below. A label naming no evaluation, or the
+// wrong chair, stops the audit before any juror is asked.
+func TestAuditPodcastLabels(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	storePodcast(t, st, "pod")
+	evals, err := duelogic.StoredEvaluations(ctx, st, "pod", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := map[string]int{}
+	for i, e := range evals {
+		asked[e.Request.Messages[len(e.Request.Messages)-1].Content] = i
+	}
+	router := llm.NewRouter(newRecorder(llm.NewStub(9)))
+	jurors := newRecorder(router)
+	for m, s := range jurorScripts {
+		router.Handle(m, scriptedJuror{script: s, asked: asked})
+	}
+	// Steel-manning labelled on all six (A A N A N N); adherence on the
+	// first four (78, "50-74", 55.5, 30: bands 75 50 50 25); self-critique
+	// on none. The fourth line names its evaluation by key, the others by
+	// the response's seq.
+	lines := []string{
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "speaker": "chair_1", "adherence": 78, "steelManning": true}`, evals[0].UtteranceSeq),
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "adherence": "50-74", "steelManning": true}`, evals[1].UtteranceSeq),
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "adherence": 55.5, "steelManning": false}`, evals[2].UtteranceSeq),
+		fmt.Sprintf(`{"debate": "pod", "key": %q, "adherence": 30, "steelManning": true, "selfCritique": null}`, evals[3].Key),
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "steelManning": false}`, evals[4].UtteranceSeq),
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "steelManning": false}`, evals[5].UtteranceSeq),
+		`{"debate": "another", "utterance": 3, "steelManning": true}`, // not audited: ignored
+	}
+	labels, err := eval.ReadEvaluationLabels(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.RunEvaluationAudit(ctx, jurors, st, eval.EvaluationAudit{Debates: []string{"pod"}, Jurors: []string{"judge/x", "judge/y"}, Labels: labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cohen 1960: p_o the share of agreement, p_e = Σ_c p_a(c)·p_b(c) from
+	// the two raters' margins, κ = (p_o − p_e)/(1 − p_e).
+	//   steel-manning, labels A A N A N N (A 1/2, N 1/2):
+	//     x A A A A N N: p_o 5/6, p_e 4/6·1/2 + 2/6·1/2 = 1/2, κ = 2/3;
+	//     y A A A N N A: p_o 3/6, p_e 1/2, κ = 0;
+	//     the arbiter, A throughout: p_o 3/6, p_e 1·1/2 = 1/2, κ = 0.
+	//   adherence over the first four, labels 75 50 50 25 (1/4, 2/4, 1/4):
+	//     x 75 75 50 25: p_o 3/4, p_e 2/4·1/4 + 1/4·2/4 + 1/4·1/4 = 5/16,
+	//       κ = (12/16 − 5/16)/(11/16) = 7/11;
+	//     y 75 50 0 25: p_o 3/4, p_e 1/16 + 2/16 + 0 + 1/16 = 4/16, κ = 2/3;
+	//     the arbiter 75 75 50 50: p_o 2/4, p_e 2/16 + 4/16 = 6/16,
+	//       κ = (8/16 − 6/16)/(10/16) = 1/5.
+	//   self-critique: nothing labelled, every κ undefined.
+	type want struct {
+		n       int
+		arbiter *float64
+		x, y    *float64
+	}
+	f := func(v float64) *float64 { return &v }
+	wants := map[string]want{
+		eval.FieldSteelManning: {6, f(0), f(2.0 / 3), f(0)},
+		eval.FieldAdherence:    {4, f(0.2), f(7.0 / 11), f(2.0 / 3)},
+		eval.FieldSelfCritique: {0, nil, nil, nil},
+	}
+	same := func(a, b *float64) bool {
+		return a == nil && b == nil || a != nil && b != nil && math.Abs(*a-*b) < 1e-12
+	}
+	show := func(k *float64) string {
+		if k == nil {
+			return "null"
+		}
+		return fmt.Sprint(*k)
+	}
+	for _, fa := range rep.Agreement {
+		w := wants[fa.Field]
+		_, hasX := fa.CohenKappa["judge/x"]
+		if fa.Labelled != w.n || !same(fa.ArbiterCohenKappa, w.arbiter) || !hasX || !same(fa.CohenKappa["judge/x"], w.x) || !same(fa.CohenKappa["judge/y"], w.y) {
+			t.Errorf("%s: %d labelled, arbiter κ %s, judge/x %s, judge/y %s; want %d, %s, %s, %s", fa.Field, fa.Labelled,
+				show(fa.ArbiterCohenKappa), show(fa.CohenKappa["judge/x"]), show(fa.CohenKappa["judge/y"]), w.n, show(w.arbiter), show(w.x), show(w.y))
+		}
+	}
+	if e := rep.Debates[0].Evaluations[3]; e.UtteranceSeq != evals[3].UtteranceSeq || e.Labels[eval.FieldAdherence] != "25-49" {
+		t.Errorf("the fourth evaluation as reported: %+v", e)
+	}
+	md := rep.Markdown()
+	for _, s := range []string{"| steelManning | 6 | 0.000 | 0.667 | 0.000 |", "| adherence | 4 | 0.200 | 0.636 | 0.667 |", "| selfCritique | 0 | n/a | n/a | n/a |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("the report lacks %q:\n%s", s, md)
+		}
+	}
+
+	// Labels that name no evaluation, or the wrong chair.
+	st2 := store.NewMemory()
+	storePodcast(t, st2, "pod")
+	for _, bad := range []string{
+		`{"debate": "pod", "utterance": 1, "adherence": 50}`,
+		`{"debate": "pod", "key": "eval:x9:chair_1", "adherence": 50}`,
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "speaker": "chair_2", "adherence": 50}`, evals[0].UtteranceSeq),
+		fmt.Sprintf(`{"debate": "pod", "utterance": %d, "adherence": 50}`+"\n"+`{"debate": "pod", "key": %q, "adherence": 50}`, evals[0].UtteranceSeq, evals[0].Key),
+	} {
+		labels, err := eval.ReadEvaluationLabels(strings.NewReader(bad))
+		if err != nil {
+			t.Fatalf("%s: %v", bad, err)
+		}
+		c := newRecorder(router)
+		_, err = eval.RunEvaluationAudit(ctx, c, st2, eval.EvaluationAudit{Debates: []string{"pod"}, Jurors: []string{"judge/x"}, Labels: labels})
+		if !errors.Is(err, eval.ErrBadLabels) || c.all() != 0 {
+			t.Errorf("%s: %v after %d calls, want an ErrBadLabels before any", bad, err, c.all())
+		}
+	}
+}
+
+func TestReadEvaluationLabels(t *testing.T) {
+	got, err := eval.ReadEvaluationLabels(strings.NewReader(`{"debate": "d", "utterance": 12, "adherence": 100, "selfCritique": false}` + "\n\n" +
+		`{"debate": "d", "key": "eval:x1:chair_2", "adherence": "0-24", "steelManning": true}` + "\n" + `{"debate": "d", "utterance": 13}`))
+	wantLabels := []eval.EvaluationLabel{
+		{Debate: "d", Utterance: 12, Categories: map[string]string{eval.FieldAdherence: "75-100", eval.FieldSelfCritique: "not attempted"}},
+		{Debate: "d", Key: "eval:x1:chair_2", Categories: map[string]string{eval.FieldAdherence: "0-24", eval.FieldSteelManning: "attempted"}},
+		{Debate: "d", Utterance: 13, Categories: map[string]string{}},
+	}
+	if err != nil || !reflect.DeepEqual(got, wantLabels) {
+		t.Errorf("ReadEvaluationLabels: %+v, %v", got, err)
+	}
+	for _, bad := range []string{
+		`{"utterance": 3}`,
+		`{"debate": "d"}`,
+		`{"debate": "d", "utterance": 3, "key": "k"}`,
+		`{"debate": "d", "utterance": -3}`,
+		`{"debate": "d", "utterance": 3, "adherence": 101}`,
+		`{"debate": "d", "utterance": 3, "adherence": -0.5}`,
+		`{"debate": "d", "utterance": 3, "adherence": "high"}`,
+		`{"debate": "d", "utterance": 3, "adherence": true}`,
+		`{"debate": "d", "utterance": 3, "steelManning": "yes"}`,
+		`{"debate": "d", "utterance": 3, "who": 1}`,
+		`{"debate": "d", "utterance": 3} {"debate": "d", "utterance": 4}`,
+		`{"debate": "d", "utterance": 3}` + "\n" + `{"debate": "d", "utterance": 3}`,
+		`[1]`,
+	} {
+		if _, err := eval.ReadEvaluationLabels(strings.NewReader(bad)); !errors.Is(err, eval.ErrBadLabels) {
+			t.Errorf("ReadEvaluationLabels(%q): %v, want an ErrBadLabels", bad, err)
+		}
+	}
+}
+
+// FuzzReadEvaluationLabels: whatever the input, ReadEvaluationLabels
+// returns labels that each name a debate and one evaluation, with known
+// categories only, none twice, and that write and read back the same; or
+// an ErrBadLabels.
+func FuzzReadEvaluationLabels(f *testing.F) {
+	f.Add(`{"debate": "d", "utterance": 12, "adherence": 70, "steelManning": true, "selfCritique": false}`)
+	f.Add(`{"debate": "d", "key": "eval:x1:chair_2", "adherence": "25-49"}` + "\n\n" + `{"debate": "e", "utterance": 1, "speaker": "chair_1"}`)
+	f.Add(`{"debate": " ", "utterance": 0, "adherence": null}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		labels, err := eval.ReadEvaluationLabels(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, eval.ErrBadLabels) {
+				t.Fatalf("error %v is not an ErrBadLabels", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		var buf strings.Builder
+		for _, l := range labels {
+			if l.Debate == "" || (l.Utterance > 0) == (l.Key != "") || l.Utterance < 0 {
+				t.Fatalf("label %+v", l)
+			}
+			id := fmt.Sprint(l.Debate, "\x00", l.Utterance, "\x00", l.Key)
+			if seen[id] {
+				t.Fatalf("label %+v twice", l)
+			}
+			seen[id] = true
+			for field, c := range l.Categories {
+				switch field {
+				case eval.FieldAdherence:
+					if !slices.Contains(eval.AdherenceBands(), c) {
+						t.Fatalf("adherence %q", c)
+					}
+				case eval.FieldSteelManning, eval.FieldSelfCritique:
+					if c != "attempted" && c != "not attempted" {
+						t.Fatalf("%s %q", field, c)
+					}
+				default:
+					t.Fatalf("field %q", field)
+				}
+			}
+			b, err := json.Marshal(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Write(append(b, '\n'))
+		}
+		again, err := eval.ReadEvaluationLabels(strings.NewReader(buf.String()))
+		if err != nil {
+			t.Fatalf("labels written do not read back: %v\n%s", err, buf.String())
+		}
+		if len(labels) > 0 && !reflect.DeepEqual(labels, again) {
+			t.Fatalf("round trip:\n%+v\n%+v", labels, again)
+		}
+	})
 }

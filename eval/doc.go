@@ -18,7 +18,10 @@
 // of PRO's thesis in its argument graph ([ArmClaimStrength]), and a
 // moderated debate's recommendation, read as one of the choices by a
 // schema-bound judgment ([ArmModerated]). Their tokens and calls are
-// counted like the other arms'.
+// counted like the other arms'. The two persuasion arms read one stored
+// dialogue per item ([FormatDialogue]), played once: each arm is charged
+// the whole dialogue, what it would cost alone, and the run's total
+// counts it once (Report.SharedTokens).
 //
 // # Budget and cost
 //
@@ -39,7 +42,9 @@
 // ([FleissKappa]), a position swap, and people's labels ([CohenKappa]).
 // A podcast's evaluations, made between its speeches, are audited apart
 // ([RunEvaluationAudit]): each is asked again of every juror on its own,
-// with the request the arbiter was sent, so no speech is asked again.
+// with the request the arbiter was sent, so no speech is asked again;
+// people's evaluations of the same responses ([EvaluationLabel], named by
+// the response's utterance seq) give each juror's Cohen's kappa per field.
 //
 // # The offline stub
 //

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,10 +27,16 @@ const (
 	// (PRO for it, OPP against) and answers with its computed verdict:
 	// PRO's win is "yes", OPP's "no", a draw no answer. Yes/no items only.
 	ArmPersuasion = "persuasion"
-	// ArmClaimStrength plays the same dialogue and answers "yes" when the
+	// ArmClaimStrength reads the same dialogue and answers "yes" when the
 	// strength of PRO's thesis in the final argument graph (the argument
 	// of PRO's first move, scored by the dialogue's semantics) is at least
 	// ClaimStrengthThreshold, "no" otherwise. Yes/no items only.
+	//
+	// When both are asked, the two arms read one dialogue per item, played
+	// once (see [FormatDialogue]): each arm's tokens, calls and cost are
+	// the whole dialogue's, what the arm would cost alone, and the run's
+	// total counts the dialogue once (Report.SharedTokens says how much
+	// the arms' figures count twice).
 	ArmClaimStrength = "claimstrength"
 	// ArmModerated plays a moderated debate on the question and its
 	// choices, then reads the moderator's recommendation with one
@@ -55,10 +63,21 @@ const FormatOutcome = "eval.outcome"
 // the recommendation: which of the choices it names.
 const PurposeReadRecommendation = "eval_read_recommendation"
 
-// The record types of [FromFormat]'s steps.
+// FormatDialogue is the format of the persuasion dialogue that
+// [ArmPersuasion] and [ArmClaimStrength] share on an item: a debate of its
+// own (ID "dialogue-ITEM-HASH", the hash of the dialogue's format,
+// configuration and proposition) whose one step plays the persuasion
+// dialogue (ID "dialogue-ITEM-HASH.persuasion") and stores its tokens, its
+// calls and both arms' readings of its outcome. Whichever arm comes
+// second, in the same run or a later one, reads them back and asks
+// nothing. Like [FormatOutcome] it is not registered.
+const FormatDialogue = "eval.dialogue"
+
+// The record types of [FromFormat]'s steps, and of [FormatDialogue]'s.
 const (
-	RecordInner = "eval_inner"
-	RecordRead  = "eval_read"
+	RecordInner    = "eval_inner"
+	RecordRead     = "eval_read"
+	RecordDialogue = "eval_dialogue"
 )
 
 // FromFormat is an arm that plays another format on an item (the inner
@@ -71,7 +90,8 @@ type FromFormat struct {
 	// Arm is one of [FormatArms].
 	Arm string `json:"arm"`
 	// Format and Config are the inner debate's format and configuration
-	// (as engine.Open takes them); Inner its ID.
+	// (as engine.Open takes them); Inner its ID (for ArmPersuasion and
+	// ArmClaimStrength, that of the [FormatDialogue] debate they share).
 	Format string          `json:"format"`
 	Config json.RawMessage `json:"config"`
 	Inner  string          `json:"inner"`
@@ -160,29 +180,145 @@ func (c *callCounter) Complete(ctx context.Context, req llm.Request) (llm.Respon
 // debate resumed after a kill counts the calls of its last play only
 // (its tokens, read from the store, are all counted).
 func (f *FromFormat) playInner(ctx context.Context, s *engine.Session) (inner, error) {
+	if sharesDialogue(f.Arm) && strings.HasPrefix(f.Inner, dialoguePrefix) {
+		return f.playDialogue(ctx)
+	}
+	res, calls, err := f.runInner(ctx)
+	if err != nil {
+		return inner{}, err
+	}
+	in := inner{Usage: res.Usage, Calls: calls, Model: f.Model}
+	in.Answer, in.Detail, err = readOutcome(f.Arm, res.Detail)
+	return in, err
+}
+
+// runInner runs the inner debate f.Inner, or resumes it when the store
+// has it, and returns its result and the calls this play made.
+func (f *FromFormat) runInner(ctx context.Context) (*engine.Result[engine.Outcome], int, error) {
 	cc := &callCounter{Client: f.client}
 	opts := append(slices.Clone(f.opts), engine.WithStore(f.store))
 	var res *engine.Result[engine.Outcome]
 	switch _, err := f.store.Records(ctx, f.Inner); {
 	case err == nil:
 		if res, err = engine.ResumeStored(ctx, cc, f.Inner, opts...); err != nil {
-			return inner{}, fmt.Errorf("resume the %s debate %s: %w", f.Format, f.Inner, err)
+			return nil, 0, fmt.Errorf("resume the %s debate %s: %w", f.Format, f.Inner, err)
 		}
 	case errors.Is(err, store.ErrNotFound):
 		fm, err := engine.Open(f.Format, f.Config)
 		if err != nil {
-			return inner{}, fmt.Errorf("open the %s format: %w", f.Format, err)
+			return nil, 0, fmt.Errorf("open the %s format: %w", f.Format, err)
 		}
 		if res, err = engine.Run(ctx, cc, fm, engine.Debate{ID: f.Inner, Proposition: f.proposition(), Unattended: true}, opts...); err != nil {
-			return inner{}, fmt.Errorf("the %s debate %s: %w", f.Format, f.Inner, err)
+			return nil, 0, fmt.Errorf("the %s debate %s: %w", f.Format, f.Inner, err)
+		}
+	default:
+		return nil, 0, err
+	}
+	return res, int(cc.n.Load()), nil
+}
+
+// sharesDialogue reports whether arm reads the persuasion dialogue its
+// fellow reads too.
+func sharesDialogue(arm string) bool { return arm == ArmPersuasion || arm == ArmClaimStrength }
+
+// dialoguePrefix begins the ID of a [FormatDialogue] debate. An arm debate
+// stored before the dialogue was shared names its own inner debate
+// (ARMDEBATE.inner), which it keeps.
+const dialoguePrefix = "dialogue-"
+
+// dialogueID is the ID of the dialogue the persuasion arms share on item
+// it when played as f says.
+func dialogueID(f *FromFormat, it Item) string {
+	b, _ := json.Marshal([]any{f.Format, f.Config, f.proposition()})
+	sum := sha256.Sum256(b)
+	return dialoguePrefix + itemKey(it.ID) + "-" + hex.EncodeToString(sum[:4])
+}
+
+// playDialogue plays (or resumes, or reads back) the shared dialogue
+// f.Inner and takes f.Arm's reading of it, with the whole dialogue's
+// tokens and calls.
+func (f *FromFormat) playDialogue(ctx context.Context) (inner, error) {
+	d := &dialogue{Question: f.Question, Format: f.Format, Config: f.Config, Inner: f.Inner + ".persuasion", client: f.client, store: f.store, opts: f.opts}
+	opts := append(slices.Clone(f.opts), engine.WithStore(f.store))
+	var res *engine.Result[*dialogueOutcome]
+	switch _, err := f.store.Records(ctx, f.Inner); {
+	case err == nil:
+		if res, err = engine.Resume(ctx, f.client, d, f.Inner, opts...); err != nil {
+			return inner{}, fmt.Errorf("resume the dialogue %s: %w", f.Inner, err)
+		}
+	case errors.Is(err, store.ErrNotFound):
+		if res, err = engine.Run(ctx, f.client, d, engine.Debate{ID: f.Inner, Proposition: f.proposition(), Unattended: true}, opts...); err != nil {
+			return inner{}, fmt.Errorf("the dialogue %s: %w", f.Inner, err)
 		}
 	default:
 		return inner{}, err
 	}
-	in := inner{Usage: res.Usage, Calls: int(cc.n.Load()), Model: f.Model}
-	var err error
-	in.Answer, in.Detail, err = readOutcome(f.Arm, res.Detail)
-	return in, err
+	o := res.Detail
+	r, ok := o.Readings[f.Arm]
+	if !ok {
+		return inner{}, fmt.Errorf("%w: the dialogue %s has no reading for the %s arm", engine.ErrCorruptLog, f.Inner, f.Arm)
+	}
+	return inner{Answer: r.Answer, Detail: r.Detail, Usage: o.Usage, Calls: o.Calls, Model: f.Model}, nil
+}
+
+// dialogue is [FormatDialogue]: it plays the persuasion dialogue Inner
+// once and reads it for both persuasion arms.
+type dialogue struct {
+	Question string          `json:"question"`
+	Format   string          `json:"format"`
+	Config   json.RawMessage `json:"config"`
+	Inner    string          `json:"inner"`
+
+	client llm.Client
+	store  store.Store
+	opts   []engine.Option
+}
+
+// dialogueOutcome is what a shared dialogue came to: its tokens and
+// calls, and each persuasion arm's reading of its outcome.
+type dialogueOutcome struct {
+	Usage    llm.Usage          `json:"usage"`
+	Calls    int                `json:"calls"`
+	Readings map[string]reading `json:"readings"`
+}
+
+// reading is an arm's answer from an outcome and how it was read.
+type reading struct {
+	Answer string `json:"answer"`
+	Detail string `json:"detail"`
+}
+
+// Verdict names both readings.
+func (o *dialogueOutcome) Verdict() engine.Verdict {
+	return engine.Verdict{Summary: fmt.Sprintf("persuasion: %q; claim strength: %q", o.Readings[ArmPersuasion].Answer, o.Readings[ArmClaimStrength].Answer)}
+}
+
+// Documents is none: the persuasion dialogue has its own.
+func (o *dialogueOutcome) Documents() []engine.Document { return nil }
+
+// Name is [FormatDialogue].
+func (d *dialogue) Name() string { return FormatDialogue }
+
+// Play plays the dialogue as one step, or reads it back.
+func (d *dialogue) Play(ctx context.Context, s *engine.Session) (*dialogueOutcome, error) {
+	var out dialogueOutcome
+	_, err := s.SideStep(ctx, "dialogue", RecordDialogue, speaker(0), &out, func(ctx context.Context) (any, llm.Usage, error) {
+		f := &FromFormat{Task: Task{Question: d.Question}, Format: d.Format, Config: d.Config, Inner: d.Inner, client: d.client, store: d.store, opts: d.opts}
+		res, calls, err := f.runInner(ctx)
+		if err != nil {
+			return nil, llm.Usage{}, err
+		}
+		o := dialogueOutcome{Usage: res.Usage, Calls: calls, Readings: map[string]reading{}}
+		for _, arm := range []string{ArmPersuasion, ArmClaimStrength} {
+			var r reading
+			if r.Answer, r.Detail, err = readOutcome(arm, res.Detail); err != nil {
+				return nil, res.Usage, err
+			}
+			o.Readings[arm] = r
+		}
+		return o, o.Usage, nil
+	}, nil)
+	return &out, err
 }
 
 // proposition is what the inner debate is about: for the yes/no arms the
@@ -292,8 +428,13 @@ func (r *runner) formatSpec(arm string) spec {
 			return f
 		},
 		zero: func() engine.Format[*Answers] { return mk(Task{}) },
-		name: func(f engine.Format[*Answers], id string) {
-			f.(*FromFormat).Inner = id + ".inner"
+		name: func(f engine.Format[*Answers], id string, it Item) {
+			ff := f.(*FromFormat)
+			if sharesDialogue(arm) {
+				ff.Inner = dialogueID(ff, it)
+			} else {
+				ff.Inner = id + ".inner"
+			}
 		}}
 }
 

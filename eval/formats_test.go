@@ -54,8 +54,10 @@ func (b *byPurpose) total() int {
 // TestFormatArms: the persuasion verdict, the claim strength of its
 // argument graph and the moderated recommendation answer yes/no items;
 // each answer is what the stored inner debate's outcome says (the
-// recommendation read through a schema of the choices), their tokens and
-// calls are those the model was asked for, and a re-run asks nothing.
+// recommendation read through a schema of the choices); the two
+// persuasion arms read one dialogue per item, each charged the whole of
+// it and the run's total once; the tokens and calls are those the model
+// was asked for, and a re-run asks nothing.
 func TestFormatArms(t *testing.T) {
 	items := eval.Claims(6, 3)
 	c := newByPurpose(llm.NewStub(3))
@@ -89,7 +91,7 @@ func TestFormatArms(t *testing.T) {
 	if c.calls[eval.PurposeReadRecommendation] != len(items) {
 		t.Errorf("%d readings of a recommendation, want one an item", c.calls[eval.PurposeReadRecommendation])
 	}
-	sumCalls, sumTokens := 0, 0
+	sumCalls, sumTokens, sharedCalls, sharedTokens := 0, 0, 0, 0
 	for _, r := range rep.Results {
 		for arm, a := range r.Arms {
 			sumCalls += a.Calls
@@ -102,7 +104,7 @@ func TestFormatArms(t *testing.T) {
 			t.Errorf("item %s: the moderated arm answered %q, want the choice read, no", r.ID, got)
 		}
 		// The persuasion arm's answer is its stored dialogue's verdict.
-		id := r.Arms[eval.ArmPersuasion].DebateID + ".inner"
+		id := dialogueOf(t, st, r.ID)
 		res, err := engine.ResumeStored(context.Background(), c, id, engine.WithStore(st))
 		if err != nil {
 			t.Fatalf("the inner debate %s: %v", id, err)
@@ -114,12 +116,28 @@ func TestFormatArms(t *testing.T) {
 		if a := r.Arms[eval.ArmClaimStrength].Answer; a != "yes" && a != "no" {
 			t.Errorf("item %s: the claim-strength arm answered %q", r.ID, a)
 		}
+		p, cs := r.Arms[eval.ArmPersuasion], r.Arms[eval.ArmClaimStrength]
+		if p.Usage != cs.Usage || p.Calls != cs.Calls || p.Usage != res.Usage {
+			t.Errorf("item %s: persuasion charged %+v in %d calls, claimstrength %+v in %d; want both the dialogue's %+v",
+				r.ID, p.Usage, p.Calls, cs.Usage, cs.Calls, res.Usage)
+		}
+		sharedCalls += p.Calls
+		sharedTokens += p.Usage.Total()
 	}
-	if sumCalls != calls {
-		t.Errorf("the arms count %d calls; the model was asked %d times", sumCalls, calls)
+	if n := countFormat(t, st, persuasion.FormatName); n != len(items) {
+		t.Errorf("%d persuasion dialogues stored, want one an item, %d", n, len(items))
 	}
-	if sumTokens != rep.Tokens {
-		t.Errorf("the arms count %d tokens, the run %d", sumTokens, rep.Tokens)
+	if rep.SharedCalls != sharedCalls || rep.SharedTokens != sharedTokens || sharedTokens == 0 {
+		t.Errorf("the report shares %d tokens in %d calls, want the dialogues' %d in %d", rep.SharedTokens, rep.SharedCalls, sharedTokens, sharedCalls)
+	}
+	if sumCalls != calls+rep.SharedCalls {
+		t.Errorf("the arms count %d calls; the model was asked %d times, and %d are shared", sumCalls, calls, rep.SharedCalls)
+	}
+	if sumTokens != rep.Tokens+rep.SharedTokens {
+		t.Errorf("the arms count %d tokens, the run %d, %d shared", sumTokens, rep.Tokens, rep.SharedTokens)
+	}
+	if md := rep.Markdown(""); !strings.Contains(md, fmt.Sprintf("count %d tokens (%d calls) twice", sharedTokens, sharedCalls)) {
+		t.Errorf("the report does not explain the shared dialogue:\n%.800s", md)
 	}
 	for _, a := range rep.Arms {
 		if a.N != len(items) || a.TokensPerItem <= 0 || a.CallsPerItem <= 0 {
@@ -137,6 +155,76 @@ func TestFormatArms(t *testing.T) {
 	b, _ := again.JSON()
 	if string(a) != string(b) {
 		t.Error("the re-run's report differs")
+	}
+}
+
+// dialogueOf is the ID of the one persuasion dialogue st holds for item.
+func dialogueOf(t *testing.T, st store.Store, item string) string {
+	t.Helper()
+	ids, err := st.Debates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, id := range ids {
+		if strings.HasPrefix(id, "dialogue-"+item+"-") && strings.HasSuffix(id, ".persuasion") {
+			found = append(found, id)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("item %s: dialogues %q, want one", item, found)
+	}
+	return found[0]
+}
+
+// countFormat counts the debates of format in st.
+func countFormat(t *testing.T, st store.Store, format string) int {
+	t.Helper()
+	ids, err := st.Debates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, id := range ids {
+		sum, err := engine.Inspect(context.Background(), st, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Format == format {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPersuasionArmsShareTheDialogue: the claimstrength arm asked in a
+// later run than the persuasion arm reads the dialogue the first run
+// played, asking nothing; each arm alone counts no shared tokens.
+func TestPersuasionArmsShareTheDialogue(t *testing.T) {
+	ctx := context.Background()
+	items := eval.Claims(4, 5)
+	c := newByPurpose(llm.NewStub(4))
+	st := store.NewMemory()
+	first, err := eval.Evaluate(ctx, c, st, items, eval.Config{Arms: []string{eval.ArmPersuasion}, Model: "stub", Stub: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := c.total()
+	if first.SharedTokens != 0 || first.Arms[0].CallsPerItem*float64(len(items)) != float64(calls) {
+		t.Errorf("persuasion alone: %d shared tokens, %v calls an item; %d asked", first.SharedTokens, first.Arms[0].CallsPerItem, calls)
+	}
+	both, err := eval.Evaluate(ctx, c, st, items, eval.Config{Arms: []string{eval.ArmPersuasion, eval.ArmClaimStrength}, Model: "stub", Stub: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.total() - calls; n != 0 {
+		t.Errorf("the claimstrength arm asked %d calls; the dialogues were stored", n)
+	}
+	if both.Tokens != first.Tokens || both.SharedTokens != first.Tokens {
+		t.Errorf("both arms: the run's %d tokens, %d shared; want the dialogues' %d each", both.Tokens, both.SharedTokens, first.Tokens)
+	}
+	if n := countFormat(t, st, persuasion.FormatName); n != len(items) {
+		t.Errorf("%d persuasion dialogues stored, want %d", n, len(items))
 	}
 }
 

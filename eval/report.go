@@ -49,6 +49,12 @@ type Report struct {
 	// included.
 	Tokens int     `json:"tokens"`
 	Cost   float64 `json:"cost"`
+	// SharedTokens and SharedCalls are what the persuasion and
+	// claimstrength arms' figures both count: the persuasion dialogue they
+	// read on each item is played once and charged in full to each arm
+	// (what the arm costs alone), once to Tokens and Cost.
+	SharedTokens int `json:"sharedTokens,omitempty"`
+	SharedCalls  int `json:"sharedCalls,omitempty"`
 	// Results has every item's answers.
 	Results []ItemResult `json:"results"`
 }
@@ -168,6 +174,7 @@ func (r *runner) buildReport(res map[string][]*played, budget *BudgetResult) *Re
 	}
 	r.mu.Lock()
 	rep.Tokens, rep.Cost = r.tokens, r.cost
+	rep.SharedTokens, rep.SharedCalls = r.sharedTokens, r.sharedCalls
 	if r.stopped {
 		rep.Stopped = fmt.Sprintf("the run reached its cost limit of $%.4g; the arms cover the items done", cfg.MaxCost)
 	}
@@ -273,9 +280,9 @@ func armStats(arm string, rs []*ArmResult, samples int) ArmStats {
 	case ArmDebate:
 		a.Note = "majority of the agents' answers after the last round"
 	case ArmPersuasion:
-		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer"
+		a.Note = "a persuasion dialogue's computed verdict: PRO's win is yes, OPP's no, a draw no answer; charged the whole dialogue (shared with claimstrength when both run)"
 	case ArmClaimStrength:
-		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more", ClaimStrengthThreshold)
+		a.Note = fmt.Sprintf("the strength of PRO's thesis in the persuasion dialogue's argument graph: yes at %.2f or more; charged the whole dialogue (shared with persuasion when both run)", ClaimStrengthThreshold)
 	case ArmModerated:
 		a.Note = "a moderated debate's recommendation, read as one of the choices by a structured judgment"
 	}
@@ -447,6 +454,9 @@ func (rep *Report) Markdown(chart string) string {
 		fmt.Fprintf(&b, " The run used %d tokens, $%.4f.", rep.Tokens, rep.Cost)
 	} else {
 		fmt.Fprintf(&b, " The run used %d tokens.", rep.Tokens)
+	}
+	if rep.SharedTokens > 0 {
+		fmt.Fprintf(&b, " The persuasion and claimstrength arms read one persuasion dialogue per item, played once: each arm's tokens, calls and cost below are the whole dialogue's (what the arm costs alone), so the arms' figures count %d tokens (%d calls) twice that the run's total counts once.", rep.SharedTokens, rep.SharedCalls)
 	}
 	b.WriteString("\n\n")
 	if rep.Stopped != "" {

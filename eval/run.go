@@ -203,6 +203,11 @@ type runner struct {
 	tokens  int
 	cost    float64
 	stopped bool
+	// charged holds the shared dialogues charged to the run's total;
+	// sharedTokens and sharedCalls count what the second arm to read one
+	// was charged in its own figures but not in the total.
+	charged                   map[string]bool
+	sharedTokens, sharedCalls int
 
 	progressMu sync.Mutex // one Progress call at a time
 }
@@ -214,6 +219,12 @@ type played struct {
 	usage   llm.Usage
 	calls   int
 	cost    float64
+	// shared, when not "", is the ID of the dialogue the arm shares with
+	// another ([FormatDialogue]), whose usage and calls are sharedUsage and
+	// sharedCalls (part of usage and calls).
+	shared      string
+	sharedUsage llm.Usage
+	sharedCalls int
 }
 
 // spec is an arm as played: how its debate of an item is made.
@@ -222,8 +233,9 @@ type spec struct {
 	prefix string // of its debate IDs
 	format func(t Task) engine.Format[*Answers]
 	zero   func() engine.Format[*Answers]
-	// name, when not nil, is told the debate's ID before it is played.
-	name func(f engine.Format[*Answers], id string)
+	// name, when not nil, is told the debate's ID (and its item) before it
+	// is played.
+	name func(f engine.Format[*Answers], id string, it Item)
 }
 
 func (r *runner) task(it Item) Task {
@@ -291,7 +303,7 @@ func (r *runner) play(ctx context.Context, sp spec, it Item) (*played, error) {
 		return nil, err
 	}
 	if sp.name != nil {
-		sp.name(f, id)
+		sp.name(f, id, it)
 	}
 	opts := []engine.Option{engine.WithStore(r.st), engine.WithLogger(r.cfg.Logger), engine.WithClock(r.cfg.Now)}
 	var res *engine.Result[*Answers]
@@ -306,7 +318,8 @@ func (r *runner) play(ctx context.Context, sp spec, it Item) (*played, error) {
 	case err != nil:
 		return nil, fmt.Errorf("eval: %s on item %s: look up %s: %w", sp.arm, it.ID, id, err)
 	default:
-		if res, err = engine.Resume(ctx, r.client, sp.zero(), id, opts...); err != nil {
+		f = sp.zero() // the stored configuration, decoded by Resume
+		if res, err = engine.Resume(ctx, r.client, f, id, opts...); err != nil {
 			return nil, fmt.Errorf("eval: %s on item %s: resume %s: %w", sp.arm, it.ID, id, err)
 		}
 	}
@@ -315,6 +328,10 @@ func (r *runner) play(ctx context.Context, sp spec, it Item) (*played, error) {
 		for _, a := range round {
 			p.calls += a.Calls
 		}
+	}
+	if ff, ok := f.(*FromFormat); ok && sharesDialogue(ff.Arm) && strings.HasPrefix(ff.Inner, dialoguePrefix) && len(res.Detail.Rounds) > 0 && len(res.Detail.Rounds[0]) > 0 {
+		a := res.Detail.Rounds[0][0]
+		p.shared, p.sharedUsage, p.sharedCalls = ff.Inner, a.Usage, a.Calls
 	}
 	return p, nil
 }
@@ -376,10 +393,24 @@ func (r *runner) phase(ctx context.Context, name string, specs []spec, todo []bo
 	return out, ctx.Err()
 }
 
-// charge adds p to the run's tokens and cost.
+// charge adds p to the run's tokens and cost, a dialogue another arm
+// shares once.
 func (r *runner) charge(p *played) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if p.shared != "" {
+		if r.charged[p.shared] {
+			r.sharedTokens += p.sharedUsage.Total()
+			r.sharedCalls += p.sharedCalls
+			r.tokens += p.usage.Total() - p.sharedUsage.Total()
+			r.cost += p.cost - r.price(p.sharedUsage)
+			return
+		}
+		if r.charged == nil {
+			r.charged = map[string]bool{}
+		}
+		r.charged[p.shared] = true
+	}
 	r.tokens += p.usage.Total()
 	r.cost += p.cost
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,16 +78,13 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 		}
 		swap = &eval.Swap{Patch: json.RawMessage(o.swapPatch)}
 	}
-	var labels map[string]string
+	// -labels is read here and parsed once the debates' format is known:
+	// a podcast's labels are evaluations, the others' verdicts.
+	var labelsFile []byte
 	if o.labels != "" {
-		f, err := os.Open(o.labels)
-		if err != nil {
+		var err error
+		if labelsFile, err = os.ReadFile(o.labels); err != nil {
 			return exitUsage, usagef("-labels: %v", err)
-		}
-		labels, err = eval.ReadLabels(f)
-		f.Close()
-		if err != nil {
-			return exitUsage, err
 		}
 	}
 	client, err := jury(o)
@@ -141,7 +139,7 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 			}
 		}
 		if format == duelogic.FormatName {
-			return auditPodcasts(ctx, o, client, src, dst, podcasts, stdout, stderr)
+			return auditPodcasts(ctx, o, client, src, dst, podcasts, labelsFile, stdout, stderr)
 		}
 		if judged == nil {
 			return exitUsage, usagef("%s holds no debate of a judged format (%s)", o.store, judgedNames())
@@ -156,6 +154,12 @@ func audit(ctx context.Context, o auditOptions, stdout, stderr io.Writer) (int, 
 		fmt.Fprintf(stderr, "eval: auditing %s debates: %s\n", judged.Format, judged.Note)
 	} else if o.swap {
 		return exitUsage, usagef("-swap needs the judged format's own audit; with -fork-before give -swap-patch")
+	}
+	var labels map[string]string
+	if o.labels != "" {
+		if labels, err = eval.ReadLabels(bytes.NewReader(labelsFile)); err != nil {
+			return exitUsage, usagef("-labels %s: %v", o.labels, err)
+		}
 	}
 	var chosen []string
 	for _, id := range ids {
@@ -209,18 +213,30 @@ func judgedNames() string {
 	return strings.Join(append(names, duelogic.FormatName), ", ")
 }
 
+// LabelsTemplate is the file of auditPodcasts's output directory that
+// lists every evaluation audited as a line of a labels file
+// (eval.EvaluationLabel: the debate, the response's utterance seq and its
+// chair), for a person to fill in and give to -labels.
+const LabelsTemplate = "labels-template.jsonl"
+
 // auditPodcasts audits the evaluations of the podcast debates ids of src
 // (every one with an evaluation when -debates named none): they are copied
 // into dst, and every evaluation is asked again of each juror on its own
-// (eval.RunEvaluationAudit), so no speech is asked again. A podcast's
-// evaluations have no sides to swap and no verdict to label, so -swap and
-// -labels are refused.
-func auditPodcasts(ctx context.Context, o auditOptions, client llm.Client, src, dst store.Store, ids []string, stdout, stderr io.Writer) (int, error) {
-	switch {
-	case o.swap:
+// (eval.RunEvaluationAudit), so no speech is asked again. -labels gives
+// people's evaluations (eval.ReadEvaluationLabels), which the arbiter and
+// each juror are compared with; OUT/labels-template.jsonl lists the
+// evaluations to label. A podcast's evaluations have no sides to swap, so
+// -swap is refused.
+func auditPodcasts(ctx context.Context, o auditOptions, client llm.Client, src, dst store.Store, ids []string, labelsFile []byte, stdout, stderr io.Writer) (int, error) {
+	if o.swap {
 		return exitUsage, usagef("-swap: a podcast's evaluations judge one response at a time: there is no order of sides to swap")
-	case o.labels != "":
-		return exitUsage, usagef("-labels compares verdicts; a podcast's evaluations are not verdicts")
+	}
+	var labels []eval.EvaluationLabel
+	if o.labels != "" {
+		var err error
+		if labels, err = eval.ReadEvaluationLabels(bytes.NewReader(labelsFile)); err != nil {
+			return exitUsage, usagef("-labels %s: %v (a podcast's labels are evaluations: see %s)", o.labels, err, LabelsTemplate)
+		}
 	}
 	var chosen []string
 	for _, id := range ids {
@@ -247,14 +263,27 @@ func auditPodcasts(ctx context.Context, o auditOptions, client llm.Client, src, 
 		return exitUsage, usagef("%s holds no podcast debate with an evaluation", o.store)
 	}
 	fmt.Fprintf(stderr, "eval: auditing %s debates: the arbiter's evaluation of each chair response, asked again of every juror on its own (no speech is asked again; no position swap)\n", duelogic.FormatName)
-	rep, err := eval.RunEvaluationAudit(ctx, client, dst, eval.EvaluationAudit{Debates: chosen, Jurors: o.jurors})
+	rep, err := eval.RunEvaluationAudit(ctx, client, dst, eval.EvaluationAudit{Debates: chosen, Jurors: o.jurors, Labels: labels})
 	if err != nil {
-		if errors.Is(err, eval.ErrBadConfig) {
+		if errors.Is(err, eval.ErrBadConfig) || errors.Is(err, eval.ErrBadLabels) {
 			return exitUsage, err
 		}
 		return exitFail, err
 	}
 	fmt.Fprintf(stderr, "eval: %d judgments asked\n", rep.Asked)
+	var tmpl bytes.Buffer
+	for _, d := range rep.Debates {
+		for _, e := range d.Evaluations {
+			line, err := json.Marshal(eval.EvaluationLabel{Debate: d.ID, Utterance: e.UtteranceSeq, Speaker: e.Speaker})
+			if err != nil {
+				return exitFail, err
+			}
+			tmpl.Write(append(line, '\n'))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(o.out, LabelsTemplate), tmpl.Bytes(), 0o644); err != nil {
+		return exitFail, err
+	}
 	return writeAudit(o.out, rep, rep.Markdown(), stdout)
 }
 

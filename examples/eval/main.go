@@ -56,7 +56,12 @@
 // jury's Fleiss' kappa, the juror pairs agreeing, and each juror's
 // agreement with the debate's arbiter, and flag a juror's evaluations of
 // its own model's responses. There is no position swap (one response is
-// judged at a time) and no -labels.
+// judged at a time). -labels gives people's evaluations, one JSON line per
+// response, {"debate", "utterance", "adherence", "steelManning",
+// "selfCritique"} (eval.EvaluationLabel: "utterance" is the response's
+// seq; any field may be left out), and the report gives the arbiter's and
+// each juror's Cohen's kappa with them per field. DIR/labels-template.jsonl
+// lists every evaluation audited as such a line, to fill in.
 //
 // Progress goes to standard error; the summary to standard output. Exit
 // status: 0 when the report was written (also when -max-cost stopped the
@@ -184,7 +189,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	swapPatch := fs.String("swap-patch", "", "-audit: with -fork-before, a JSON merge patch of the configuration that swaps the order of the sides for the judge")
 	var routes listFlag
 	fs.Var(&routes, "route", "-audit: MODEL=URL sends a juror's model to another OpenAI-compatible endpoint (repeatable; MODEL may end in / or *)")
-	labels := fs.String("labels", "", `-audit: a JSONL file of people's verdicts {"id", "label"} to compare each juror with`)
+	labels := fs.String("labels", "", `-audit: a JSONL file of people's verdicts {"id", "label"} to compare each juror with (podcasts: evaluations {"debate", "utterance", "adherence", "steelManning", "selfCritique"}; see DIR/labels-template.jsonl)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK

@@ -17,6 +17,7 @@ import (
 
 	"github.com/duelogic/duelogic"
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/eval"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/scored"
 	"github.com/duelogic/duelogic/store"
@@ -278,7 +279,10 @@ func TestAuditCommand(t *testing.T) {
 // stored evaluation again of every juror (one routed by -route to its own
 // endpoint, which sees exactly one call per evaluation: no speech), flags
 // the juror that is a chair's model, leaves the store as it was, refuses
-// -swap and -labels, and the same command again asks nothing.
+// -swap, and the same command again asks nothing. The labels template it
+// writes, filled in, is read by -labels, which adds each juror's Cohen's
+// kappa without asking anything again; a label naming no evaluation is a
+// usage error.
 func TestAuditPodcastCommand(t *testing.T) {
 	ctx := context.Background()
 	src := t.TempDir()
@@ -325,7 +329,7 @@ func TestAuditPodcastCommand(t *testing.T) {
 	before := storeDigest(t, src)
 	out := t.TempDir()
 	args := []string{"-audit", src, "-jurors", "anthropic/claude-sonnet-4,remote/c", "-route", "remote/c=" + srv.URL + "/v1", "-out", out}
-	for _, extra := range [][]string{{"-swap"}, {"-labels", filepath.Join(out, "labels.jsonl")}} {
+	for _, extra := range [][]string{{"-swap"}, {"-labels", filepath.Join(out, "no-such-labels.jsonl")}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(ctx, append(slices.Clone(args), extra...), &stdout, &stderr, noEnv); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d\n%s", extra, code, exitUsage, stderr.String())
@@ -381,5 +385,55 @@ func TestAuditPodcastCommand(t *testing.T) {
 	again, _ := os.ReadFile(filepath.Join(out, "audit.json"))
 	if string(again) != string(data) {
 		t.Errorf("the same audit again wrote another audit.json:\n%s\n%s", data, again)
+	}
+
+	// The template, filled in: every response steel-manned.
+	tmpl, err := os.ReadFile(filepath.Join(out, "labels-template.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tmpl)), "\n")
+	if len(lines) != evaluations || !strings.Contains(lines[0], `"debate":"pod0","utterance":`) || !strings.Contains(lines[0], `"speaker":"chair_1"`) {
+		t.Fatalf("labels template:\n%s", tmpl)
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "}") + `, "steelManning": true}`
+	}
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	os.WriteFile(labels, []byte(strings.Join(lines, "\n")), 0o644)
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(ctx, append(slices.Clone(args), "-labels", labels), &stdout, &stderr, noEnv); code != exitOK {
+		t.Fatalf("-labels: exit %d\n%s", code, stderr.String())
+	}
+	if routed.Load() != int64(evaluations) || !strings.Contains(stderr.String(), "eval: 0 judgments asked") {
+		t.Errorf("-labels asked the jury again:\n%s", stderr.String())
+	}
+	var labelled struct {
+		Agreement []struct {
+			Field      string              `json:"field"`
+			Labelled   int                 `json:"labelled"`
+			CohenKappa map[string]*float64 `json:"cohenKappa"`
+		} `json:"agreement"`
+	}
+	data, _ = os.ReadFile(filepath.Join(out, "audit.json"))
+	if err := json.Unmarshal(data, &labelled); err != nil {
+		t.Fatal(err)
+	}
+	for _, fa := range labelled.Agreement {
+		n := 0
+		if fa.Field == eval.FieldSteelManning {
+			n = evaluations
+		}
+		if _, ok := fa.CohenKappa["remote/c"]; fa.Labelled != n || !ok || len(fa.CohenKappa) != 2 {
+			t.Errorf("%s: %d labelled, κ %v; want %d labelled and a κ per juror", fa.Field, fa.Labelled, fa.CohenKappa, n)
+		}
+	}
+	if !strings.Contains(stdout.String(), "Against people's labels") {
+		t.Errorf("stdout lacks the labels' table:\n%s", stdout.String())
+	}
+	os.WriteFile(labels, []byte(`{"debate": "pod0", "utterance": 1, "adherence": 50}`), 0o644)
+	if code := run(ctx, append(slices.Clone(args), "-labels", labels), &stdout, &stderr, noEnv); code != exitUsage {
+		t.Errorf("a label naming no evaluation: exit %d, want %d", code, exitUsage)
 	}
 }
