@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -54,4 +55,46 @@ func TestCallStreamed(t *testing.T) {
 	if loud.String() != reply || quiet.Len() != 0 {
 		t.Errorf("tokens of CallStreamed %q (want the reply), of Call %q (want none)", loud.String(), quiet.String())
 	}
+}
+
+// doneCall asks with a context that is already done, as a format's
+// errgroup does after a sibling failed.
+type doneCall struct{}
+
+func (doneCall) Name() string { return "done-call" }
+
+func (doneCall) Play(ctx context.Context, s *engine.Session) (string, error) {
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	req := llm.Request{Purpose: "speech", Messages: []llm.Message{{Role: llm.User, Content: "Speak."}}}
+	if _, err := s.Call(cctx, req, "talk", "quiet"); err == nil {
+		return "", errors.New("a call on a done context succeeded")
+	}
+	if _, err := s.CallStreamed(cctx, req, "talk", "loud"); err == nil {
+		return "", errors.New("a streamed call on a done context succeeded")
+	}
+	return "", nil
+}
+
+// A call whose context is already done never reaches the client: a client
+// that ignores the context would otherwise be asked (and paid) for a reply
+// no one stores.
+func TestNoCallOnADoneContext(t *testing.T) {
+	fake := llmtest.New()
+	fake.OnPurpose("speech").Reply("A speech.")
+	if _, err := engine.Run(t.Context(), ignoringContext{fake}, doneCall{}, engine.Debate{ID: "t", Proposition: "Speak?"},
+		engine.WithClock(clock)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("the client was asked %d times on a done context, want 0", n)
+	}
+}
+
+// ignoringContext answers whatever its context says, as a careless client
+// does.
+type ignoringContext struct{ c *llmtest.Fake }
+
+func (c ignoringContext) Complete(_ context.Context, req llm.Request) (llm.Response, error) {
+	return c.c.Complete(context.Background(), req)
 }

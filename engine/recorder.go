@@ -464,6 +464,11 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 		}
 		return llm.Response{}, err
 	}
+	// A call whose context is done is never sent: a client that ignores
+	// its context would be asked (and paid) for a reply nothing stores.
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, &TurnError{Segment: seg, Speaker: speaker, Purpose: req.Purpose, Err: err}
+	}
 	ctx = context.WithValue(ctx, debateIDKey{}, r.id)
 	var resp llm.Response
 	var err error

@@ -149,7 +149,6 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 	if len(a.Jurors) == 0 || len(a.Debates) == 0 || a.ForkBefore == "" {
 		return nil, fmt.Errorf("%w: an audit needs debates, jurors and the record type to fork before", ErrBadConfig)
 	}
-	client = liveOnly(client)
 	opts := append(slices.Clone(a.Options), engine.WithStore(st))
 	rep := &AuditReport{}
 	for _, j := range a.Jurors {
@@ -215,40 +214,6 @@ func RunAudit(ctx context.Context, client llm.Client, st store.Store, a Audit) (
 	}
 	rep.measure(a)
 	return rep, nil
-}
-
-// liveOnly wraps c so that a request whose context is already done is
-// never handed to c. A format that judges beside its main flow (scored
-// generates its rounds' verdicts ahead) may start the next judgment after
-// a failure has cancelled the play; a client that did not look at the
-// context would be asked, and its answer, never stored, asked again when
-// the audit is run again.
-func liveOnly(c llm.Client) llm.Client {
-	if s, ok := c.(llm.Streamer); ok {
-		return liveStreamer{liveClient{c}, s}
-	}
-	return liveClient{c}
-}
-
-type liveClient struct{ c llm.Client }
-
-func (l liveClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return llm.Response{}, err
-	}
-	return l.c.Complete(ctx, req)
-}
-
-type liveStreamer struct {
-	liveClient
-	s llm.Streamer
-}
-
-func (l liveStreamer) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return llm.Response{}, err
-	}
-	return l.s.Stream(ctx, req, onDelta)
 }
 
 // forker re-judges one debate: it forks it at record at (or finds the
