@@ -76,6 +76,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -84,6 +85,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
@@ -124,6 +126,10 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
 	grace := fs.Duration("grace", 30*time.Second, "how long a shutdown waits for running debates")
+	prices := priceFlags{}
+	fs.Var(prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable")
+	maxCost := fs.Float64("max-cost", 0, "stop a debate that has cost this many dollars, at -price (0: no limit)")
+	maxTokens := fs.Int("max-tokens", 0, "stop a debate that has spent this many tokens (0: no limit)")
 	enqueue := fs.Bool("enqueue", false, "with -store postgres://...: enqueue debates for workers (examples/worker) instead of playing them here")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -133,6 +139,15 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	if *maxCost < 0 || math.IsNaN(*maxCost) || math.IsInf(*maxCost, 0) {
+		return usageError{fmt.Errorf("-max-cost %v: want a number of dollars, 0 for no limit", *maxCost)}
+	}
+	if *maxTokens < 0 {
+		return usageError{fmt.Errorf("-max-tokens %d: must not be negative", *maxTokens)}
+	}
+	if *maxCost > 0 && len(prices) == 0 {
+		return usageError{errors.New("-max-cost needs the models' prices: -price MODEL=IN/OUT")}
 	}
 	if *enqueue && !isPostgres(*dir) {
 		return usageError{errors.New("-enqueue needs -store postgres://...: the queue is in the debates' database")}
@@ -169,6 +184,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 
 	s := newServer(client, st, logger)
+	s.prices, s.budget = prices, engine.Budget{Tokens: *maxTokens, Cost: *maxCost}
 	if *enqueue {
 		stopFeed, err := enqueueMode(ctx, s, st.(*pgstore.Store), *dir, logger)
 		if err != nil {

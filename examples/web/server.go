@@ -48,6 +48,10 @@ type server struct {
 	// server's own (store, sink, logger, the page's person, argument
 	// mapping): a test's engine.ForFormat, say.
 	opts []engine.Option
+	// prices and budget price and bound every run and resume (-price,
+	// -max-tokens, -max-cost); nil and zero: none.
+	prices map[string]engine.Price
+	budget engine.Budget
 	// remote, when set, is enqueue mode (enqueueTo): workers play the
 	// debates, the server follows them.
 	remote *remote
@@ -119,6 +123,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("POST /api/debates/{id}/answer", s.answerQuestion)
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
+	mux.HandleFunc("GET /api/debates/{id}/spend", s.spend)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
 	mux.Handle("GET /api/debates/{id}/events", afterParam(http.HandlerFunc(s.events)))
 	static, _ := fs.Sub(staticFS, "static")
@@ -408,7 +413,7 @@ func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play f
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.hub.Open(d.ID)
-	opts := slices.Concat([]engine.Option{engine.WithStore(s.store), engine.WithSink(s.hub), engine.WithLogger(s.logger)}, s.opts)
+	opts := slices.Concat([]engine.Option{engine.WithStore(s.store), engine.WithSink(s.hub), engine.WithLogger(s.logger)}, s.spendOptions(), s.opts)
 	go func() {
 		defer s.wg.Done()
 		err := func() (err error) {
