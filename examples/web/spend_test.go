@@ -191,3 +191,43 @@ func TestBudgetStopsADebate(t *testing.T) {
 		t.Errorf("view: status %q, error %q; want stopped, %q", v.Status, v.Error, sp.Error)
 	}
 }
+
+// TestSpendOfARemoteDebate: in enqueue mode the page reads what a debate
+// played by a worker spent from what the worker stores: while it runs,
+// and by purpose and speaker once it has ended, in money at the worker's
+// prices.
+func TestSpendOfARemoteDebate(t *testing.T) {
+	gate := newGate(llm.NewStub(1), 6)
+	s, base, pg, _ := enqueueServerWith(t, gate, func(string) []engine.Option {
+		return []engine.Option{engine.WithPrices(map[string]engine.Price{"": testPrice})}
+	})
+	s.budget = engine.Budget{Tokens: 1 << 30} // the server's own: workers keep theirs
+	id := create(t, base, "formal", `{"proposition": "Cities should ban cars from their centres.", "config": {"maxRounds": 3}}`)
+	<-gate.held
+	for i := 0; ; i++ {
+		before, err := engine.Inspect(context.Background(), pg, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := getSpend(t, base, id)
+		if after, err := engine.Inspect(context.Background(), pg, id); err != nil || after.Records != before.Records {
+			if i > 1000 {
+				t.Fatal("the store never held still")
+			}
+			continue
+		}
+		want := spendResponse{Status: statusRunning, Spend: &spendView{Usage: before.Usage, Cost: before.Cost, Priced: true}}
+		if diff := cmp.Diff(want, sp); diff != "" || before.Cost == 0 {
+			t.Errorf("GET spend of a debate a worker plays (-want +got):\n%s", diff)
+		}
+		break
+	}
+	close(gate.release)
+	eventTypes(t, base+"/api/debates/"+id+"/events")
+	end := storedEnd(t, pg, id)
+	want := spendResponse{Status: statusFinished, Spend: &spendView{Usage: end.Usage, Cost: end.Cost, Priced: true, Final: true,
+		ByPurpose: end.UsageByPurpose, BySpeaker: end.UsageBySpeaker}}
+	if diff := cmp.Diff(want, getSpend(t, base, id)); diff != "" || end.Cost == 0 {
+		t.Errorf("GET spend of a finished remote debate (-want +got):\n%s", diff)
+	}
+}
