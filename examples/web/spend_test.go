@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -229,5 +231,29 @@ func TestSpendOfARemoteDebate(t *testing.T) {
 		ByPurpose: end.UsageByPurpose, BySpeaker: end.UsageBySpeaker}}
 	if diff := cmp.Diff(want, getSpend(t, base, id)); diff != "" || end.Cost == 0 {
 		t.Errorf("GET spend of a finished remote debate (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunRejectsBadSpendFlags: -price, -max-cost, -max-tokens and -otlp
+// that cannot be used are usage errors, before anything starts.
+func TestRunRejectsBadSpendFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-price", "gpt-4o"}, "MODEL=IN/OUT"},
+		{[]string{"-price", "gpt-4o=1/-2"}, "not a number of dollars"},
+		{[]string{"-max-cost", "-1", "-price", "*=1/2"}, "-max-cost -1"},
+		{[]string{"-max-cost", "NaN", "-price", "*=1/2"}, "-max-cost NaN"},
+		{[]string{"-max-cost", "0.5"}, "needs the models' prices"},
+		{[]string{"-max-tokens", "-5"}, "-max-tokens -5"},
+		{[]string{"-otlp", "localhost:4318"}, "-otlp"},
+	}
+	for _, tt := range tests {
+		err := run(t.Context(), func() {}, append([]string{"-addr", "127.0.0.1:0"}, tt.args...), io.Discard, io.Discard, func(string) string { return "" })
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run %q: %v; want a usage error saying %q", tt.args, err, tt.want)
+		}
 	}
 }
