@@ -153,6 +153,9 @@ type debateView struct {
 	Mapped     bool               `json:"mapped"`
 	Transcript []engine.Utterance `json:"transcript"`
 	Usage      *llm.Usage         `json:"usage,omitempty"`
+	// Spend is what the debate has spent so far, or in all once it has
+	// ended (GET /api/debates/{id}/spend).
+	Spend *spendView `json:"spend,omitempty"`
 	// Detail is a finished debate's outcome, the format's Result.Detail.
 	Detail json.RawMessage `json:"detail,omitempty"`
 	// Verdict is how a finished debate ended (its outcome's
@@ -198,6 +201,7 @@ func (s *server) view(ctx context.Context, id string) (*debateView, map[string]s
 		d := run.debate
 		v := &debateView{ID: id, Format: run.format, Status: statusRunning, Proposition: d.Proposition, Context: d.Context,
 			Unattended: d.Unattended, Config: run.config, Labels: run.labels, Transcript: []engine.Utterance{}, Documents: []string{}}
+		v.Spend, _ = s.spendOf(nil, nil)
 		return v, map[string]string{}, http.StatusOK, ""
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidID):
 		return nil, nil, http.StatusNotFound, "no debate " + id
@@ -223,27 +227,16 @@ func (s *server) view(ctx context.Context, id string) (*debateView, map[string]s
 	} else {
 		v.Config, v.Labels = describe(f, speakers(v.Transcript))
 	}
-	if run == nil && s.remote != nil && v.Status != statusFinished {
-		// Enqueue mode: the queue knows whether a worker plays it.
-		if qs, err := s.remote.q.Status(ctx, id); err == nil {
-			switch pageStatus(qs) {
-			case statusRunning:
-				run = &debateRun{}
-			case statusStopped:
-				v.Error = stopReason(qs)
-			}
-		}
-	}
-	if run != nil {
+	if s.liveStatus(ctx, id, run, &v.Status, &v.Error) {
 		// Resumed: what it waited for is being answered.
-		v.Status, v.Waiting, v.Question = statusRunning, "", nil
-	} else if v.Error == "" {
-		s.mu.Lock()
-		v.Error = s.errs[id]
-		s.mu.Unlock()
+		v.Waiting, v.Question = "", nil
 	}
 	if e := st.ended; e != nil {
 		v.Usage, v.Detail, v.Arguments = &e.Usage, e.Detail, e.Arguments
+	}
+	if v.Spend, err = s.spendOf(recs, st.ended); err != nil {
+		s.logger.Error("read debate", "debate", id, "err", err)
+		return nil, nil, http.StatusInternalServerError, "cannot read the debate"
 	}
 	docs := s.documents(ctx, v, st, recs)
 	v.Documents = make([]string, 0, len(docs))
@@ -252,6 +245,33 @@ func (s *server) view(ctx context.Context, id string) (*debateView, map[string]s
 	}
 	slices.Sort(v.Documents)
 	return v, docs, http.StatusOK, ""
+}
+
+// liveStatus sets the status of stored debate id, whose stored status is
+// *status, to running when it runs here (run is not nil) or, in enqueue
+// mode, on a worker, and *errText to why its last run stopped when it
+// did; it reports whether the debate is running.
+func (s *server) liveStatus(ctx context.Context, id string, run *debateRun, status, errText *string) bool {
+	running := run != nil
+	if !running && s.remote != nil && *status != statusFinished {
+		// Enqueue mode: the queue knows whether a worker plays it.
+		if qs, err := s.remote.q.Status(ctx, id); err == nil {
+			switch pageStatus(qs) {
+			case statusRunning:
+				running = true
+			case statusStopped:
+				*errText = stopReason(qs)
+			}
+		}
+	}
+	if running {
+		*status = statusRunning
+	} else if *errText == "" {
+		s.mu.Lock()
+		*errText = s.errs[id]
+		s.mu.Unlock()
+	}
+	return running
 }
 
 // speakers returns who speaks in a transcript, in order of first word.

@@ -19,6 +19,7 @@
 //	POST /api/debates/{id}/resume           continue a stopped debate
 //	GET  /api/debates/{id}                  status, transcript, outcome, verdict, argument map, documents,
 //	                                        the question a paused debate waits for
+//	GET  /api/debates/{id}/spend            what it spent: tokens and money so far, by purpose and speaker once ended
 //	GET  /api/debates/{id}/documents/{name} a document (Markdown) to download
 //	GET  /api/debates/{id}/events           the debate's events (Server-Sent Events; ?after=SEQ)
 //
@@ -64,26 +65,39 @@
 // milliseconds of its commit (pgstore.Feed: LISTEN/NOTIFY); the tokens of
 // a remote debate's utterance being spoken are not relayed, the utterance
 // appears whole once stored, and a podcast takes no manual interjection.
+// -price MODEL=IN[/CACHED]/OUT (repeatable; the CLI's syntax) prices the
+// model calls, and -max-tokens / -max-cost stop a debate that has spent
+// that much (engine.WithBudget): the page shows the running tokens and
+// money, the stop and its reason, and at the end the usage by purpose and
+// by speaker. With -otlp URL, or OTEL_EXPORTER_OTLP_ENDPOINT (or a
+// signal's own endpoint) in the environment, every debate is a span and
+// every model call a child span of it (package otel/otelduelogic),
+// exported with metrics and the evaluations' log records over OTLP/HTTP;
+// what is left is flushed at exit.
 // On SIGINT or
 // SIGTERM the server stops taking debates, waits up to -grace for the running
 // ones to finish, stops the others (they stay stored and resumable), and exits.
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
@@ -124,6 +138,11 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
 	grace := fs.Duration("grace", 30*time.Second, "how long a shutdown waits for running debates")
+	prices := priceFlags{}
+	fs.Var(prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable")
+	maxCost := fs.Float64("max-cost", 0, "stop a debate that has cost this many dollars, at -price (0: no limit)")
+	maxTokens := fs.Int("max-tokens", 0, "stop a debate that has spent this many tokens (0: no limit)")
+	otlp := fs.String("otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
 	enqueue := fs.Bool("enqueue", false, "with -store postgres://...: enqueue debates for workers (examples/worker) instead of playing them here")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -133,6 +152,18 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	if *maxCost < 0 || math.IsNaN(*maxCost) || math.IsInf(*maxCost, 0) {
+		return usageError{fmt.Errorf("-max-cost %v: want a number of dollars, 0 for no limit", *maxCost)}
+	}
+	if *maxTokens < 0 {
+		return usageError{fmt.Errorf("-max-tokens %d: must not be negative", *maxTokens)}
+	}
+	if *maxCost > 0 && len(prices) == 0 {
+		return usageError{errors.New("-max-cost needs the models' prices: -price MODEL=IN/OUT")}
+	}
+	if u, err := url.Parse(*otlp); *otlp != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return usageError{fmt.Errorf("-otlp %q: want an http:// or https:// URL", *otlp)}
 	}
 	if *enqueue && !isPostgres(*dir) {
 		return usageError{errors.New("-enqueue needs -store postgres://...: the queue is in the debates' database")}
@@ -169,6 +200,27 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	}
 
 	s := newServer(client, st, logger)
+	s.prices, s.budget = prices, engine.Budget{Tokens: *maxTokens, Cost: *maxCost}
+	if otlpWanted(*otlp, getenv) {
+		tel, err := newTelemetry(ctx, *otlp, "duelogic-web")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			// Flush what the debates left, even after a cancelled ctx.
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := tel.shutdown(sctx); err != nil {
+				logger.Warn("opentelemetry shutdown", "err", err)
+			}
+		}()
+		provider := "duelogic.stub"
+		if *baseURL != "" {
+			provider = "openai"
+		}
+		s.instrument(tel.options(), provider)
+		logger.Info("exporting OpenTelemetry over OTLP/HTTP", "endpoint", cmp.Or(*otlp, "from the environment"))
+	}
 	if *enqueue {
 		stopFeed, err := enqueueMode(ctx, s, st.(*pgstore.Store), *dir, logger)
 		if err != nil {

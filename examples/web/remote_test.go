@@ -26,6 +26,13 @@ import (
 // examples/worker runs it elsewhere) playing with model.
 func enqueueServer(t *testing.T, model llm.Client) (*server, string, *pgstore.Store, *pgxpool.Pool) {
 	t.Helper()
+	return enqueueServerWith(t, model, nil)
+}
+
+// enqueueServerWith is enqueueServer whose worker adds opts' engine
+// options to every debate it plays (riverjobs.Config.Options).
+func enqueueServerWith(t *testing.T, model llm.Client, opts func(string) []engine.Option) (*server, string, *pgstore.Store, *pgxpool.Pool) {
+	t.Helper()
 	dsn := pgDSN(t)
 	ctx := context.Background()
 	pg, err := pgstore.Open(ctx, dsn)
@@ -52,7 +59,7 @@ func enqueueServer(t *testing.T, model llm.Client) (*server, string, *pgstore.St
 		wg.Wait()
 	})
 
-	w, err := riverjobs.New(ctx, pool, riverjobs.Config{Store: pg, Model: model, Concurrency: 2, Logger: quiet, ID: "test-worker"})
+	w, err := riverjobs.New(ctx, pool, riverjobs.Config{Store: pg, Model: model, Concurrency: 2, Logger: quiet, ID: "test-worker", Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/events"
 	"github.com/duelogic/duelogic/llm"
+	"github.com/duelogic/duelogic/otel/otelduelogic"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -48,6 +49,13 @@ type server struct {
 	// server's own (store, sink, logger, the page's person, argument
 	// mapping): a test's engine.ForFormat, say.
 	opts []engine.Option
+	// prices and budget price and bound every run and resume (-price,
+	// -max-tokens, -max-cost); nil and zero: none.
+	prices map[string]engine.Price
+	budget engine.Budget
+	// otel, when not nil, traces every run and resume
+	// (otelduelogic.StartDebate) with these options; see instrument.
+	otel []otelduelogic.Option
 	// remote, when set, is enqueue mode (enqueueTo): workers play the
 	// debates, the server follows them.
 	remote *remote
@@ -102,6 +110,16 @@ func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
 	}
 }
 
+// instrument traces, measures and logs the server's debates and model
+// calls with OpenTelemetry: every model call through a client from
+// otelduelogic.WrapClient, every run and resume in a debate span. provider
+// is the gen_ai.provider.name of the server's model. Call it before the
+// server serves.
+func (s *server) instrument(opts []otelduelogic.Option, provider string) {
+	s.otel = opts
+	s.client = otelduelogic.WrapClient(s.client, append(slices.Clip(opts), otelduelogic.WithProvider(provider))...)
+}
+
 // routes is the server's handler.
 func (s *server) routes() http.Handler {
 	mux := http.NewServeMux()
@@ -119,6 +137,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("POST /api/debates/{id}/answer", s.answerQuestion)
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
+	mux.HandleFunc("GET /api/debates/{id}/spend", s.spend)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
 	mux.Handle("GET /api/debates/{id}/events", afterParam(http.HandlerFunc(s.events)))
 	static, _ := fs.Sub(staticFS, "static")
@@ -408,7 +427,13 @@ func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play f
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.hub.Open(d.ID)
-	opts := slices.Concat([]engine.Option{engine.WithStore(s.store), engine.WithSink(s.hub), engine.WithLogger(s.logger)}, s.opts)
+	ctx, sink := s.ctx, engine.EventSink(s.hub)
+	var span *otelduelogic.Debate
+	if s.otel != nil {
+		ctx, span = otelduelogic.StartDebate(ctx, d.ID, s.otel...)
+		sink = span.Sink(sink)
+	}
+	opts := slices.Concat([]engine.Option{engine.WithStore(s.store), engine.WithSink(sink), engine.WithLogger(s.logger)}, s.spendOptions(), s.opts)
 	go func() {
 		defer s.wg.Done()
 		err := func() (err error) {
@@ -417,8 +442,15 @@ func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play f
 					err = fmt.Errorf("debate %s panicked: %v", d.ID, p)
 				}
 			}()
-			return play(s.ctx, run, opts)
+			return play(ctx, run, opts)
 		}()
+		if span != nil {
+			if errors.Is(err, engine.ErrPaused) {
+				span.End(nil) // waiting for its person is no failure
+			} else {
+				span.End(err)
+			}
+		}
 		switch {
 		case errors.Is(err, engine.ErrPaused):
 			s.logger.Info("debate paused for its person", "debate", d.ID)

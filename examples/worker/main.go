@@ -25,6 +25,14 @@
 // person a question waits, paused, for the answer (debate --store ...
 // --resume, or an answer requeued with riverjobs.Requeue).
 //
+// -price MODEL=IN[/CACHED]/OUT (repeatable; the CLI's syntax) prices the
+// model calls: the records and the debate_ended event carry what a debate
+// cost, which the web page (examples/web -enqueue) shows. With -otlp URL,
+// or OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) in the
+// environment, each attempt at a debate is a span, each model call a
+// child span of it (package otel/otelduelogic), exported with metrics and
+// the evaluations' log records over OTLP/HTTP, flushed at exit.
+//
 // SIGTERM or SIGINT stops the worker: it fetches no more debates, those
 // playing stop at their next step and go back to the queue, and what still
 // plays after -stop-timeout is cancelled (and goes back to the queue too).
@@ -50,10 +58,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
+	"github.com/duelogic/duelogic/otel/otelduelogic"
 	"github.com/duelogic/duelogic/store/pgstore"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -84,10 +94,12 @@ type options struct {
 	concurrency, limit      int
 	attempt, grace, stop    time.Duration
 	verbose                 bool
+	prices                  priceFlags
+	otlp                    string
 }
 
 func parse(args []string, getenv func(string) string, stderr io.Writer) (*options, error) {
-	o := &options{}
+	o := &options{prices: priceFlags{}}
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.dsn, "dsn", getenv("DUELOGIC_PG_DSN"), "PostgreSQL database (default $DUELOGIC_PG_DSN)")
@@ -103,6 +115,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 	fs.DurationVar(&o.stop, "stop-timeout", 30*time.Second, "on SIGTERM, how long debates may take to stop at their next step before they are cancelled")
 	fs.StringVar(&o.id, "id", "", "this worker's name in the job list (default host-pid)")
 	fs.BoolVar(&o.verbose, "v", false, "log each wait for a provider slot, and River's notes")
+	fs.Var(o.prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable: the debates' records and debate_ended event carry their cost")
+	fs.StringVar(&o.otlp, "otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -123,6 +137,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 		return nil, fmt.Errorf("-provider-limit %d: must not be negative", o.limit)
 	case o.attempt <= 0 || o.grace <= 0 || o.stop <= 0:
 		return nil, errors.New("-attempt, -stop-grace and -stop-timeout must be positive")
+	case o.otlp != "" && !strings.HasPrefix(o.otlp, "http://") && !strings.HasPrefix(o.otlp, "https://"):
+		return nil, fmt.Errorf("-otlp %q: want an http:// or https:// URL", o.otlp)
 	}
 	return o, nil
 }
@@ -173,16 +189,54 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	defer pool.Close()
 	model, provider := o.client(getenv)
+	var engineOpts []func(id string) []engine.Option
+	if len(o.prices) > 0 {
+		prices := engine.WithPrices(o.prices)
+		engineOpts = append(engineOpts, func(string) []engine.Option { return []engine.Option{prices} })
+	}
+	p := &printer{w: stdout}
+	report := p.report
+	if otlpWanted(o.otlp, getenv) {
+		tel, err := newTelemetry(ctx, o.otlp, "duelogic-worker")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			// Flush what the attempts left, even after a cancelled ctx.
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := tel.shutdown(sctx); err != nil {
+				logger.Warn("opentelemetry shutdown", "err", err)
+			}
+		}()
+		spans := newDebateSpans(tel.options())
+		genai := "openai"
+		if o.stub {
+			genai = "duelogic.stub"
+		}
+		model = spans.client(otelduelogic.WrapClient(model, append(tel.options(), otelduelogic.WithProvider(genai))...))
+		engineOpts = append(engineOpts, spans.options)
+		report = func(r riverjobs.Report) {
+			spans.report(r)
+			p.report(r)
+		}
+	}
 	if o.limit > 0 {
 		if err := riverjobs.Migrate(ctx, pool); err != nil {
 			return err
 		}
 		model = riverjobs.NewLimiter(pool, riverjobs.LimiterConfig{Holder: o.id, Logger: logger}).Limit(provider, o.limit, model)
 	}
-	p := &printer{w: stdout}
 	q, err := riverjobs.New(ctx, pool, riverjobs.Config{
 		Store: st, Model: model, Concurrency: o.concurrency, AttemptLimit: o.attempt, StopGrace: o.grace,
-		ID: o.id, Logger: logger, Report: p.report,
+		ID: o.id, Logger: logger, Report: report,
+		Options: func(id string) []engine.Option {
+			var opts []engine.Option
+			for _, f := range engineOpts {
+				opts = append(opts, f(id)...)
+			}
+			return opts
+		},
 	})
 	if err != nil {
 		return err

@@ -36,6 +36,8 @@ func TestFlags(t *testing.T) {
 		{"negative limit", []string{"-dsn", "postgres://x/y", "-stub", "-provider-limit", "-1"}, nil, "-provider-limit"},
 		{"zero attempt", []string{"-dsn", "postgres://x/y", "-stub", "-attempt", "0s"}, nil, "must be positive"},
 		{"a stray argument", []string{"-dsn", "postgres://x/y", "-stub", "now"}, nil, "unexpected"},
+		{"a price without rates", []string{"-dsn", "postgres://x/y", "-stub", "-price", "gpt-4o"}, nil, "MODEL=IN/OUT"},
+		{"OTLP not HTTP", []string{"-dsn", "postgres://x/y", "-stub", "-otlp", "localhost:4318"}, nil, "-otlp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,6 +90,7 @@ const state = {
   bySeq: new Map(), // utterance seq → card
   lastBySpeaker: new Map(), // speaker → its last card
   view: null, // the format's view of the debate shown (views.js)
+  spend: { priced: false, budget: null, final: false, busy: false, again: false }, // what the debate spent (showSpend)
 };
 
 // ---- setup ----------------------------------------------------------------
@@ -545,9 +546,10 @@ function reset() {
   state.bySeq.clear();
   state.lastBySpeaker.clear();
   state.view = null;
-  for (const id of ['timeline', 'roster', 'metric-tiles', 'chair-table', 'usage', 'live', 'outcome', 'argmap-graph',
+  state.spend = { priced: false, budget: null, final: false, busy: false, again: false };
+  for (const id of ['spend-purpose', 'spend-speaker', 'timeline', 'roster', 'metric-tiles', 'chair-table', 'usage', 'live', 'outcome', 'argmap-graph',
     'argmap-body', 'document-list']) $(id).replaceChildren();
-  for (const id of ['metrics', 'argmap', 'stop-reason', 'outcome', 'documents', 'resume', 'interject', ...QUESTIONS]) $(id).hidden = true;
+  for (const id of ['spend', 'spend-line', 'metrics', 'argmap', 'stop-reason', 'outcome', 'documents', 'resume', 'interject', ...QUESTIONS]) $(id).hidden = true;
   delete $('argmap').dataset.count;
 }
 
@@ -577,6 +579,7 @@ function show(d) {
   $('format-name').textContent = FORMAT_TITLES[d.format] || d.format;
   setStatus(d.status === 'paused' ? 'running' : d.status, d.error ? 'The debate stopped: ' + d.error : '');
   state.view.roster($('roster'));
+  if (d.spend) showSpend(d.spend);
   if (d.format === 'duelogic' && d.status === 'running') showInterject();
   window.scrollTo(0, 0);
   connect(d.id, 0);
@@ -650,6 +653,7 @@ function connect(id, after) {
       } catch (err) {
         console.error('event', t, err);
       }
+      if (t !== 'token' && t !== 'debate_ended') refreshSpend();
       if (follow) window.scrollTo(0, document.body.scrollHeight);
     });
   }
@@ -661,6 +665,7 @@ function connect(id, after) {
       return;
     }
     setStatus('stopped', d.error ? 'The debate stopped: ' + d.error : 'The debate is not running: resume it to finish it.');
+    refreshSpend();
     showDocuments();
   });
   // The browser gives up on a stream answered with an error (the server
@@ -710,6 +715,7 @@ function handle(e) {
       if (state.es) state.es.close();
       for (const id of QUESTIONS) $(id).hidden = true;
       setStatus('finished');
+      endedSpend(e.data || {});
       if (v.ended) v.ended(e.data || {});
       showArguments(e.data && e.data.arguments);
       showDocuments();
@@ -717,6 +723,117 @@ function handle(e) {
     default:
       if (v.on && v.on[e.type]) v.on[e.type](e, e.data);
   }
+}
+
+// ---- what the debate spends -------------------------------------------------
+
+function tokens(n) {
+  return (n || 0).toLocaleString('en-US');
+}
+
+function totalOf(u) {
+  return u ? (u.promptTokens || 0) + (u.completionTokens || 0) : 0;
+}
+
+// dollars formats money with the precision a few tokens' price needs, as
+// the CLI does.
+function dollars(v) {
+  v = Number(v) || 0;
+  return '$' + (v !== 0 && Math.abs(v) < 0.01 ? v.toFixed(6) : v.toFixed(4));
+}
+
+// spendText is the running line: the tokens spent, the share of the prompt
+// served from the provider's cache, the money at the server's prices,
+// against the budget.
+function spendText(sp) {
+  const u = sp.usage || {};
+  const b = sp.budget || {};
+  let line = `${tokens(totalOf(u))} tokens`;
+  if (b.tokens) line += ` of ${tokens(b.tokens)}`;
+  if (u.cachedPromptTokens > 0 && u.promptTokens > 0) line += ` (${Math.round(100 * u.cachedPromptTokens / u.promptTokens)}% of the prompt cached)`;
+  if (sp.priced || b.cost) {
+    line += ', ' + dollars(sp.cost);
+    if (b.cost) line += ' of ' + dollars(b.cost);
+  }
+  return (sp.final ? 'Spent ' : 'Spent so far: ') + line;
+}
+
+// showSpend shows what the debate spent (GET /api/debates/{id}/spend's
+// spend): the running line and, once it has ended, the usage by purpose
+// and by speaker.
+function showSpend(sp) {
+  if (!sp || state.spend.final) return;
+  state.spend.priced = state.spend.priced || !!sp.priced;
+  if (sp.budget) state.spend.budget = sp.budget;
+  $('spend-line').textContent = spendText(sp);
+  $('spend-line').hidden = false;
+  if (!sp.final) return;
+  state.spend.final = true;
+  const u = sp.usage || {};
+  let head = `${tokens(totalOf(u))} tokens: ${tokens(u.promptTokens)} prompt`;
+  if (u.cachedPromptTokens > 0) head += ` (${tokens(u.cachedPromptTokens)} cached)`;
+  head += `, ${tokens(u.completionTokens)} generated`;
+  if (u.reasoningTokens > 0) head += ` (${tokens(u.reasoningTokens)} reasoning)`;
+  head += sp.priced ? `; cost ${dollars(sp.cost)}.` : '.';
+  $('spend-total').textContent = head;
+  spendTable($('spend-purpose'), 'Purpose', 'purpose', sp.byPurpose, (p) => (p ? words(p) : 'Unattributed'));
+  spendTable($('spend-speaker'), 'Speaker', 'speaker', sp.bySpeaker, (s) => (s ? speaker(s).name : 'The debate'));
+  $('spend').hidden = false;
+}
+
+// spendTable fills table with the usage of by, the largest first, each row
+// named by name(key) and marked with data-{attr}=key.
+function spendTable(table, title, attr, by, name) {
+  by = by || {};
+  const keys = Object.keys(by).filter((k) => totalOf(by[k]) > 0)
+    .sort((a, b) => totalOf(by[b]) - totalOf(by[a]) || (a < b ? -1 : a > b ? 1 : 0));
+  table.replaceChildren(el('thead', {}, el('tr', {}, ...[title, 'Prompt', 'Cached', 'Generated', 'Tokens']
+    .map((h) => el('th', { text: h })))));
+  const body = el('tbody');
+  for (const k of keys) {
+    const u = by[k];
+    body.append(el('tr', { dataset: { [attr]: k } },
+      el('td', { text: name(k) }), el('td', { text: tokens(u.promptTokens) }), el('td', { text: tokens(u.cachedPromptTokens) }),
+      el('td', { text: tokens(u.completionTokens) }), el('td', { class: 'tokens', text: tokens(totalOf(u)) })));
+  }
+  table.append(body);
+  table.hidden = keys.length === 0;
+}
+
+// endedSpend shows what the debate_ended event's data (engine.Ended) says
+// the debate spent.
+function endedSpend(data) {
+  showSpend({ usage: data.usage, cost: data.cost, priced: state.spend.priced || (data.cost || 0) > 0, budget: state.spend.budget,
+    final: true, byPurpose: data.usageByPurpose, bySpeaker: data.usageBySpeaker });
+}
+
+// refreshSpend asks the server what the debate shown has spent so far: at
+// most one request at a time, one more when events came meanwhile.
+function refreshSpend() {
+  const id = state.id;
+  if (!id || state.spend.final) return;
+  if (state.spend.busy) {
+    state.spend.again = true;
+    return;
+  }
+  state.spend.busy = true;
+  api.get('/api/debates/' + encodeURIComponent(id) + '/spend')
+    .then((r) => {
+      if (state.id !== id) return;
+      showSpend(r.spend);
+      // A stream that opened after the run stopped does not know why it
+      // did (a spent budget, say); the server does.
+      if (r.status === 'stopped' && r.error && $('status').textContent === 'stopped') setStatus('stopped', 'The debate stopped: ' + r.error);
+    })
+    .catch((err) => console.warn('spend', err.message))
+    .finally(() => {
+      if (state.id !== id) return;
+      state.spend.busy = false;
+      if (state.spend.again) {
+        state.spend.again = false;
+        refreshSpend();
+      }
+    });
 }
 
 // newCard appends a card for speaker, with an empty Text node to stream into.
