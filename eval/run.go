@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -40,23 +39,6 @@ var ErrBadConfig = errors.New("eval: bad config")
 // Price is what a model's tokens cost, per million: the engine's
 // [engine.Price], cached prompt tokens included.
 type Price = engine.Price
-
-// ParsePrice reads "MODEL=IN/OUT", the dollars per million input and
-// output tokens of MODEL (as -price takes it): "gpt-4o-mini=0.15/0.60".
-func ParsePrice(s string) (model string, p Price, err error) {
-	model, rates, ok := strings.Cut(s, "=")
-	in, out, ok2 := strings.Cut(rates, "/")
-	if !ok || !ok2 || strings.TrimSpace(model) == "" {
-		return "", Price{}, fmt.Errorf("%w: price %q: want MODEL=IN/OUT, dollars per million tokens", ErrBadConfig, s)
-	}
-	if p.Input, err = strconv.ParseFloat(strings.TrimSpace(in), 64); err != nil || p.Input < 0 || math.IsInf(p.Input, 0) {
-		return "", Price{}, fmt.Errorf("%w: price %q: input rate %q is not a number of dollars", ErrBadConfig, s, in)
-	}
-	if p.Output, err = strconv.ParseFloat(strings.TrimSpace(out), 64); err != nil || p.Output < 0 || math.IsInf(p.Output, 0) {
-		return "", Price{}, fmt.Errorf("%w: price %q: output rate %q is not a number of dollars", ErrBadConfig, s, out)
-	}
-	return strings.TrimSpace(model), p, nil
-}
 
 // Config is an evaluation: which arms, on which model, how large, at
 // what budget.

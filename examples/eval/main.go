@@ -88,6 +88,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/eval"
 	"github.com/duelogic/duelogic/examples/internal/render"
 	"github.com/duelogic/duelogic/llm"
@@ -126,22 +127,6 @@ type runConfig struct {
 	Stub        bool     `json:"stub"`
 }
 
-// prices collects repeated -price flags.
-type prices map[string]eval.Price
-
-// String lists the prices, for flag.Value.
-func (p prices) String() string { return fmt.Sprint(map[string]eval.Price(p)) }
-
-// Set adds one MODEL=IN/OUT, for flag.Value.
-func (p prices) Set(s string) error {
-	model, price, err := eval.ParsePrice(s)
-	if err != nil {
-		return err
-	}
-	p[model] = price
-	return nil
-}
-
 // listFlag collects a repeated flag's values.
 type listFlag []string
 
@@ -175,8 +160,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	model := fs.String("model", "", "the model ID (default: the server's first model; \"stub\" offline)")
 	temp := fs.String("temperature", "", "the sampling temperature, 0 to 2 (default: the provider's)")
 	baseURL := fs.String("base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible endpoint (default $DUELOGIC_BASE_URL; none: the offline stub); the key is $DUELOGIC_API_KEY")
-	ps := prices{}
-	fs.Var(ps, "price", "MODEL=IN/OUT: dollars per million input and output tokens (repeatable)")
+	ps := engine.Prices{}
+	fs.Var(ps, "price", "MODEL=IN/OUT or MODEL=IN/CACHED/OUT: dollars per million input (cached input) and output tokens; MODEL * for any other model (repeatable)")
 	maxCost := fs.Float64("max-cost", 0, "stop starting items once the run has cost this many dollars (0: no limit)")
 	parallel := fs.Int("parallel", 4, "items played at once")
 	out := fs.String("out", "", "the run's directory (required)")
@@ -230,7 +215,7 @@ type options struct {
 	budget, model   string
 	temperature     string
 	baseURL, apiKey string
-	prices          prices
+	prices          engine.Prices
 	maxCost         float64
 	parallel        int
 	out             string

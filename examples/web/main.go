@@ -138,7 +138,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
 	grace := fs.Duration("grace", 30*time.Second, "how long a shutdown waits for running debates")
-	prices := priceFlags{}
+	prices := engine.Prices{}
 	fs.Var(prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable")
 	maxCost := fs.Float64("max-cost", 0, "stop a debate that has cost this many dollars, at -price (0: no limit)")
 	maxTokens := fs.Int("max-tokens", 0, "stop a debate that has spent this many tokens (0: no limit)")

@@ -94,12 +94,12 @@ type options struct {
 	concurrency, limit      int
 	attempt, grace, stop    time.Duration
 	verbose                 bool
-	prices                  priceFlags
+	prices                  engine.Prices
 	otlp                    string
 }
 
 func parse(args []string, getenv func(string) string, stderr io.Writer) (*options, error) {
-	o := &options{prices: priceFlags{}}
+	o := &options{prices: engine.Prices{}}
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.dsn, "dsn", getenv("DUELOGIC_PG_DSN"), "PostgreSQL database (default $DUELOGIC_PG_DSN)")

@@ -56,7 +56,7 @@ type options struct {
 	stubDelay     time.Duration
 	context       string
 	question      string
-	prices        priceFlags
+	prices        engine.Prices
 	maxCost       float64
 	maxTokens     int
 
@@ -167,7 +167,7 @@ func printUsage(fs *flag.FlagSet, w io.Writer) {
 // parse reads the command line; flags and the question may come in any
 // order, and the words of an unquoted question are joined.
 func parse(args []string, getenv func(string) string) (*options, *flag.FlagSet, error) {
-	o := &options{set: map[string]bool{}, prices: priceFlags{}}
+	o := &options{set: map[string]bool{}, prices: engine.Prices{}}
 	fs := newFlagSet(o, getenv)
 	var words []string
 	for {

@@ -3,12 +3,10 @@ package cliapp
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -16,68 +14,9 @@ import (
 	"github.com/duelogic/duelogic/llm"
 )
 
-// priceFlags collects repeated --price flags, by model ID ("" for "*").
-type priceFlags map[string]engine.Price
-
-// String lists the prices, for flag.Value.
-func (p priceFlags) String() string {
-	var parts []string
-	for _, m := range slices.Sorted(maps.Keys(p)) {
-		parts = append(parts, priceArg(m, p[m]))
-	}
-	return strings.Join(parts, " ")
-}
-
-// priceArg is the --price value of model's price p, quoted for a shell
-// when it is "*" (model "").
+// priceArg is the --price value of model's price p, quoted for a shell.
 func priceArg(model string, p engine.Price) string {
-	rates := fmt.Sprintf("%g/%g", p.Input, p.Output)
-	if p.CachedInput != 0 {
-		rates = fmt.Sprintf("%g/%g/%g", p.Input, p.CachedInput, p.Output)
-	}
-	if model == "" {
-		return "'*=" + rates + "'"
-	}
-	return model + "=" + rates
-}
-
-// Set reads MODEL=IN/OUT or MODEL=IN/CACHED/OUT, dollars per million
-// tokens (MODEL * prices every model without a price of its own).
-func (p priceFlags) Set(s string) error {
-	model, pr, err := parsePrice(s)
-	if err != nil {
-		return err
-	}
-	p[model] = pr
-	return nil
-}
-
-// parsePrice reads a --price value: "gpt-4o-mini=0.15/0.60",
-// "claude-sonnet-4=3/0.30/15" (the cached input's rate in the middle), or
-// "*=..." for any model without a price of its own (model "").
-func parsePrice(s string) (string, engine.Price, error) {
-	model, rates, ok := strings.Cut(s, "=")
-	model = strings.TrimSpace(model)
-	parts := strings.Split(rates, "/")
-	if !ok || model == "" || len(parts) < 2 || len(parts) > 3 {
-		return "", engine.Price{}, errors.New("want MODEL=IN/OUT or MODEL=IN/CACHED/OUT, dollars per million tokens (MODEL * for any model)")
-	}
-	vals := make([]float64, len(parts))
-	for i, part := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return "", engine.Price{}, fmt.Errorf("rate %q is not a number of dollars", part)
-		}
-		vals[i] = v
-	}
-	if model == "*" {
-		model = ""
-	}
-	pr := engine.Price{Input: vals[0], Output: vals[len(vals)-1]}
-	if len(vals) == 3 {
-		pr.CachedInput = vals[1]
-	}
-	return model, pr, nil
+	return "'" + engine.PriceArg(model, p) + "'"
 }
 
 // spendMeter counts what the model calls of this process spend, on top of

@@ -4,43 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/duelogic/duelogic/engine"
 )
-
-func TestParsePrice(t *testing.T) {
-	tests := []struct {
-		in    string
-		model string
-		want  engine.Price
-		bad   bool
-	}{
-		{in: "gpt-4o-mini=0.15/0.60", model: "gpt-4o-mini", want: engine.Price{Input: 0.15, Output: 0.60}},
-		{in: "anthropic/claude-sonnet-4=3/0.30/15", model: "anthropic/claude-sonnet-4", want: engine.Price{Input: 3, CachedInput: 0.30, Output: 15}},
-		{in: "*=1/2", model: "", want: engine.Price{Input: 1, Output: 2}},
-		{in: "m=1", bad: true},
-		{in: "m=1/2/3/4", bad: true},
-		{in: "=1/2", bad: true},
-		{in: "m=cheap/2", bad: true},
-		{in: "m=-1/2", bad: true},
-		{in: "m=1/Inf", bad: true},
-	}
-	for _, tt := range tests {
-		model, p, err := parsePrice(tt.in)
-		if tt.bad {
-			if err == nil {
-				t.Errorf("parsePrice(%q) accepted", tt.in)
-			}
-			continue
-		}
-		if err != nil || model != tt.model || p != tt.want {
-			t.Errorf("parsePrice(%q) = %q, %+v, %v; want %q, %+v", tt.in, model, p, err, tt.model, tt.want)
-		}
-		if m2, p2, err := parsePrice(strings.Trim(priceArg(model, p), "'")); err != nil || m2 != model || p2 != p {
-			t.Errorf("priceArg(%q) does not read back: %q, %+v, %v", tt.in, m2, p2, err)
-		}
-	}
-}
 
 func TestBudgetUsage(t *testing.T) {
 	for _, args := range [][]string{
