@@ -56,9 +56,10 @@
 // debate streams at a readable pace, unless -base-url (or DUELOGIC_BASE_URL)
 // names an OpenAI-compatible API, whose key is read from DUELOGIC_API_KEY.
 // Debates are kept in memory, as JSONL files in the directory -store
-// names, or in PostgreSQL when -store is a postgres:// URL (package
-// store/pgstore: the seed's tables, and debates that examples/worker can
-// finish). With -enqueue (and -store postgres://...) the server plays no
+// names, in PostgreSQL when -store is a postgres:// URL (package
+// store/pgstore: the tables of every format, and debates that
+// examples/worker can finish), or in a SQLite file when it is sqlite:FILE
+// (package store/sqlitestore: the same tables). With -enqueue (and -store postgres://...) the server plays no
 // debate itself: a new debate, and the answer to a paused one, are queued
 // for workers (examples/worker, package jobs/riverjobs) on any machine, and
 // a debate's page follows what the worker stores, each event within
@@ -103,6 +104,7 @@ import (
 	"github.com/duelogic/duelogic/llm/openai"
 	"github.com/duelogic/duelogic/store"
 	"github.com/duelogic/duelogic/store/pgstore"
+	"github.com/duelogic/duelogic/store/sqlitestore"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -133,7 +135,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
-	dir := fs.String("store", "", "keep debates as JSONL files in this directory, or in the PostgreSQL database of a postgres:// URL (default: in memory)")
+	dir := fs.String("store", "", "keep debates as JSONL files in this directory, in the PostgreSQL database of a postgres:// URL, or in the SQLite file of sqlite:FILE (default: in memory)")
 	baseURL := fs.String("base-url", getenv("DUELOGIC_BASE_URL"), "an OpenAI-compatible API (default $DUELOGIC_BASE_URL; empty: the offline stub)")
 	seed := fs.Int64("seed", 1, "the stub model's seed")
 	delay := fs.Duration("stub-delay", 25*time.Millisecond, "the stub model's pause per word")
@@ -190,6 +192,17 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 		}
 		defer pg.Close()
 		st = pg
+	case strings.HasPrefix(*dir, "sqlite:"):
+		path := strings.TrimPrefix(*dir, "sqlite:")
+		if path == "" {
+			return usageError{errors.New("-store sqlite: needs a file: -store sqlite:debates.db")}
+		}
+		sq, err := sqlitestore.Open(ctx, path)
+		if err != nil {
+			return fmt.Errorf("-store: %w", err)
+		}
+		defer sq.Close()
+		st = sq
 	case *dir != "":
 		js, err := store.OpenJSONL(*dir)
 		if err != nil {
