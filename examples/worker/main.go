@@ -16,7 +16,8 @@
 // model in every seat (a local server that serves one). -stub plays the
 // offline stub model instead, -stub-delay per call, for demonstrations.
 // -provider-limit N keeps at most N calls in flight to the provider across
-// every worker of the database.
+// every worker of the database, and -provider-rate M lets at most M calls
+// to it begin in any minute across them all (a call needs both).
 //
 // An attempt plays a debate for at most -attempt, then stops at its next
 // step and goes back to the queue (the log replays, so resuming costs no
@@ -92,6 +93,7 @@ type options struct {
 	seed                    int64
 	stubDelay               time.Duration
 	concurrency, limit      int
+	rate                    int
 	attempt, grace, stop    time.Duration
 	verbose                 bool
 	prices                  engine.Prices
@@ -110,11 +112,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 	fs.DurationVar(&o.stubDelay, "stub-delay", 0, "the time each call to the stub model takes")
 	fs.IntVar(&o.concurrency, "concurrency", riverjobs.DefaultConcurrency, "debates played at once")
 	fs.IntVar(&o.limit, "provider-limit", 0, "at most this many model calls in flight to the provider across every worker of the database (0: no limit)")
+	fs.IntVar(&o.rate, "provider-rate", 0, "at most this many model calls to the provider begin in any minute across every worker of the database (0: no limit)")
 	fs.DurationVar(&o.attempt, "attempt", riverjobs.DefaultAttemptLimit, "how long an attempt plays a debate before it goes back to the queue")
 	fs.DurationVar(&o.grace, "stop-grace", riverjobs.DefaultStopGrace, "how long the calls under way when an attempt ends may take")
 	fs.DurationVar(&o.stop, "stop-timeout", 30*time.Second, "on SIGTERM, how long debates may take to stop at their next step before they are cancelled")
 	fs.StringVar(&o.id, "id", "", "this worker's name in the job list (default host-pid)")
-	fs.BoolVar(&o.verbose, "v", false, "log each wait for a provider slot, and River's notes")
+	fs.BoolVar(&o.verbose, "v", false, "log each wait for a provider slot or the provider's rate, and River's notes")
 	fs.Var(o.prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable: the debates' records and debate_ended event carry their cost")
 	fs.StringVar(&o.otlp, "otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
 	if err := fs.Parse(args); err != nil {
@@ -135,6 +138,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 		return nil, fmt.Errorf("-concurrency %d: want at least 1", o.concurrency)
 	case o.limit < 0:
 		return nil, fmt.Errorf("-provider-limit %d: must not be negative", o.limit)
+	case o.rate < 0:
+		return nil, fmt.Errorf("-provider-rate %d: must not be negative", o.rate)
 	case o.attempt <= 0 || o.grace <= 0 || o.stop <= 0:
 		return nil, errors.New("-attempt, -stop-grace and -stop-timeout must be positive")
 	case o.otlp != "" && !strings.HasPrefix(o.otlp, "http://") && !strings.HasPrefix(o.otlp, "https://"):
@@ -150,7 +155,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 }
 
 // model is the client the options name, and its provider's name (for
-// -provider-limit).
+// -provider-limit and -provider-rate).
 func (o *options) client(getenv func(string) string) (llm.Client, string) {
 	if o.stub {
 		return &slowStub{Client: llm.NewStub(o.seed), delay: o.stubDelay}, "stub"
@@ -221,11 +226,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			p.report(r)
 		}
 	}
-	if o.limit > 0 {
+	if o.limit > 0 || o.rate > 0 {
 		if err := riverjobs.Migrate(ctx, pool); err != nil {
 			return err
 		}
-		model = riverjobs.NewLimiter(pool, riverjobs.LimiterConfig{Holder: o.id, Logger: logger}).Limit(provider, o.limit, model)
+		lim := riverjobs.NewLimiter(pool, riverjobs.LimiterConfig{Holder: o.id, Logger: logger})
+		model = lim.LimitProvider(provider, riverjobs.Limits{InFlight: o.limit, Rate: o.rate}, model)
 	}
 	q, err := riverjobs.New(ctx, pool, riverjobs.Config{
 		Store: st, Model: model, Concurrency: o.concurrency, AttemptLimit: o.attempt, StopGrace: o.grace,

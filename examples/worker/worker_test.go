@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,6 +35,7 @@ func TestFlags(t *testing.T) {
 		{"base URL not HTTP", []string{"-dsn", "postgres://x/y", "-base-url", "file:///etc/passwd"}, nil, "want an http"},
 		{"no concurrency", []string{"-dsn", "postgres://x/y", "-stub", "-concurrency", "0"}, nil, "-concurrency 0"},
 		{"negative limit", []string{"-dsn", "postgres://x/y", "-stub", "-provider-limit", "-1"}, nil, "-provider-limit"},
+		{"negative rate", []string{"-dsn", "postgres://x/y", "-stub", "-provider-rate", "-1"}, nil, "-provider-rate"},
 		{"zero attempt", []string{"-dsn", "postgres://x/y", "-stub", "-attempt", "0s"}, nil, "must be positive"},
 		{"a stray argument", []string{"-dsn", "postgres://x/y", "-stub", "now"}, nil, "unexpected"},
 		{"a price without rates", []string{"-dsn", "postgres://x/y", "-stub", "-price", "gpt-4o"}, nil, "MODEL=IN/OUT"},
@@ -102,14 +104,43 @@ func enqueue(t *testing.T, dsn string) map[string]bool {
 // printing their lines, and stops when its context ends.
 func TestWorkerPlaysQueuedDebates(t *testing.T) {
 	dsn := pgtest.SchemaDSN(t, "worker_test")
-	ids := enqueue(t, dsn)
+	playAll(t, dsn, enqueue(t, dsn))
+}
+
+// With -provider-rate (and -provider-limit) the worker's calls keep to the
+// provider's rate: each call's start is stamped in the database.
+func TestWorkerProviderRate(t *testing.T) {
+	dsn := pgtest.SchemaDSN(t, "worker_test")
+	began := time.Now()
+	calls := playAll(t, dsn, enqueue(t, dsn), "-provider-limit", "2", "-provider-rate", "100000")
+	pool, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var stamped int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM duelogic_provider_calls WHERE provider = 'stub'`).Scan(&stamped); err != nil {
+		t.Fatal(err)
+	}
+	// Within a minute no stamp has left the rate's window.
+	if calls == 0 || stamped != calls && time.Since(began) < 50*time.Second {
+		t.Errorf("%d calls stamped for the provider's rate; want the %d calls made", stamped, calls)
+	}
+}
+
+// playAll runs the worker with args until it has played the debates ids to
+// their end, then stops it, and returns the model calls it made.
+func playAll(t *testing.T, dsn string, ids map[string]bool, args ...string) int {
+	t.Helper()
 	out := &lineWriter{ch: make(chan string, 100)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-dsn", dsn, "-stub", "-stub-delay", "1ms", "-concurrency", "4", "-id", "test"}, out, io.Discard, noEnv)
+		args := append([]string{"-dsn", dsn, "-stub", "-stub-delay", "1ms", "-concurrency", "4", "-id", "test"}, args...)
+		done <- run(ctx, args, out, io.Discard, noEnv)
 	}()
+	calls := 0
 	played := map[string]bool{}
 	verdicts := map[string]string{}
 	timeout := time.After(time.Minute)
@@ -120,6 +151,11 @@ func TestWorkerPlaysQueuedDebates(t *testing.T) {
 			switch {
 			case len(f) == 3 && f[0] == "played":
 				played[f[1]] = true
+				n, err := strconv.Atoi(f[2])
+				if err != nil {
+					t.Fatalf("worker: %s", l)
+				}
+				calls += n
 			case len(f) >= 2 && f[0] == "verdict":
 				verdicts[f[1]] = strings.Join(f[2:], " ")
 			case len(f) >= 2 && (f[0] == "failed" || f[0] == "retry"):
@@ -146,6 +182,7 @@ func TestWorkerPlaysQueuedDebates(t *testing.T) {
 			t.Errorf("%s: finished %t, played %t, verdict %q, %v", id, sum.Finished, played[id], verdicts[id], err)
 		}
 	}
+	return calls
 }
 
 const childEnv = "DUELOGIC_WORKER_CHILD" // the worker's arguments, tab-separated

@@ -65,7 +65,15 @@
 //
 // [Limiter] keeps at most N model calls in flight per provider across every
 // worker of the database: a table of slots with leases, so that the slot of a
-// worker that died comes back when its lease runs out.
+// worker that died comes back when its lease runs out. It can also keep a
+// provider's rate ([Limits.Rate]): at most M calls begin in any minute
+// (LimiterConfig.RateWindow) across every worker. The rate is a sliding
+// window of the calls' starts, stamped with the database's clock in a table
+// that a call checks and adds to under a transaction-scoped advisory lock
+// named after the provider; rows older than the window are pruned, so a
+// worker that died consumes the rate for no longer than the window. A call
+// takes its slot first and waits for the rate in it, so that its stamp is
+// its start. Waits for a slot and for the rate are logged (Info).
 //
 // It is a module of its own, so that the core module does not require River
 // or a database driver.

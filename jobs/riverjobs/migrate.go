@@ -11,16 +11,23 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 )
 
-// schema is the table of this package, beside River's: the slots of the
-// provider limits (see [Limiter]). A slot is free when its holder is null or
-// its lease has run out.
+// schema is the tables of this package, beside River's: the slots of the
+// provider limits (see [Limiter]), a slot free when its holder is null or
+// its lease has run out; and the starts of the calls within the providers'
+// rate windows.
 const schema = `CREATE TABLE IF NOT EXISTS duelogic_provider_slots (
 	provider text NOT NULL,
 	slot integer NOT NULL CHECK (slot >= 0),
 	holder text,
 	lease_until timestamptz NOT NULL DEFAULT '-infinity',
 	PRIMARY KEY (provider, slot)
-)`
+);
+CREATE TABLE IF NOT EXISTS duelogic_provider_calls (
+	provider text NOT NULL,
+	started timestamptz NOT NULL,
+	holder text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS duelogic_provider_calls_provider_started ON duelogic_provider_calls (provider, started)`
 
 // migrateLock is the advisory lock that serializes migrations.
 const migrateLock = `hashtextextended('duelogic/riverjobs/migrate/' || current_schema(), 0)`
