@@ -51,6 +51,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/url"
 	"os"
 	"os/signal"
@@ -97,6 +98,7 @@ type options struct {
 	attempt, grace, stop    time.Duration
 	verbose                 bool
 	prices                  engine.Prices
+	budget                  engine.Budget
 	otlp                    string
 }
 
@@ -118,6 +120,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 	fs.DurationVar(&o.stop, "stop-timeout", 30*time.Second, "on SIGTERM, how long debates may take to stop at their next step before they are cancelled")
 	fs.StringVar(&o.id, "id", "", "this worker's name in the job list (default host-pid)")
 	fs.BoolVar(&o.verbose, "v", false, "log each wait for a provider slot or the provider's rate, and River's notes")
+	fs.IntVar(&o.budget.Tokens, "max-tokens", 0, "stop a debate that has spent this many tokens (0: no limit); it stays stopped until queued again (debate --requeue) for workers with a larger budget")
+	fs.Float64Var(&o.budget.Cost, "max-cost", 0, "stop a debate that has cost this many dollars at -price (0: no limit)")
 	fs.Var(o.prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable: the debates' records and debate_ended event carry their cost")
 	fs.StringVar(&o.otlp, "otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
 	if err := fs.Parse(args); err != nil {
@@ -142,6 +146,10 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (*option
 		return nil, fmt.Errorf("-provider-rate %d: must not be negative", o.rate)
 	case o.attempt <= 0 || o.grace <= 0 || o.stop <= 0:
 		return nil, errors.New("-attempt, -stop-grace and -stop-timeout must be positive")
+	case o.budget.Tokens < 0 || o.budget.Cost < 0 || math.IsNaN(o.budget.Cost) || math.IsInf(o.budget.Cost, 0):
+		return nil, errors.New("-max-tokens and -max-cost must be numbers, 0 for no limit")
+	case o.budget.Cost > 0 && len(o.prices) == 0:
+		return nil, errors.New("-max-cost needs the models' prices: -price MODEL=IN/OUT")
 	case o.otlp != "" && !strings.HasPrefix(o.otlp, "http://") && !strings.HasPrefix(o.otlp, "https://"):
 		return nil, fmt.Errorf("-otlp %q: want an http:// or https:// URL", o.otlp)
 	}
@@ -198,6 +206,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if len(o.prices) > 0 {
 		prices := engine.WithPrices(o.prices)
 		engineOpts = append(engineOpts, func(string) []engine.Option { return []engine.Option{prices} })
+	}
+	if o.budget != (engine.Budget{}) {
+		budget := engine.WithBudget(o.budget)
+		engineOpts = append(engineOpts, func(string) []engine.Option { return []engine.Option{budget} })
 	}
 	p := &printer{w: stdout}
 	report := p.report

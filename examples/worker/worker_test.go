@@ -39,6 +39,8 @@ func TestFlags(t *testing.T) {
 		{"zero attempt", []string{"-dsn", "postgres://x/y", "-stub", "-attempt", "0s"}, nil, "must be positive"},
 		{"a stray argument", []string{"-dsn", "postgres://x/y", "-stub", "now"}, nil, "unexpected"},
 		{"a price without rates", []string{"-dsn", "postgres://x/y", "-stub", "-price", "gpt-4o"}, nil, "MODEL=IN/OUT"},
+		{"negative budget", []string{"-dsn", "postgres://x/y", "-stub", "-max-tokens", "-5"}, nil, "-max-tokens"},
+		{"a cost limit without prices", []string{"-dsn", "postgres://x/y", "-stub", "-max-cost", "2"}, nil, "needs the models' prices"},
 		{"OTLP not HTTP", []string{"-dsn", "postgres://x/y", "-stub", "-otlp", "localhost:4318"}, nil, "-otlp"},
 	}
 	for _, tt := range tests {

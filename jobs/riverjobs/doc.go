@@ -50,8 +50,10 @@
 // playing worker through LISTEN/NOTIFY): the model call under way is
 // abandoned, what was said stays stored, and [Queue.Requeue] resumes it later.
 // A job whose debate cannot be played — no such debate, an unknown format, a
-// damaged log — fails once, with the reason, and is not retried; a model or
-// database error is retried with River's backoff.
+// damaged log — fails once, with the reason, and is not retried; so does a
+// debate whose budget (engine.WithBudget in [Config].Options) is spent,
+// which workers with a larger budget finish when it is queued again. A
+// model or database error is retried with River's backoff.
 //
 // [Queue.Shutdown] stops fetching jobs, lets each running debate stop at its
 // next step (its job snoozed for another worker), and cancels what is left at

@@ -134,6 +134,12 @@ func (w *worker) play(ctx context.Context, job *river.Job[Args], rep *Report) er
 	case errors.Is(err, engine.ErrUnknownFormat), errors.Is(err, engine.ErrCorruptLog),
 		errors.Is(err, store.ErrCorrupt), errors.Is(err, engine.ErrInvalidConfig):
 		return w.fail(ctx, rep, err)
+	case errors.Is(err, engine.ErrBudget):
+		// The host's budget (engine.WithBudget in Config.Options) is
+		// spent: another attempt would stop at once. The debate stays
+		// stopped, everything said kept, until it is queued again
+		// (Queue.Requeue) by workers with a larger budget.
+		return w.fail(ctx, rep, err)
 	}
 	return w.retry(rep, fmt.Errorf("riverjobs: debate %s: %w", id, err))
 }

@@ -253,3 +253,36 @@ func TestWorkerRetryDelay(t *testing.T) {
 		}
 	}
 }
+
+// A debate whose budget (the host's engine.WithBudget) is spent stops for
+// good — its job is not retried, its status says stopped and why — and is
+// played to its end, equal to an uninterrupted run, by workers with a
+// larger budget.
+func TestWorkerStopsAtTheBudget(t *testing.T) {
+	d := newDB(t)
+	ctx := context.Background()
+	small := d.queue(t, riverjobs.Config{Model: stub(0), Options: func(string) []engine.Option {
+		return []engine.Option{engine.WithBudget(engine.Budget{Tokens: 500})}
+	}})
+	s := mixed(1, "budget")[0]
+	if _, err := small.Enqueue(ctx, s.format, s.config, s.debate); err != nil {
+		t.Fatal(err)
+	}
+	res := work(t, d, small, riverjobs.Args{DebateID: s.debate.ID})
+	if res.EventKind != river.EventKindJobCancelled {
+		t.Fatalf("job: %s; want cancelled, not retried", res.EventKind)
+	}
+	if o := outputOf(t, res.Job); o["outcome"] != riverjobs.OutcomeFailed || !strings.Contains(o["error"], "budget") {
+		t.Errorf("output %v; want failed at the budget", o)
+	}
+	if st, err := small.Status(ctx, s.debate.ID); err != nil || st.Status != riverjobs.StatusStopped || !strings.Contains(st.Error, "budget") {
+		t.Errorf("status %+v, %v; want stopped at the budget", st, err)
+	}
+	// The job that played it (rivertest's) is final; played again by
+	// workers without the limit, the debate finishes as if never stopped.
+	large := d.queue(t, riverjobs.Config{Model: stub(0)})
+	if res := work(t, d, large, riverjobs.Args{DebateID: s.debate.ID}); res.EventKind != river.EventKindJobCompleted {
+		t.Fatalf("requeued job: %s; want completed", res.EventKind)
+	}
+	checkDebate(t, d.st, s)
+}
