@@ -6,7 +6,6 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/log"
-	"go.opentelemetry.io/otel/log/global"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -127,7 +126,7 @@ func newConfig(opts []Option) *config {
 		o.mp = otel.GetMeterProvider()
 	}
 	if o.lp == nil {
-		o.lp = global.GetLoggerProvider()
+		o.lp = otel.GetLoggerProvider()
 	}
 	meter := o.mp.Meter(ScopeName)
 	c := &config{tracer: o.tp.Tracer(ScopeName), logger: o.lp.Logger(ScopeName), provider: o.provider, now: o.now}
