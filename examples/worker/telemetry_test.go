@@ -183,17 +183,24 @@ func TestWorkerExportsOTLP(t *testing.T) {
 			t.Errorf("%s: debate span's format %q; want %q", id, f, end.Format)
 		}
 		var input int64
+		cut := 0
 		for _, c := range chats[id] {
 			input += attr(c.Attributes, "gen_ai.usage.input_tokens").GetIntValue()
+			if attr(c.Attributes, "error.type") != nil {
+				cut++ // a speech cut by an interruption: its stream was cancelled
+			}
 			if hex.EncodeToString(c.ParentSpanId) != hex.EncodeToString(d.SpanId) || hex.EncodeToString(c.TraceId) != hex.EncodeToString(d.TraceId) {
 				t.Errorf("%s: span %q is not a child of the debate span", id, c.Name)
 				break
 			}
 		}
-		if len(chats[id]) == 0 || input != int64(end.Usage.PromptTokens) {
-			t.Errorf("%s: %d chat spans of %d input tokens; the debate stored %d", id, len(chats[id]), input, end.Usage.PromptTokens)
+		// A cut speech's cancelled call reports no usage, so its span
+		// carries none, while the debate stores the speech's estimate:
+		// with cuts, the spans count less than the store.
+		if len(chats[id]) == 0 || cut == 0 && input != int64(end.Usage.PromptTokens) || cut > 0 && input >= int64(end.Usage.PromptTokens) {
+			t.Errorf("%s: %d chat spans (%d cut) of %d input tokens; the debate stored %d", id, len(chats[id]), cut, input, end.Usage.PromptTokens)
 		}
-		total += len(chats[id])
+		total += len(chats[id]) - cut
 	}
 	if n := len(chats[""]); n > 0 {
 		t.Errorf("%d chat spans without a conversation ID", n)
@@ -210,6 +217,6 @@ func TestWorkerExportsOTLP(t *testing.T) {
 		}
 	}
 	if int(calls) != total {
-		t.Errorf("gen_ai.client.token.usage counts %d calls; %d chat spans", calls, total)
+		t.Errorf("gen_ai.client.token.usage counts %d calls; %d chat spans with usage", calls, total)
 	}
 }
