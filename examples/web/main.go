@@ -99,6 +99,7 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/otlp"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/openai"
@@ -144,7 +145,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	fs.Var(prices, "price", "a model's price, `MODEL=IN[/CACHED]/OUT` dollars per million tokens (MODEL * for any other model); repeatable")
 	maxCost := fs.Float64("max-cost", 0, "stop a debate that has cost this many dollars, at -price (0: no limit)")
 	maxTokens := fs.Int("max-tokens", 0, "stop a debate that has spent this many tokens (0: no limit)")
-	otlp := fs.String("otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
+	otlpURL := fs.String("otlp", "", "export traces, metrics and logs over OTLP/HTTP to this base URL (e.g. http://127.0.0.1:4318); also on when $OTEL_EXPORTER_OTLP_ENDPOINT (or a signal's own endpoint) is set")
 	enqueue := fs.Bool("enqueue", false, "with -store postgres://...: enqueue debates for workers (examples/worker) instead of playing them here")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -164,8 +165,8 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 	if *maxCost > 0 && len(prices) == 0 {
 		return usageError{errors.New("-max-cost needs the models' prices: -price MODEL=IN/OUT")}
 	}
-	if u, err := url.Parse(*otlp); *otlp != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
-		return usageError{fmt.Errorf("-otlp %q: want an http:// or https:// URL", *otlp)}
+	if u, err := url.Parse(*otlpURL); *otlpURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return usageError{fmt.Errorf("-otlp %q: want an http:// or https:// URL", *otlpURL)}
 	}
 	if *enqueue && !isPostgres(*dir) {
 		return usageError{errors.New("-enqueue needs -store postgres://...: the queue is in the debates' database")}
@@ -214,8 +215,8 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 
 	s := newServer(client, st, logger)
 	s.prices, s.budget = prices, engine.Budget{Tokens: *maxTokens, Cost: *maxCost}
-	if otlpWanted(*otlp, getenv) {
-		tel, err := newTelemetry(ctx, *otlp, "duelogic-web")
+	if otlp.Wanted(*otlpURL, getenv) {
+		tel, err := otlp.New(ctx, *otlpURL, "duelogic-web")
 		if err != nil {
 			return err
 		}
@@ -223,7 +224,7 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 			// Flush what the debates left, even after a cancelled ctx.
 			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			if err := tel.shutdown(sctx); err != nil {
+			if err := tel.Shutdown(sctx); err != nil {
 				logger.Warn("opentelemetry shutdown", "err", err)
 			}
 		}()
@@ -231,8 +232,8 @@ func run(ctx context.Context, unsignal func(), args []string, stdout, stderr io.
 		if *baseURL != "" {
 			provider = "openai"
 		}
-		s.instrument(tel.options(), provider)
-		logger.Info("exporting OpenTelemetry over OTLP/HTTP", "endpoint", cmp.Or(*otlp, "from the environment"))
+		s.instrument(tel.Options(), provider)
+		logger.Info("exporting OpenTelemetry over OTLP/HTTP", "endpoint", cmp.Or(*otlpURL, "from the environment"))
 	}
 	if *enqueue {
 		stopFeed, err := enqueueMode(ctx, s, st.(*pgstore.Store), *dir, logger)

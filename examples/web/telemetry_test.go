@@ -22,6 +22,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/duelogic/duelogic/examples/internal/otlp"
 	"github.com/duelogic/duelogic/llm"
 )
 
@@ -212,15 +213,15 @@ func TestServerExportsOTLP(t *testing.T) {
 	recv := newReceiver(t)
 	client := countingClient{Client: llm.NewStub(1), calls: new(atomic.Int64), prompt: new(atomic.Int64)}
 	s, hs := testServer(t, client)
-	tel, err := newTelemetry(t.Context(), recv.URL, "duelogic-web-test")
+	tel, err := otlp.New(t.Context(), recv.URL, "duelogic-web-test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.instrument(tel.options(), "duelogic.stub")
+	s.instrument(tel.Options(), "duelogic.stub")
 	id := create(t, hs.URL, "duelogic", `{"proposition": "Should we?", "config": {"flow": {"maxExchanges": 3}}}`)
 	eventTypes(t, hs.URL+"/api/debates/"+id+"/events")
 	s.wg.Wait()
-	if err := tel.shutdown(t.Context()); err != nil {
+	if err := tel.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	x := recv.of(t, id)
@@ -292,8 +293,8 @@ func TestOTLPWanted(t *testing.T) {
 		{env: map[string]string{"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": "http://c:4318/v1/logs"}, want: true},
 	}
 	for _, tt := range tests {
-		if got := otlpWanted(tt.flag, func(k string) string { return tt.env[k] }); got != tt.want {
-			t.Errorf("otlpWanted(%q, %v) = %v; want %v", tt.flag, tt.env, got, tt.want)
+		if got := otlp.Wanted(tt.flag, func(k string) string { return tt.env[k] }); got != tt.want {
+			t.Errorf("otlp.Wanted(%q, %v) = %v; want %v", tt.flag, tt.env, got, tt.want)
 		}
 	}
 }

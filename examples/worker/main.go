@@ -61,6 +61,7 @@ import (
 	"time"
 
 	"github.com/duelogic/duelogic/engine"
+	"github.com/duelogic/duelogic/examples/internal/otlp"
 	"github.com/duelogic/duelogic/internal/sleep"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
@@ -213,8 +214,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	p := &printer{w: stdout}
 	report := p.report
-	if otlpWanted(o.otlp, getenv) {
-		tel, err := newTelemetry(ctx, o.otlp, "duelogic-worker")
+	if otlp.Wanted(o.otlp, getenv) {
+		tel, err := otlp.New(ctx, o.otlp, "duelogic-worker")
 		if err != nil {
 			return err
 		}
@@ -222,16 +223,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			// Flush what the attempts left, even after a cancelled ctx.
 			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			if err := tel.shutdown(sctx); err != nil {
+			if err := tel.Shutdown(sctx); err != nil {
 				logger.Warn("opentelemetry shutdown", "err", err)
 			}
 		}()
-		spans := newDebateSpans(tel.options())
+		spans := newDebateSpans(tel.Options())
 		genai := "openai"
 		if o.stub {
 			genai = "duelogic.stub"
 		}
-		model = spans.client(otelduelogic.WrapClient(model, append(tel.options(), otelduelogic.WithProvider(genai))...))
+		model = spans.client(otelduelogic.WrapClient(model, append(tel.Options(), otelduelogic.WithProvider(genai))...))
 		engineOpts = append(engineOpts, spans.options)
 		report = func(r riverjobs.Report) {
 			spans.report(r)

@@ -1,4 +1,8 @@
-package main
+// Package otlp builds the OpenTelemetry providers the example servers
+// (examples/web, examples/worker) export with over OTLP/HTTP when asked:
+// one set-up for both, in a module of its own so that the core module does
+// not require the exporters.
+package otlp
 
 import (
 	"context"
@@ -19,22 +23,22 @@ import (
 	"github.com/duelogic/duelogic/otel/otelduelogic"
 )
 
-// otlpEnv are the environment variables the OTLP exporters read an
+// env are the environment variables the OTLP exporters read an
 // endpoint from: one set turns the export on.
-var otlpEnv = []string{
+var env = []string{
 	"OTEL_EXPORTER_OTLP_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
 	"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT",
 }
 
-// otlpWanted reports whether OpenTelemetry export is asked for: the
-// -otlp flag, or an OTLP endpoint in the environment.
-func otlpWanted(flagURL string, getenv func(string) string) bool {
+// Wanted reports whether OpenTelemetry export is asked for: a base URL
+// (the -otlp flag), or an OTLP endpoint in the environment.
+func Wanted(flagURL string, getenv func(string) string) bool {
 	if flagURL != "" {
 		return true
 	}
-	for _, name := range otlpEnv {
+	for _, name := range env {
 		if getenv(name) != "" {
 			return true
 		}
@@ -42,22 +46,22 @@ func otlpWanted(flagURL string, getenv func(string) string) bool {
 	return false
 }
 
-// telemetry is the OpenTelemetry providers the worker's debates and model
+// Telemetry is the OpenTelemetry providers a process's debates and model
 // calls are traced, measured and logged with, each exporting over
 // OTLP/HTTP (protobuf).
-type telemetry struct {
+type Telemetry struct {
 	tp *sdktrace.TracerProvider
 	mp *sdkmetric.MeterProvider
 	lp *sdklog.LoggerProvider
 }
 
-// newTelemetry builds the providers. base, when not empty, is the OTLP
+// New builds the providers. base, when not empty, is the OTLP
 // endpoint's base URL (-otlp), to which each signal's path (/v1/traces,
 // /v1/metrics, /v1/logs) is added, as to OTEL_EXPORTER_OTLP_ENDPOINT;
 // empty, the exporters read their endpoints, headers and the like from the
 // environment (OTEL_EXPORTER_OTLP_*). service names the service, unless
 // OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES does.
-func newTelemetry(ctx context.Context, base, service string) (*telemetry, error) {
+func New(ctx context.Context, base, service string) (*Telemetry, error) {
 	var traceOpts []otlptracehttp.Option
 	var metricOpts []otlpmetrichttp.Option
 	var logOpts []otlploghttp.Option
@@ -89,15 +93,15 @@ func newTelemetry(ctx context.Context, base, service string) (*telemetry, error)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("otlp log exporter: %w", err), spans.Shutdown(ctx), metrics.Shutdown(ctx))
 	}
-	return &telemetry{
+	return &Telemetry{
 		tp: sdktrace.NewTracerProvider(sdktrace.WithBatcher(spans), sdktrace.WithResource(res)),
 		mp: sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(metrics)), sdkmetric.WithResource(res)),
 		lp: sdklog.NewLoggerProvider(sdklog.WithProcessor(sdklog.NewBatchProcessor(logs)), sdklog.WithResource(res)),
 	}, nil
 }
 
-// options are the otelduelogic options that send to t's providers.
-func (t *telemetry) options() []otelduelogic.Option {
+// Options are the otelduelogic options that send to t's providers.
+func (t *Telemetry) Options() []otelduelogic.Option {
 	return []otelduelogic.Option{
 		otelduelogic.WithTracerProvider(t.tp),
 		otelduelogic.WithMeterProvider(t.mp),
@@ -105,8 +109,8 @@ func (t *telemetry) options() []otelduelogic.Option {
 	}
 }
 
-// shutdown flushes what the providers hold to the exporters and stops
+// Shutdown flushes what the providers hold to the exporters and stops
 // them.
-func (t *telemetry) shutdown(ctx context.Context) error {
+func (t *Telemetry) Shutdown(ctx context.Context) error {
 	return errors.Join(t.tp.Shutdown(ctx), t.mp.Shutdown(ctx), t.lp.Shutdown(ctx))
 }
