@@ -106,7 +106,9 @@ type Config struct {
 	// negative: never (River's own rescue, after RescueStuckJobsAfter and
 	// up to 30 s more, is left).
 	RescueInterval time.Duration
-	// Clock is the time an attempt's limit is read on (nil: time.Now).
+	// Clock is the time an attempt's limit is read on, and the time a
+	// failed attempt's retry is scheduled from (River compares it with the
+	// database's clock) (nil: time.Now).
 	Clock func() time.Time
 	// Options are engine options added to every debate a worker plays
 	// (a sink, a logger, prices...), made per debate.

@@ -59,7 +59,7 @@ func (w *worker) NextRetry(job *river.Job[Args]) time.Time {
 	if n := job.Attempt - 1; n < 6 {
 		delay = min(time.Second<<max(n, 0), maxRetryDelay)
 	}
-	return time.Now().Add(delay) // River's clock: scheduled_at is real time
+	return w.q.cfg.Clock().Add(delay)
 }
 
 // Work plays the job's debate for one attempt.
