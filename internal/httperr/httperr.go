@@ -5,9 +5,12 @@
 package httperr
 
 import (
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Retryable reports whether a request that failed with status may be sent
@@ -90,4 +93,41 @@ func ContextOverflow(status int, message string, kinds ...string) bool {
 		}
 	}
 	return false
+}
+
+// RetryAfter reads the wait a response's headers ask for: retry-after-ms
+// (milliseconds, OpenAI), else Retry-After in seconds or as an HTTP date,
+// measured from now — or, when now is zero, from the response's own Date
+// header, so without reading a clock. It returns 0 when there is none, it
+// cannot be read, or it is not positive; a wait over a week is a week.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	const maxSeconds = 7 * 24 * 3600 // keeps the conversion from overflowing
+	seconds := func(f float64) time.Duration {
+		if math.IsNaN(f) || f <= 0 {
+			return 0
+		}
+		return time.Duration(min(f, maxSeconds) * float64(time.Second))
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return seconds(f / 1000)
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return seconds(f)
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0
+	}
+	if now.IsZero() {
+		if now, err = http.ParseTime(h.Get("Date")); err != nil {
+			return 0
+		}
+	}
+	return seconds(t.Sub(now).Seconds())
 }

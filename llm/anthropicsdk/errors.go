@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -98,7 +96,7 @@ func wrapError(ctx context.Context, err error) error {
 		e.status = 0 // an error event in a stream the server accepted
 	} else if ae.Response != nil {
 		h := ae.Response.Header
-		e.retryAfter = retryAfter(h)
+		e.retryAfter = httperr.RetryAfter(h, time.Time{})
 		switch strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))) {
 		case "true":
 			e.shouldRetry = 1
@@ -107,38 +105,4 @@ func wrapError(ctx context.Context, err error) error {
 		}
 	}
 	return e
-}
-
-// retryAfter reads the wait a response asks for: retry-after-ms, else
-// Retry-After in seconds or as an HTTP date (measured from the response's
-// Date header, so without reading a clock).
-func retryAfter(h http.Header) time.Duration {
-	const maxSeconds = 7 * 24 * 3600
-	seconds := func(f float64) time.Duration {
-		if math.IsNaN(f) || f <= 0 {
-			return 0
-		}
-		return time.Duration(min(f, maxSeconds) * float64(time.Second))
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			return seconds(f / 1000)
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return seconds(f)
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0
-	}
-	now, err := http.ParseTime(h.Get("Date"))
-	if err != nil {
-		return 0
-	}
-	return seconds(t.Sub(now).Seconds())
 }

@@ -3,12 +3,13 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/duelogic/duelogic/internal/httperr"
 )
 
 const (
@@ -24,7 +25,7 @@ var requestIDHeaders = []string{"X-Request-Id", "X-Generation-Id", "Request-Id",
 // newAPIError builds the error for a non-2xx response from its status,
 // headers and (already size-capped) body, with the secrets removed.
 func newAPIError(status int, h http.Header, body []byte, now time.Time, secrets []string) *APIError {
-	e := &APIError{StatusCode: status, RequestID: requestIDOf(h), RetryAfter: retryAfter(h, now)}
+	e := &APIError{StatusCode: status, RequestID: requestIDOf(h), RetryAfter: httperr.RetryAfter(h, now)}
 	defer e.redact(secrets)
 	body = redactBytes(body, secrets) // before any cut, which could leave part of a secret
 	switch strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))) {
@@ -202,35 +203,6 @@ func clip(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-// retryAfter reads the wait a response asks for: retry-after-ms
-// (milliseconds, OpenAI), else Retry-After in seconds or as an HTTP date.
-// It returns 0 when there is none or it is not positive.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	const maxSeconds = 7 * 24 * 3600 // keeps the conversion from overflowing
-	seconds := func(f float64) time.Duration {
-		if math.IsNaN(f) || f <= 0 {
-			return 0
-		}
-		return time.Duration(min(f, maxSeconds) * float64(time.Second))
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			return seconds(f / 1000)
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return seconds(f)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return seconds(t.Sub(now).Seconds())
-	}
-	return 0
 }
 
 // redact removes every secret from the text fields of e.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/duelogic/duelogic/internal/httperr"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/google/go-cmp/cmp"
 )
@@ -177,7 +178,7 @@ func TestRetryAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := retryAfter(tt.header, fixedNow); got != tt.want {
+			if got := httperr.RetryAfter(tt.header, fixedNow); got != tt.want {
 				t.Errorf("retryAfter = %v, want %v", got, tt.want)
 			}
 		})

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -92,7 +90,7 @@ func wrapError(ctx context.Context, err error) error {
 		if oe.Response != nil {
 			h := oe.Response.Header
 			e.requestID = h.Get("X-Request-Id")
-			e.retryAfter = retryAfter(h)
+			e.retryAfter = httperr.RetryAfter(h, time.Time{})
 			switch strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))) {
 			case "true":
 				e.shouldRetry = 1
@@ -122,38 +120,4 @@ func wrapError(ctx context.Context, err error) error {
 		return &apiError{typ: ev.Error.Type, code: code, msg: ev.Error.Message, err: err}
 	}
 	return fmt.Errorf("openaisdk: %w", err)
-}
-
-// retryAfter reads the wait a response asks for: retry-after-ms, else
-// Retry-After in seconds or as an HTTP date (measured from the response's
-// Date header, so without reading a clock).
-func retryAfter(h http.Header) time.Duration {
-	const maxSeconds = 7 * 24 * 3600
-	seconds := func(f float64) time.Duration {
-		if math.IsNaN(f) || f <= 0 {
-			return 0
-		}
-		return time.Duration(min(f, maxSeconds) * float64(time.Second))
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			return seconds(f / 1000)
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return seconds(f)
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0
-	}
-	now, err := http.ParseTime(h.Get("Date"))
-	if err != nil {
-		return 0
-	}
-	return seconds(t.Sub(now).Seconds())
 }
