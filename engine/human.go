@@ -122,6 +122,13 @@ func (s *Session) Ask(ctx context.Context, key string, q Question) (Answer, erro
 				if err == nil && !a.Paused && ctx.Err() != nil {
 					err = context.Cause(ctx)
 				}
+				if err == nil && a.Paused {
+					// The pause ends the log (see Pending): the turns
+					// queued for mapping and the side steps under way
+					// store their records first.
+					s.drainMapping()
+					err = s.rec.settle(keep)
+				}
 				return a, llm.Usage{}, err
 			}, func(int64) *Announcement {
 				return &Announcement{Type: EventAsked, Speaker: SpeakerHuman, Data: a}

@@ -144,6 +144,7 @@ type mapper struct {
 	sem      argumentation.Semantics
 	dialogue *argumentation.Dialogue
 	jobs     chan Utterance
+	queued   sync.WaitGroup // the jobs sent and not yet done
 	done     chan struct{}
 	illegal  []IllegalMove
 	applied  []argumentation.Move
@@ -192,14 +193,14 @@ func (s *Session) startMapper(ctx context.Context, f any) {
 	go func() {
 		defer close(m.done)
 		for u := range m.jobs {
-			if m.failure() != nil {
-				continue
+			if m.failure() == nil {
+				if err := m.extract(ctx, u); err != nil {
+					m.mu.Lock()
+					m.err = err
+					m.mu.Unlock()
+				}
 			}
-			if err := m.extract(ctx, u); err != nil {
-				m.mu.Lock()
-				m.err = err
-				m.mu.Unlock()
-			}
+			m.queued.Done()
 		}
 	}()
 }
@@ -226,7 +227,17 @@ func (s *Session) mapTurn(u Utterance) {
 		return
 	}
 	if m.sides == nil || m.sides[u.Speaker] {
-		s.mapper.jobs <- u
+		m.queued.Add(1)
+		m.jobs <- u
+	}
+}
+
+// drainMapping waits until every turn queued for extraction is mapped and
+// its moves stored, the mapper staying open for later turns. It is called
+// from the main flow, which alone queues turns.
+func (s *Session) drainMapping() {
+	if m := s.mapper; m != nil {
+		m.queued.Wait()
 	}
 }
 

@@ -10,9 +10,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/duelogic/duelogic/argumentation"
 	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/llm/llmtest"
@@ -461,4 +464,85 @@ type selfDecoding struct{ n int }
 func (s *selfDecoding) UnmarshalJSON(data []byte) error {
 	s.n = len(data)
 	return nil
+}
+
+// storeSignal is a store that closes a record type's channel in appended
+// when the first record of that type is appended.
+type storeSignal struct {
+	store.Store
+	appended map[string]chan struct{}
+	mu       sync.Mutex
+}
+
+func (s *storeSignal) Append(ctx context.Context, rec store.Record) error {
+	err := s.Store.Append(ctx, rec)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch, ok := s.appended[rec.Type]; ok {
+		close(ch)
+		delete(s.appended, rec.Type)
+	}
+	return err
+}
+
+// pauser says one turn, asks its person, and on a pause waits (a minute
+// at most) for the turn's moves to be stored before it returns.
+type pauser struct{ moved <-chan struct{} }
+
+func (*pauser) Name() string { return "pauser" }
+
+func (p *pauser) Play(ctx context.Context, s *engine.Session) (int, error) {
+	req := llm.Request{Purpose: "opening", Messages: []llm.Message{{Role: llm.User, Content: "pro: " + s.Debate().Proposition}}}
+	if _, err := s.Say(ctx, "pro", engine.Utterance{Speaker: "pro", Kind: engine.KindResponse}, req); err != nil {
+		return 0, err
+	}
+	_, err := s.Ask(ctx, "checkpoint", engine.Question{Kind: engine.QuestionCheckpoint, Text: "Go on?", Choices: []string{"continue"}})
+	if errors.Is(err, engine.ErrPaused) {
+		select {
+		case <-p.moved:
+		case <-time.After(time.Minute):
+		}
+	}
+	return 0, err
+}
+
+// A pause is the last record of its debate, though the turn before it was
+// still being mapped when the person paused: Pending finds the question.
+func TestPauseEndsTheLog(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := store.NewMemory()
+		paused, moved := make(chan struct{}), make(chan struct{})
+		st := &storeSignal{Store: mem, appended: map[string]chan struct{}{engine.RecordAsked: paused, engine.RecordMoves: moved}}
+		// The person pauses while the turn's extraction is under way; its
+		// reply comes once the pause is stored, if the pause is stored
+		// without waiting for it (else after a minute).
+		extracting := make(chan struct{})
+		h := engine.HumanFunc(func(context.Context, engine.Question) (engine.Answer, error) {
+			<-extracting
+			return engine.Answer{}, engine.ErrPaused
+		})
+		c := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			if req.Purpose == engine.PurposeArgumentExtraction {
+				close(extracting)
+				select {
+				case <-paused:
+				case <-time.After(time.Minute):
+				}
+			}
+			return llm.NewStub(1).Complete(ctx, req)
+		})
+		_, err := engine.Run(t.Context(), c, &pauser{moved: moved}, engine.Debate{ID: "mapped", Proposition: "x?"},
+			engine.WithStore(st), engine.WithHuman(h), engine.WithArgumentMap(argumentation.Semantics{}))
+		if !errors.Is(err, engine.ErrPaused) {
+			t.Fatalf("Run = %v, want ErrPaused", err)
+		}
+		recs, _ := mem.Records(t.Context(), "mapped")
+		var types []string
+		for _, r := range recs {
+			types = append(types, r.Type)
+		}
+		if q, ok := engine.Pending(recs); !ok || q.Text != "Go on?" || !slices.Contains(types, engine.RecordMoves) {
+			t.Errorf("Pending = %+v, %v; want the question, after the turn's moves (records %q)", q, ok, types)
+		}
+	})
 }

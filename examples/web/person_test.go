@@ -84,7 +84,7 @@ func badRequests(t *testing.T, url string, bodies []struct{ body, field string }
 func pausedAt(t *testing.T, v debateView, kind string) (round int) {
 	t.Helper()
 	if v.Status != statusPaused || v.Waiting != kind || v.Question == nil || v.Question.Kind != kind || v.Question.Text == "" {
-		t.Fatalf("status %s, waiting %q, question %+v; want paused at a %s question", v.Status, v.Waiting, v.Question, kind)
+		t.Fatalf("status %s (error %q), waiting %q, question %+v; want paused at a %s question", v.Status, v.Error, v.Waiting, v.Question, kind)
 	}
 	for _, u := range v.Transcript {
 		round = max(round, u.Exchange)
