@@ -1,10 +1,13 @@
 package duelogic
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/duelogic/duelogic/llm/jsonschema"
 )
 
 func TestParseEvaluation(t *testing.T) {
@@ -244,5 +247,15 @@ func TestParseInterruptDecision(t *testing.T) {
 	}
 	if _, err := ParseInterruptDecision(`{"urgency": 0.9}`); err == nil {
 		t.Error("decision without shouldInterrupt accepted")
+	}
+	// The check's schema leaves urgency unbounded, and a server's grammar
+	// lets a model write an exponent float64 cannot hold: the reply is in
+	// the schema's shape and reads as the most urgent.
+	reply := `{"shouldInterrupt": false, "interruptingChairPosition": null, "reason": null, "triggerContent": null, "urgency": 7e9999, "suggestedOpener": null}`
+	if err := jsonschema.Check(json.RawMessage(interruptCheckSchema), []byte(reply)); err != nil {
+		t.Fatalf("the reply breaks the schema: %v", err)
+	}
+	if got, err := ParseInterruptDecision(reply); err != nil || got.Urgency != 1 {
+		t.Errorf("ParseInterruptDecision(urgency 7e9999) = %+v, %v; want urgency 1", got, err)
 	}
 }

@@ -54,13 +54,14 @@ var ErrNoJSON = errors.New("no JSON object in reply")
 // Object returns the first JSON object in a model's reply: it skips code
 // fences and prose around the object (an unbalanced "{" included), takes the
 // first balanced {...} (strings and escapes respected) that decodes, and
-// drops trailing commas before } and ].
+// drops trailing commas before } and ]. Numbers are float64; one beyond
+// float64's range (1e999, as a grammar-held model may write) is the
+// largest float64 of its sign, one too small for it 0.
 func Object(reply string) (map[string]any, error) {
 	start := strings.IndexByte(reply, '{')
 	for start >= 0 {
 		if end := matchBrace(reply, start); end >= 0 {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(dropTrailingCommas(reply[start:end+1])), &m); err == nil {
+			if m, ok := decodeObject(dropTrailingCommas(reply[start : end+1])); ok {
 				return m, nil
 			}
 		}
@@ -71,6 +72,39 @@ func Object(reply string) (map[string]any, error) {
 		start += 1 + next
 	}
 	return nil, ErrNoJSON
+}
+
+// decodeObject decodes a JSON object whose numbers are read as Object says.
+func decodeObject(text string) (map[string]any, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil || dec.More() {
+		return nil, false
+	}
+	return floats(m).(map[string]any), true
+}
+
+// floats replaces the json.Numbers in v, a decoded JSON value, by float64s
+// within float64's range.
+func floats(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(x), 64) // ±Inf beyond the range, 0 below it
+		if math.IsInf(f, 0) {
+			f = math.Copysign(math.MaxFloat64, f)
+		}
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = floats(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = floats(e)
+		}
+	}
+	return v
 }
 
 // matchBrace returns the index of the brace closing the one at s[open], or -1.

@@ -1,6 +1,7 @@
 package llmtext
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -17,7 +18,12 @@ func TestObject(t *testing.T) {
 		{`{not json} then {"ok": true}`, map[string]any{"ok": true}},
 		{`{broken {"a": 5}`, map[string]any{"a": 5.0}},
 		{`{"s": "a \" { quote"}`, map[string]any{"s": `a " { quote`}},
+		// Numbers beyond float64's range: a grammar lets a model write them.
+		{`{"urgency": 1e999, "low": -2E+400, "tiny": 1e-999, "n": [5e308]}`,
+			map[string]any{"urgency": math.MaxFloat64, "low": -math.MaxFloat64, "tiny": 0.0, "n": []any{math.MaxFloat64}}},
+		{`{"a": 1} {"b": 2}`, map[string]any{"a": 1.0}},
 		{`no object`, nil},
+		{`{}`, map[string]any{}},
 		{`{"open": 1`, nil},
 	}
 	for _, tt := range tests {
