@@ -121,7 +121,9 @@ func (l *Limiter) Limit(provider string, n int, c llm.Client) llm.Client {
 // kept within lim: a call takes a slot (when lim.InFlight is set), then
 // waits for the rate (when lim.Rate is set), then calls the model. With
 // no limit set it returns c; the calls of a client given a negative limit
-// fail.
+// fail. A call of a worker's attempt that waits for a slot or the rate
+// stops waiting when the worker stops ([Queue.Shutdown]): the debate
+// snoozes at that step, as at any other.
 func (l *Limiter) LimitProvider(provider string, lim Limits, c llm.Client) llm.Client {
 	if lim.InFlight == 0 && lim.Rate == 0 {
 		return c
@@ -243,6 +245,9 @@ func (c *limited) acquire(ctx context.Context, token string) (int, error) {
 		case <-ctx.Done():
 			t.Stop()
 			return 0, fmt.Errorf("riverjobs: waiting for a slot of provider %s: %w", c.provider, ctx.Err())
+		case <-yieldOf(ctx):
+			t.Stop()
+			return 0, fmt.Errorf("riverjobs: waiting for a slot of provider %s: %w", c.provider, errYield)
 		case <-t.C:
 		}
 		wait = min(2*wait, maxWait)
@@ -362,6 +367,9 @@ func (c *limited) awaitRate(ctx context.Context) error {
 		case <-ctx.Done():
 			t.Stop()
 			return fmt.Errorf("riverjobs: waiting for the rate of provider %s: %w", c.provider, ctx.Err())
+		case <-yieldOf(ctx):
+			t.Stop()
+			return fmt.Errorf("riverjobs: waiting for the rate of provider %s: %w", c.provider, errYield)
 		case <-t.C:
 		}
 	}

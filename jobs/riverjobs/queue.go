@@ -186,7 +186,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, cfg Config) (*Queue, error) {
 	q := &Queue{pool: pool, st: cfg.Store, cfg: cfg}
 	rc := &river.Config{ID: cfg.ID, Logger: quiet(cfg.Logger)}
 	if cfg.Model != nil {
-		q.w = &worker{q: q}
+		q.w = &worker{q: q, drain: make(chan struct{})}
 		workers := river.NewWorkers()
 		if err := river.AddWorkerSafely(workers, river.Worker[Args](q.w)); err != nil {
 			return nil, fmt.Errorf("riverjobs: %w", err)
@@ -429,7 +429,7 @@ func (q *Queue) endRescue() {
 // bound and a few seconds more.
 func (q *Queue) Shutdown(bound time.Duration) error {
 	if q.w != nil {
-		q.w.draining.Store(true)
+		q.w.stop()
 	}
 	defer q.endRescue()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)

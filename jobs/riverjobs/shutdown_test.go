@@ -2,6 +2,8 @@ package riverjobs_test
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +28,23 @@ func (b *blocking) Complete(ctx context.Context, req llm.Request) (llm.Response,
 	return llm.Response{}, ctx.Err()
 }
 
+// onLine is a writer that sends on seen (without blocking) when a line
+// written to it contains want.
+type onLine struct {
+	want string
+	seen chan struct{}
+}
+
+func (w *onLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.want) {
+		select {
+		case w.seen <- struct{}{}:
+		default:
+		}
+	}
+	return len(p), nil
+}
+
 // Shutdown stops a worker within its bound and loses nothing: debates
 // stop at their next step and their jobs go back to the queue (snoozed,
 // or, for a call that outlasts the bound, cancelled by River's hard stop),
@@ -33,10 +52,11 @@ func (b *blocking) Complete(ctx context.Context, req llm.Request) (llm.Response,
 func TestShutdown(t *testing.T) {
 	tests := []struct {
 		name    string
-		model   func(started chan struct{}) llm.Client
+		model   func(pool *pgxpool.Pool, started chan struct{}) llm.Client
 		outcome string
+		only    bool // every attempt ends with outcome
 	}{
-		{"at the next step", func(started chan struct{}) llm.Client {
+		{"at the next step", func(_ *pgxpool.Pool, started chan struct{}) llm.Client {
 			s := stub(20 * time.Millisecond)
 			s.onCall = func(llm.Request) {
 				select {
@@ -45,10 +65,17 @@ func TestShutdown(t *testing.T) {
 				}
 			}
 			return s
-		}, riverjobs.OutcomeSnoozed},
-		{"a call outlasts the bound", func(started chan struct{}) llm.Client {
+		}, riverjobs.OutcomeSnoozed, false},
+		{"a call outlasts the bound", func(_ *pgxpool.Pool, started chan struct{}) llm.Client {
 			return &blocking{Client: llm.NewStub(1), started: started}
-		}, riverjobs.OutcomeCancelled},
+		}, riverjobs.OutcomeCancelled, false},
+		// A call waiting for the provider's rate (one call an hour) stops
+		// waiting: its debate snoozes rather than outlasting the bound.
+		{"a call waits for the rate", func(pool *pgxpool.Pool, started chan struct{}) llm.Client {
+			logs := slog.New(slog.NewTextHandler(&onLine{want: "waiting for the rate", seen: started}, nil))
+			lim := riverjobs.NewLimiter(pool, riverjobs.LimiterConfig{Holder: "stopping", RateWindow: time.Hour, Logger: logs})
+			return lim.LimitProvider("hourly", riverjobs.Limits{Rate: 1}, stub(0))
+		}, riverjobs.OutcomeSnoozed, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,7 +102,7 @@ func TestShutdown(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer pool.Close()
-			w := (&db{dsn: d.dsn, pool: pool, st: st}).queue(t, riverjobs.Config{ID: "stopping", Model: tt.model(started), Report: rep.add})
+			w := (&db{dsn: d.dsn, pool: pool, st: st}).queue(t, riverjobs.Config{ID: "stopping", Model: tt.model(pool, started), Report: rep.add})
 			if err := w.Start(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -95,8 +122,8 @@ func TestShutdown(t *testing.T) {
 			for len(rep.ch) > 0 {
 				r := <-rep.ch
 				seen[r.Outcome]++
-				if r.Outcome != riverjobs.OutcomeSnoozed && r.Outcome != riverjobs.OutcomeCancelled {
-					t.Errorf("%s: %s (%v); want snoozed or cancelled", r.DebateID, r.Outcome, r.Err)
+				if r.Outcome != riverjobs.OutcomeSnoozed && r.Outcome != riverjobs.OutcomeCancelled || tt.only && r.Outcome != tt.outcome {
+					t.Errorf("%s: %s (%v); want snoozed or cancelled (only %s: %t)", r.DebateID, r.Outcome, r.Err, tt.outcome, tt.only)
 				}
 			}
 			if seen[tt.outcome] == 0 {

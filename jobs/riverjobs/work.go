@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,8 +38,37 @@ type output struct {
 // worker is the River worker of the debates' jobs.
 type worker struct {
 	river.WorkerDefaults[Args]
-	q        *Queue
-	draining atomic.Bool
+	q *Queue
+	// drain is closed when the worker stops (Queue.Shutdown): attempts
+	// yield at their next step, and calls waiting for a provider's slot
+	// or rate stop waiting.
+	drain     chan struct{}
+	drainOnce sync.Once
+}
+
+// stop closes drain, once.
+func (w *worker) stop() { w.drainOnce.Do(func() { close(w.drain) }) }
+
+// draining reports whether the worker stops.
+func (w *worker) draining() bool {
+	select {
+	case <-w.drain:
+		return true
+	default:
+		return false
+	}
+}
+
+// yieldKey is the context key of the channel that says an attempt's model
+// calls should stop waiting for a provider (see yieldOf).
+type yieldKey struct{}
+
+// yieldOf returns the channel closed when the attempt whose model call ctx
+// belongs to yields: a call waiting for a slot or the rate stops waiting
+// then. Outside an attempt it is nil, which never fires.
+func yieldOf(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(yieldKey{}).(<-chan struct{})
+	return ch
 }
 
 // Timeout is an attempt's limit and the grace of its calls under way.
@@ -233,17 +263,20 @@ type gate struct {
 	calls atomic.Int64
 }
 
-func (g *gate) open() error {
-	if g.w.draining.Load() || !g.w.q.cfg.Clock().Before(g.until) {
-		return errYield
+// open lets a call through, unless the attempt yields, and returns its
+// context, which tells a limited client when to stop waiting (yieldOf).
+func (g *gate) open(ctx context.Context) (context.Context, error) {
+	if g.w.draining() || !g.w.q.cfg.Clock().Before(g.until) {
+		return ctx, errYield
 	}
 	g.calls.Add(1)
-	return nil
+	return context.WithValue(ctx, yieldKey{}, (<-chan struct{})(g.w.drain)), nil
 }
 
 // Complete calls the model unless the attempt yields.
 func (g *gate) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if err := g.open(); err != nil {
+	ctx, err := g.open(ctx)
+	if err != nil {
 		return llm.Response{}, err
 	}
 	return g.Client.Complete(ctx, req)
@@ -252,7 +285,8 @@ func (g *gate) Complete(ctx context.Context, req llm.Request) (llm.Response, err
 // Stream streams through the model when it streams, unless the attempt
 // yields.
 func (g *gate) Stream(ctx context.Context, req llm.Request, onDelta func(string) error) (llm.Response, error) {
-	if err := g.open(); err != nil {
+	ctx, err := g.open(ctx)
+	if err != nil {
 		return llm.Response{}, err
 	}
 	return llm.Stream(ctx, g.Client, req, onDelta)
