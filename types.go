@@ -150,6 +150,9 @@ const (
 	EventDebateEnded = engine.EventDebateEnded
 	// EventArgumentMap's Data is a [MovesUpdate].
 	EventArgumentMap = engine.EventArgumentMap
+	// EventWaiting's Data is an [engine.Wait]: a model call waits (for a
+	// provider's slot or rate), or has waited.
+	EventWaiting = engine.EventWaiting
 	// EventInterruption announces that a chair cut into another's turn:
 	// Data is the [InterruptCandidate], Utterance the interrupted
 	// utterance as marked.

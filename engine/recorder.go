@@ -470,6 +470,7 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 		return llm.Response{}, &TurnError{Segment: seg, Speaker: speaker, Purpose: req.Purpose, Err: err}
 	}
 	ctx = context.WithValue(ctx, debateIDKey{}, r.id)
+	ctx = context.WithValue(ctx, waitKey{}, &waiter{r: r, seg: seg, speaker: speaker, purpose: req.Purpose})
 	var resp llm.Response
 	var err error
 	defer r.clock.call(req.Purpose, r.now())

@@ -100,7 +100,7 @@ func (h *Hub) Emit(_ context.Context, e engine.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d := h.debate(e.DebateID)
-	if e.Type != engine.EventToken && e.Seq > d.last {
+	if !e.Transient() && e.Seq > d.last {
 		d.last = e.Seq
 	}
 	for s := range d.subs {

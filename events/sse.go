@@ -198,7 +198,7 @@ func (s *SSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			switch {
-			case e.Type == engine.EventToken:
+			case e.Transient():
 				if len(expected) > 0 {
 					held = append(held, e)
 					continue
@@ -268,7 +268,7 @@ func (st *stream) event(e engine.Event) error {
 	}
 	// IDs only grow, so that a reconnect never asks for what the client
 	// has, even behind a sink that reorders events.
-	if e.Type != engine.EventToken && e.Seq > st.id {
+	if !e.Transient() && e.Seq > st.id {
 		st.id = e.Seq
 		fmt.Fprintf(st.w, "id: %d\n", e.Seq)
 	}

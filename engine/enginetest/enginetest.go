@@ -409,14 +409,14 @@ func (c *cancelling) Stream(ctx context.Context, req llm.Request, onDelta func(s
 	return llm.Stream(ctx, c.Client, req, onDelta)
 }
 
-// collect keeps the events but tokens.
+// collect keeps the events but the transient ones (tokens, waits).
 type collect struct {
 	mu     sync.Mutex
 	events []engine.Event
 }
 
 func (c *collect) Emit(_ context.Context, e engine.Event) {
-	if e.Type != engine.EventToken {
+	if !e.Transient() {
 		c.mu.Lock()
 		c.events = append(c.events, e)
 		c.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/llm"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -225,6 +226,8 @@ func (c *limited) inSlot(ctx context.Context, call func(context.Context) error) 
 // acquire waits for a free slot and takes it for token.
 func (c *limited) acquire(ctx context.Context, token string) (int, error) {
 	wait, waited, began := firstWait, false, c.l.now()
+	over := func() {}
+	defer func() { over() }()
 	for {
 		slot, err := c.take(ctx, token)
 		if err == nil {
@@ -239,6 +242,7 @@ func (c *limited) acquire(ctx context.Context, token string) (int, error) {
 		if !waited {
 			waited = true
 			c.l.logger.Info("riverjobs: waiting for a slot of the provider", "provider", c.provider, "limit", c.n)
+			over = engine.AnnounceWait(ctx, "a slot of provider "+c.provider)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -347,6 +351,8 @@ const rateLock = `SELECT pg_advisory_xact_lock(hashtextextended('duelogic/riverj
 // its start.
 func (c *limited) awaitRate(ctx context.Context) error {
 	waited, began := false, c.l.now()
+	over := func() {}
+	defer func() { over() }()
 	for {
 		wait, err := c.begin(ctx)
 		if err != nil {
@@ -361,6 +367,7 @@ func (c *limited) awaitRate(ctx context.Context) error {
 		if !waited {
 			waited = true
 			c.l.logger.Info("riverjobs: waiting for the rate of the provider", "provider", c.provider, "rate", c.rate, "window", c.l.window, "for", wait.Round(time.Millisecond))
+			over = engine.AnnounceWait(ctx, "the rate of provider "+c.provider)
 		}
 		t := time.NewTimer(min(max(wait, firstWait), c.l.window))
 		select {

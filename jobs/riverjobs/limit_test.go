@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/duelogic/duelogic/engine"
 	"github.com/duelogic/duelogic/jobs/riverjobs"
 	"github.com/duelogic/duelogic/llm"
 )
@@ -131,6 +132,92 @@ func TestProviderSlotLease(t *testing.T) {
 			}
 			if err != nil || waited {
 				t.Errorf("a slot whose lease ran out: %v, waited %t; want it taken at once", err, waited)
+			}
+		})
+	}
+}
+
+// oneSpeech is a format of one speech.
+type oneSpeech struct{}
+
+func (oneSpeech) Name() string { return "one-speech" }
+
+func (oneSpeech) Play(ctx context.Context, s *engine.Session) (int, error) {
+	req := llm.Request{Purpose: "opening", Messages: []llm.Message{{Role: llm.User, Content: s.Debate().Proposition}}}
+	_, err := s.Say(ctx, "speech", engine.Utterance{Speaker: "pro", Segment: "only", Kind: engine.KindResponse}, req)
+	return 1, err
+}
+
+// A debate's call that waits for a provider's slot or rate announces the
+// wait to the debate's events, and its end once the slot or the rate lets
+// it go on.
+func TestProviderWaitIsAnnounced(t *testing.T) {
+	d := newDB(t)
+	d.queue(t, riverjobs.Config{}) // migrates
+	ctx := context.Background()
+	tests := []struct {
+		name, hold, free, what string
+		lim                    riverjobs.Limits
+	}{
+		{"slot", `INSERT INTO duelogic_provider_slots (provider, slot, holder, lease_until) VALUES ($1, 0, 'dead', now() + interval '1 hour')
+			ON CONFLICT (provider, slot) DO UPDATE SET holder = 'dead', lease_until = now() + interval '1 hour'`,
+			`UPDATE duelogic_provider_slots SET lease_until = now() - interval '1 second' WHERE provider = $1`,
+			"a slot of provider waits-slot", riverjobs.Limits{InFlight: 1}},
+		// The dead worker's call leaves the window (of a second) on its own.
+		{"rate", `INSERT INTO duelogic_provider_calls (provider, started, holder) VALUES ($1, now(), 'dead')`,
+			`SELECT $1::text`,
+			"the rate of provider waits-rate", riverjobs.Limits{Rate: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			provider := "waits-" + tt.name
+			lim := riverjobs.NewLimiter(d.pool, riverjobs.LimiterConfig{Holder: "live", RateWindow: time.Second, Logger: slog.New(slog.DiscardHandler)})
+			c := lim.LimitProvider(provider, tt.lim, llm.NewStub(1))
+			if _, err := d.pool.Exec(ctx, tt.hold, provider); err != nil {
+				t.Fatal(err)
+			}
+			var (
+				mu    sync.Mutex
+				waits []engine.Wait
+			)
+			waiting := make(chan struct{}, 1)
+			sink := sinkFunc(func(_ context.Context, e engine.Event) {
+				if e.Type != engine.EventWaiting {
+					return
+				}
+				w, err := engine.DataAs[engine.Wait](e)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				waits = append(waits, w)
+				mu.Unlock()
+				select {
+				case waiting <- struct{}{}:
+				default:
+				}
+			})
+			errs := make(chan error, 1)
+			go func() {
+				_, err := engine.Run(ctx, c, oneSpeech{}, engine.Debate{Proposition: "x?"}, engine.WithSink(sink))
+				errs <- err
+			}()
+			select {
+			case <-waiting:
+			case err := <-errs:
+				t.Fatalf("the debate ended (%v) without announcing a wait", err)
+			}
+			if _, err := d.pool.Exec(ctx, tt.free, provider); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(waits) != 2 || waits[0] != (engine.Wait{Purpose: "opening", For: tt.what}) ||
+				!waits[1].Over || waits[1].For != tt.what || waits[1].Seconds <= 0 {
+				t.Errorf("waits %+v; want the wait for %s, then its end", waits, tt.what)
 			}
 		})
 	}
