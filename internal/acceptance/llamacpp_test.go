@@ -203,18 +203,15 @@ func TestLlamaServerDebates(t *testing.T) {
 						t.Errorf("%s %s: %d replies cut at their cap", f.name, p, n.Truncated)
 					}
 					// 95% of a handful of judgments is all of them: one
-					// miss is allowed while fewer than 20 were made (one
-					// interrupt check of six came back without JSON once
-					// in three CI runs).
-					// The podcast's interrupt check is allowed two: in
-					// a CI run in each of sessions 8 and 9, one or two of
-					// its six were asked again for "no JSON object" although this
-					// client saw every reply in the schema's shape — a
-					// defect between the client and the parser, open.
+					// miss is allowed while fewer than 20 were made. (The
+					// podcast's interrupt check missed one or two of six
+					// in a few CI runs, "no JSON object" for replies in the
+					// schema's shape. Its urgency is an unbounded number,
+					// which the server's grammar lets a model write with
+					// an exponent beyond float64 (1e999): the one reply the
+					// schema check took and the parser refused. The
+					// parser, llmtext.Object, reads it now.)
 					allowed := max(1, all/20)
-					if p == "interrupt_check" {
-						allowed = max(2, all/20)
-					}
 					if misses := all - n.First; p != "persuasion_turn" && misses > allowed {
 						t.Errorf("%s %s: with the schema, %d of %d judgments parsed first time; want at least 95%% (%d misses allowed while fewer than 20)", f.name, p, n.First, all, allowed)
 					}
