@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -190,9 +191,15 @@ func TestStopBeforeTheFirstRecord(t *testing.T) {
 	}
 	s, hs := testServer(t, llm.NewStub(1))
 	release := make(chan struct{})
+	unblock := sync.OnceFunc(func() { close(release) })
+	defer unblock() // a failed test's run returns too
 	err = s.launch(engine.Debate{ID: "d1", Proposition: "Why?"}, f, func(ctx context.Context, _ *debateRun, _ []engine.Option) error {
-		<-release
-		return ctx.Err()
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -201,12 +208,70 @@ func TestStopBeforeTheFirstRecord(t *testing.T) {
 	if code != http.StatusConflict || !strings.Contains(got.Error, "is starting") {
 		t.Errorf("POST stop: %d %q; want 409 saying it is starting", code, got.Error)
 	}
-	close(release)
+	unblock()
 	s.wg.Wait()
 	s.mu.Lock()
 	errText := s.errs["d1"]
 	s.mu.Unlock()
 	if errText != "" {
 		t.Errorf("the run's error %q; want none: it was not stopped", errText)
+	}
+}
+
+// TestEnqueueStop: in enqueue mode, a debate a worker plays, stopped from
+// the page, has its job cancelled: 202, the worker lets it go, its stream
+// ends and it shows as stopped (cancelled); resumed, a worker finishes it
+// with the verdict of the same debate played unbroken.
+func TestEnqueueStop(t *testing.T) {
+	const body = `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`
+	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	_, base, _, _ := enqueueServer(t, g)
+	for _, tt := range []struct {
+		id   string
+		code int
+	}{{"nope", http.StatusNotFound}, {".hidden", http.StatusNotFound}} {
+		if code, e := post(t, base+"/api/debates/"+tt.id+"/stop", ""); code != tt.code {
+			t.Errorf("stop %s: %d %q; want %d", tt.id, code, e.Error, tt.code)
+		}
+	}
+	id := create(t, base, "duelogic", body)
+	<-g.reached // a worker plays it: the openings are said, the first response waits
+	var got stopAnswer
+	if code := call(t, "POST", base+"/api/debates/"+id+"/stop", "", &got); code != http.StatusAccepted {
+		t.Fatalf("POST stop: %d %+v; want 202", code, got)
+	}
+	want := stopAnswer{ID: id, Format: "duelogic", Status: statusStopped, Error: "cancelled"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stop answer (-want +got):\n%s", diff)
+	}
+	// The page's stream ends once no worker plays the debate.
+	if evs := readTimed(t, base+"/api/debates/"+id+"/events"); len(evs) == 0 || evs[len(evs)-1].typ != "stopped" {
+		t.Fatalf("the stream ends with %v; want stopped", evs)
+	}
+	v := getView(t, base, id)
+	if v.Status != statusStopped || v.Error != "cancelled" || len(v.Transcript) == 0 {
+		t.Errorf("after the stop: status %s, error %q, %d utterances; want stopped, cancelled, the openings kept", v.Status, v.Error, len(v.Transcript))
+	}
+	if code, e := post(t, base+"/api/debates/"+id+"/stop", ""); code != http.StatusConflict || !strings.Contains(e.Error, "stopped already") {
+		t.Errorf("stop again: %d %q; want 409 saying it is stopped already", code, e.Error)
+	}
+
+	close(g.open)
+	if code, e := post(t, base+"/api/debates/"+id+"/resume", ""); code != http.StatusAccepted {
+		t.Fatalf("resume: %d %q", code, e.Error)
+	}
+	if evs := readTimed(t, base+"/api/debates/"+id+"/events"); len(evs) == 0 || evs[len(evs)-1].typ != "debate_ended" {
+		t.Fatalf("the resumed stream ends with %v; want debate_ended", evs)
+	}
+	resumed := getView(t, base, id)
+	s2, hs2 := testServer(t, llm.NewStub(1))
+	unbroken := create(t, hs2.URL, "duelogic", body)
+	s2.wg.Wait()
+	whole := getView(t, hs2.URL, unbroken)
+	if resumed.Status != statusFinished || resumed.Verdict == nil || whole.Verdict == nil || *resumed.Verdict != *whole.Verdict {
+		t.Errorf("resumed: status %s, verdict %+v; want finished with the unbroken debate's %+v", resumed.Status, resumed.Verdict, whole.Verdict)
+	}
+	if code, e := post(t, base+"/api/debates/"+id+"/stop", ""); code != http.StatusConflict || !strings.Contains(e.Error, "finished") {
+		t.Errorf("stop a finished debate: %d %q; want 409 saying it is finished", code, e.Error)
 	}
 }
