@@ -17,6 +17,7 @@
 //	POST /api/debates/{id}/checkpoint       decide a checkpoint: {action, guidance?}
 //	POST /api/debates/{id}/approval         approve or reject a synthesis: {approve, feedback?}
 //	POST /api/debates/{id}/resume           continue a stopped debate
+//	POST /api/debates/{id}/stop             stop a running debate; resume finishes it
 //	GET  /api/debates/{id}                  status, transcript, outcome, verdict, argument map, documents,
 //	                                        the question a paused debate waits for
 //	GET  /api/debates/{id}/spend            what it spent: tokens and money so far, by purpose and speaker once ended

@@ -95,6 +95,12 @@ type debateRun struct {
 	// ij takes manual interjections (podcasts), once the run has made it;
 	// s.mu guards it.
 	ij interjector
+	// stop cancels the run's context with its cause (stopDebate).
+	stop context.CancelCauseFunc
+	// done is closed when the run has returned and err, why it stopped
+	// (nil when it ended, engine.ErrPaused when it paused), is set.
+	done chan struct{}
+	err  error
 }
 
 func newServer(client llm.Client, st store.Store, logger *slog.Logger) *server {
@@ -136,6 +142,7 @@ func (s *server) routes() http.Handler {
 	mux.HandleFunc("POST /api/debates/{id}/approval", s.approval)
 	mux.HandleFunc("POST /api/debates/{id}/answer", s.answerQuestion)
 	mux.HandleFunc("POST /api/debates/{id}/resume", s.resumeDebate)
+	mux.HandleFunc("POST /api/debates/{id}/stop", s.stopDebate)
 	mux.HandleFunc("GET /api/debates/{id}", s.getDebate)
 	mux.HandleFunc("GET /api/debates/{id}/spend", s.spend)
 	mux.HandleFunc("GET /api/debates/{id}/documents/{name}", s.document)
@@ -412,22 +419,25 @@ var (
 // returns or the server's grace period is over, with the engine options
 // every run gets. The run is forgotten when it returns.
 func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play func(ctx context.Context, run *debateRun, opts []engine.Option) error) error {
-	run := &debateRun{debate: d, format: f.Name()}
+	ctx, stop := context.WithCancelCause(s.ctx)
+	run := &debateRun{debate: d, format: f.Name(), stop: stop, done: make(chan struct{})}
 	run.config, run.labels = describe(f, nil)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
+		stop(nil)
 		return errClosing
 	}
 	if s.runs[d.ID] != nil {
 		s.mu.Unlock()
+		stop(nil)
 		return errRunning
 	}
 	s.runs[d.ID] = run
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.hub.Open(d.ID)
-	ctx, sink := s.ctx, engine.EventSink(s.hub)
+	sink := engine.EventSink(s.hub)
 	var span *otelduelogic.Debate
 	if s.otel != nil {
 		ctx, span = otelduelogic.StartDebate(ctx, d.ID, s.otel...)
@@ -444,6 +454,11 @@ func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play f
 			}()
 			return play(ctx, run, opts)
 		}()
+		if err != nil && !errors.Is(err, engine.ErrPaused) && errors.Is(context.Cause(ctx), errStopRequested) {
+			// Stopped from the page (stopDebate), not failed.
+			err = errStopRequested
+		}
+		stop(nil)
 		if span != nil {
 			if errors.Is(err, engine.ErrPaused) {
 				span.End(nil) // waiting for its person is no failure
@@ -461,6 +476,8 @@ func (s *server) launch(d engine.Debate, f engine.Format[engine.Outcome], play f
 		delete(s.runs, d.ID)
 		s.remember(d.ID, err)
 		s.mu.Unlock()
+		run.err = err
+		close(run.done)
 		s.hub.Close(d.ID, err)
 	}()
 	return nil

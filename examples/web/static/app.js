@@ -133,6 +133,7 @@ async function init() {
   $('interject').addEventListener('submit', interject);
   $('new-debate').addEventListener('click', () => { location.hash = ''; });
   $('resume').addEventListener('click', resumeDebate);
+  $('stop').addEventListener('click', stopDebate);
   $('history-refresh').addEventListener('click', showHistory);
   $('cp-continue').addEventListener('click', () => answer('checkpoint', { action: 'continue' }));
   $('cp-end').addEventListener('click', () => answer('checkpoint', { action: 'end' }));
@@ -549,7 +550,7 @@ function reset() {
   state.spend = { priced: false, budget: null, final: false, busy: false, again: false };
   for (const id of ['spend-purpose', 'spend-speaker', 'timeline', 'roster', 'metric-tiles', 'chair-table', 'usage', 'live', 'outcome', 'argmap-graph',
     'argmap-body', 'document-list']) $(id).replaceChildren();
-  for (const id of ['spend', 'spend-line', 'metrics', 'argmap', 'stop-reason', 'outcome', 'documents', 'resume', 'interject', ...QUESTIONS]) $(id).hidden = true;
+  for (const id of ['spend', 'spend-line', 'metrics', 'argmap', 'stop-reason', 'outcome', 'documents', 'stop', 'resume', 'interject', ...QUESTIONS]) $(id).hidden = true;
   delete $('argmap').dataset.count;
 }
 
@@ -629,6 +630,7 @@ function setStatus(s, detail) {
     $('stop-reason').hidden = true;
   }
   if (s !== 'running') $('interject').hidden = true;
+  $('stop').hidden = s !== 'running';
   $('resume').hidden = s !== 'stopped';
 }
 
@@ -995,6 +997,29 @@ async function resumeDebate() {
     return;
   }
   continueLive();
+}
+
+// stopDebate stops the debate shown; what it said stays, and Resume
+// finishes it.
+async function stopDebate() {
+  const id = state.id;
+  const button = $('stop');
+  button.disabled = true;
+  let r;
+  try {
+    r = await api.post(`/api/debates/${encodeURIComponent(id)}/stop`);
+  } catch (err) {
+    if (id !== state.id) return;
+    $('stop-reason').textContent = 'Cannot stop: ' + err.message;
+    $('stop-reason').hidden = false;
+    return;
+  } finally {
+    button.disabled = false;
+  }
+  if (id !== state.id) return;
+  setStatus('stopped', 'The debate stopped: ' + (r.error || 'on request'));
+  refreshSpend();
+  showDocuments();
 }
 
 // continueLive follows a debate the server runs again from where the page
