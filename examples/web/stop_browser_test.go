@@ -52,3 +52,36 @@ func TestBrowserStop(t *testing.T) {
 	}
 	waitFor(t, ctx, "the end", finished+` && !`+shown+`('stop') && !`+shown+`('resume')`)
 }
+
+// TestBrowserHistoryStop: a running debate's row in the history has a Stop
+// button; clicking it stops the debate, and the row shows it stopped, with
+// Resume.
+func TestBrowserHistoryStop(t *testing.T) {
+	ctx := deadline(t, browser(t))
+	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	s := newServer(g, store.NewMemory(), nil)
+	hs := serve(t, s)
+	t.Cleanup(func() { s.shutdown(0) }) // before serve's: ends a run the gate holds
+	id := create(t, hs.URL, "duelogic", `{"proposition": "Should cities ban private cars from their centres?"}`)
+	select {
+	case <-g.reached: // the openings are said; the first response waits
+	case <-ctx.Done():
+		t.Fatal("the debate never reached its first response")
+	}
+	row := `#history-table tr[data-id="` + id + `"]`
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.Click(chromedp.ID("nav-history")),
+		chromedp.WaitVisible(chromedp.CSS(row+`[data-status="running"] button`)),
+		chromedp.Click(chromedp.CSS(row+` button`)),
+		chromedp.WaitVisible(chromedp.CSS(row+`[data-status="stopped"] button`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('`+row+` button').textContent`); got != "Resume" {
+		t.Errorf("the stopped row's button says %q; want Resume", got)
+	}
+	if v := getView(t, hs.URL, id); v.Status != statusStopped || v.Error != errStopRequested.Error() {
+		t.Errorf("status %s (%q); want stopped on request", v.Status, v.Error)
+	}
+}

@@ -522,6 +522,18 @@ async function showHistory() {
       });
       actions.append(' ', resume);
     }
+    if (d.status === 'running') {
+      const stop = el('button', { type: 'button', class: 'secondary small', text: 'Stop' });
+      stop.addEventListener('click', async () => {
+        try {
+          await api.post(`/api/debates/${encodeURIComponent(d.id)}/stop`);
+          showHistory();
+        } catch (err) {
+          stop.replaceWith(el('span', { class: 'hint', text: err.message }));
+        }
+      });
+      actions.append(' ', stop);
+    }
     body.append(el('tr', { dataset: { id: d.id, status: d.status } },
       el('td', { class: 'date', text: new Date(d.started).toLocaleString() }),
       el('td', { text: FORMAT_TITLES[d.format] || d.format }),
