@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -54,67 +55,88 @@ func TestReplayEqualsLiveEvents(t *testing.T) {
 		{"argument map: side steps", nil, []engine.Option{engine.WithArgumentMap(argumentation.Additive)},
 			[]engine.EventType{engine.EventArgumentMap, duelogic.EventEvaluation, engine.EventDebateEnded}},
 	}
-	stores := []struct {
-		name string
-		open func(t *testing.T) store.Store
-	}{
-		{"memory", func(*testing.T) store.Store { return store.NewMemory() }},
-		{"jsonl", func(t *testing.T) store.Store {
+	for _, tt := range tests {
+		// The debate is played once, into memory; its records are then
+		// appended, in order, to a JSONL store, as the engine appends them,
+		// and read back: what the live events are compared with has been
+		// serialized.
+		var live collector
+		var recs []store.Record
+		t.Run(tt.name+"/memory", func(t *testing.T) {
+			mem := store.NewMemory()
+			runDebate(t, t.Context(), "d1", llm.NewStub(7), mem, &live, tt.mod, tt.opts...)
+			recs = records(t, mem, "d1")
+			checkReplay(t, nonTokens(live.all()), recs, tt.want)
+		})
+		t.Run(tt.name+"/jsonl", func(t *testing.T) {
+			if recs == nil {
+				t.Skip("the debate was not played")
+			}
 			js, err := store.OpenJSONL(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { js.Close() })
-			return js
-		}},
-	}
-	for _, tt := range tests {
-		for _, s := range stores {
-			t.Run(tt.name+"/"+s.name, func(t *testing.T) {
-				st := s.open(t)
-				var live collector
-				runDebate(t, t.Context(), "d1", llm.NewStub(7), st, &live, tt.mod, tt.opts...)
-				want := nonTokens(live.all())
-				recs := records(t, st, "d1")
-
-				var fromRecord []engine.Event
-				for _, r := range recs {
-					if e, ok := events.FromRecord(r); ok {
-						fromRecord = append(fromRecord, e)
-					}
-				}
-				if diff := diffEvents(want, fromRecord); diff != "" {
-					t.Errorf("FromRecord events differ from live ones (-live +replayed):\n%s", diff)
-				}
-				all, err := engine.Replay(recs)
-				if err != nil {
+			for _, r := range recs {
+				if err := js.Append(t.Context(), r); err != nil {
 					t.Fatal(err)
 				}
-				if diff := diffEvents(want, all); diff != "" {
-					t.Errorf("engine.Replay differs from live events (-live +replayed):\n%s", diff)
-				}
+			}
+			checkReplay(t, nonTokens(live.all()), records(t, js, "d1"), tt.want)
+		})
+	}
+}
 
-				seen := map[engine.EventType]int{}
-				for _, e := range all {
-					seen[e.Type]++
-				}
-				for _, typ := range tt.want {
-					if seen[typ] == 0 {
-						t.Errorf("no %s event; have %v", typ, seen)
-					}
-				}
-			})
+// checkReplay checks that the events FromRecord and engine.Replay make of
+// recs are want, the live events, and that they hold every type of types.
+func checkReplay(t *testing.T, want []engine.Event, recs []store.Record, types []engine.EventType) {
+	t.Helper()
+	var fromRecord []engine.Event
+	for _, r := range recs {
+		if e, ok := events.FromRecord(r); ok {
+			fromRecord = append(fromRecord, e)
+		}
+	}
+	if diff := diffEvents(want, fromRecord); diff != "" {
+		t.Errorf("FromRecord events differ from live ones (-live +replayed):\n%s", diff)
+	}
+	all, err := engine.Replay(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := diffEvents(want, all); diff != "" {
+		t.Errorf("engine.Replay differs from live events (-live +replayed):\n%s", diff)
+	}
+	seen := map[engine.EventType]int{}
+	for _, e := range all {
+		seen[e.Type]++
+	}
+	for _, typ := range types {
+		if seen[typ] == 0 {
+			t.Errorf("no %s event; have %v", typ, seen)
 		}
 	}
 }
 
 // diffEvents is cmp.Diff(a, b), with reflect.DeepEqual first: cmp is slow
-// on a whole debate, and only needed to say what differs.
+// on a whole debate, and only needed to say what differs. The times are
+// compared without their monotonic clock readings (a live event's time
+// has one, a replayed one's not), as cmp compares them (Time.Equal).
 func diffEvents(a, b []engine.Event) string {
-	if reflect.DeepEqual(a, b) {
+	if reflect.DeepEqual(withoutMonotonic(a), withoutMonotonic(b)) {
 		return ""
 	}
 	return cmp.Diff(a, b)
+}
+
+// withoutMonotonic is a copy of es whose times hold no monotonic clock
+// reading.
+func withoutMonotonic(es []engine.Event) []engine.Event {
+	out := slices.Clone(es)
+	for i := range out {
+		out[i].Time = out[i].Time.Round(0)
+	}
+	return out
 }
 
 // TestReplayedPodcastPayloads decodes the podcast's payloads from replayed
