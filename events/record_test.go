@@ -249,7 +249,7 @@ func TestReplayFormatSteps(t *testing.T) {
 		live = append(live, e)
 	}
 	got := replayed(t, st, "t1", 0)
-	if diff := cmp.Diff(nonTokens(live), got); diff != "" {
+	if diff := diffEvents(nonTokens(live), got); diff != "" {
 		t.Errorf("replayed format events (-live +replayed):\n%s", diff)
 	}
 	var types []engine.EventType

@@ -78,7 +78,7 @@ func TestRunYieldsEveryEventInOrder(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
-			if diff := cmp.Diff(want.all(), got); diff != "" {
+			if diff := diffEvents(want.all(), got); diff != "" {
 				t.Errorf("(-sink +iterator):\n%s", diff)
 			}
 			if n := len(ignored.all()); n > 0 {
@@ -175,7 +175,7 @@ func TestResumeFormatYieldsTheRestOfTheDebate(t *testing.T) {
 				t.Errorf("resumed run ends with %s", last.Type)
 			}
 			live := slices.Concat(nonTokens(first), nonTokens(rest))
-			if diff := cmp.Diff(replayed(t, st, d.ID, 0), live); diff != "" {
+			if diff := diffEvents(replayed(t, st, d.ID, 0), live); diff != "" {
 				t.Errorf("(-records +events of both runs):\n%s", diff)
 			}
 

@@ -167,7 +167,7 @@ func TestSSEStreamsWholeDebateLive(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(replayed(t, st, "d1", 0), nonTokens(got)); diff != "" {
+	if diff := diffEvents(replayed(t, st, "d1", 0), nonTokens(got)); diff != "" {
 		t.Errorf("streamed events (-records +streamed):\n%s", diff)
 	}
 	checkTokens(t, got, true)
@@ -186,7 +186,7 @@ func TestSSEReplaysAfterLastEventID(t *testing.T) {
 	for _, after := range []int64{0, 1, 2, last / 2, last - 1} {
 		t.Run(fmt.Sprint(after), func(t *testing.T) {
 			evs := readAll(t, get(t, ctx, srv, "d1", after))
-			if diff := cmp.Diff(replayed(t, st, "d1", after), decode(t, evs)); diff != "" {
+			if diff := diffEvents(replayed(t, st, "d1", after), decode(t, evs)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -277,7 +277,7 @@ func TestSSEReconnectingClientsSeeEveryEventOnce(t *testing.T) {
 	conns := 0
 	for i, c := range clients {
 		conns += c.conns
-		if diff := cmp.Diff(want, nonTokens(c.got)); diff != "" {
+		if diff := diffEvents(want, nonTokens(c.got)); diff != "" {
 			t.Errorf("client %d (%d connections) (-records +seen):\n%s", i, c.conns, diff)
 		}
 		checkTokens(t, c.got, false)
@@ -307,7 +307,7 @@ func TestSSEStoppedDebates(t *testing.T) {
 	if diff := cmp.Diff(wantStop, stop); diff != "" {
 		t.Errorf("last event (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(replayed(t, st, "fail", 0), nonTokens(decode(t, evs))); diff != "" {
+	if diff := diffEvents(replayed(t, st, "fail", 0), nonTokens(decode(t, evs))); diff != "" {
 		t.Errorf("(-records +streamed):\n%s", diff)
 	}
 
@@ -316,7 +316,7 @@ func TestSSEStoppedDebates(t *testing.T) {
 	if diff := cmp.Diff(sseEvent{Type: events.StoppedEvent, Data: `{"debateId":"fail"}`}, evs[len(evs)-1]); diff != "" {
 		t.Errorf("last event (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(replayed(t, st, "fail", 0), decode(t, evs)); diff != "" {
+	if diff := diffEvents(replayed(t, st, "fail", 0), decode(t, evs)); diff != "" {
 		t.Errorf("(-records +streamed):\n%s", diff)
 	}
 }
