@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -223,11 +224,17 @@ func TestAssignment(t *testing.T) {
 // whose domain is security seats the Security Advocate, however the
 // seats are balanced — on the stub, with the seed's two debaters and with
 // the moderator's choice, whatever it suggests (now and then, two
-// perspectives on one side, or none for security).
+// perspectives on one side, or none for security). The default run plays
+// seeds 1 to 10 (among them suggestions without the Security Advocate, and
+// with a third perspective); DUELOGIC_EXHAUSTIVE=1, as CI runs it, 1 to 30.
 func TestSecurityQuestionSeatsTheSecurityAdvocate(t *testing.T) {
+	seeds := int64(10)
+	if os.Getenv("DUELOGIC_EXHAUSTIVE") == "1" {
+		seeds = 30
+	}
 	ps, _ := newPerspectives(DefaultConfig())
 	for _, debaters := range []int{DefaultPerspectives, 0} {
-		for seed := int64(1); seed <= 30; seed++ {
+		for seed := int64(1); seed <= seeds; seed++ {
 			cfg := DefaultConfig()
 			cfg.Debaters, cfg.MaxRounds = debaters, 1
 			d := engine.Debate{ID: fmt.Sprint("sec-", seed), Proposition: "How should we structure the plugin system for security, speed and UX?"}
