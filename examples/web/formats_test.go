@@ -363,7 +363,7 @@ func TestModeratedCheckpoints(t *testing.T) {
 // TestHistory lists debates of several formats with their statuses, newest
 // first, and resumes a stopped one.
 func TestHistory(t *testing.T) {
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{})}
+	g := newGate("")
 	st := store.NewMemory()
 	s := newServer(g, st, nil)
 	hs := httptest.NewServer(s.routes())

@@ -375,7 +375,7 @@ func TestModeratedUnattended(t *testing.T) {
 		check(t, hs.URL, d.ID)
 	})
 	t.Run("resumed after a stop", func(t *testing.T) {
-		g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: moderated.PurposeJudgment}
+		g := newGate(moderated.PurposeJudgment)
 		s := newServer(g, store.NewMemory(), nil)
 		hs := serve(t, s)
 		id := create(t, hs.URL, "moderated", body)

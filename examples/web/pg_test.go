@@ -35,7 +35,7 @@ func TestPostgres(t *testing.T) {
 	}
 	defer pg.Close()
 
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{})}
+	g := newGate("")
 	s := newServer(g, pg, nil)
 	hs := httptest.NewServer(s.routes())
 	id := create(t, hs.URL, "duelogic", `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`)

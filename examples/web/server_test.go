@@ -227,6 +227,12 @@ type gate struct {
 	purpose string
 }
 
+// newGate is a gate on the stub of seed 1 whose first call of purpose (the
+// podcast's opening when "") waits.
+func newGate(purpose string) *gate {
+	return &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: purpose}
+}
+
 func (g *gate) wait(ctx context.Context, req llm.Request) error {
 	want := g.purpose
 	if want == "" {
@@ -259,7 +265,7 @@ func (g *gate) Stream(ctx context.Context, req llm.Request, onDelta func(string)
 }
 
 func TestInterject(t *testing.T) {
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{})}
+	g := newGate("")
 	s, hs := testServer(t, g)
 	var created struct{ ID string }
 	if code := call(t, "POST", hs.URL+"/api/debates/duelogic", `{"proposition": "Should we?", "config": {"flow": {"maxExchanges": 3}}}`, &created); code != 201 {

@@ -83,7 +83,7 @@ func checkSpendTables(t *testing.T, ctx context.Context, end engine.Ended) {
 // A debate with a token budget shows it, and stops at it, saying why.
 func TestBrowserShowsSpend(t *testing.T) {
 	ctx := deadline(t, browser(t))
-	gate := newGate(llm.NewStub(1), 8)
+	gate := newGateClient(llm.NewStub(1), 8)
 	st := store.NewMemory()
 	s := newServer(gate, st, nil)
 	s.prices = map[string]engine.Price{"": testPrice}

@@ -112,7 +112,7 @@ type gateClient struct {
 	release chan struct{}
 }
 
-func newGate(c llm.Client, at int64) gateClient {
+func newGateClient(c llm.Client, at int64) gateClient {
 	return gateClient{Client: c, at: at, n: new(atomic.Int64), once: new(sync.Once), held: make(chan struct{}), release: make(chan struct{})}
 }
 
@@ -131,7 +131,7 @@ func (c gateClient) Complete(ctx context.Context, req llm.Request) (llm.Response
 // TestSpendWhileRunning: while a debate runs, GET spend reports what its
 // stored steps spent so far (not final, no split yet), with the budget.
 func TestSpendWhileRunning(t *testing.T) {
-	gate := newGate(llm.NewStub(1), 6)
+	gate := newGateClient(llm.NewStub(1), 6)
 	s, hs := testServer(t, gate)
 	s.prices = map[string]engine.Price{"": testPrice}
 	s.budget = engine.Budget{Tokens: 1 << 30}
@@ -199,7 +199,7 @@ func TestBudgetStopsADebate(t *testing.T) {
 // and by purpose and speaker once it has ended, in money at the worker's
 // prices.
 func TestSpendOfARemoteDebate(t *testing.T) {
-	gate := newGate(llm.NewStub(1), 6)
+	gate := newGateClient(llm.NewStub(1), 6)
 	s, base, pg, _ := enqueueServerWith(t, gate, func(string) []engine.Option {
 		return []engine.Option{engine.WithPrices(map[string]engine.Price{"": testPrice})}
 	})

@@ -7,7 +7,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/duelogic/duelogic"
-	"github.com/duelogic/duelogic/llm"
 	"github.com/duelogic/duelogic/store"
 )
 
@@ -16,7 +15,7 @@ import (
 // Resume in place of Stop; Resume finishes it.
 func TestBrowserStop(t *testing.T) {
 	ctx := deadline(t, browser(t))
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	g := newGate(duelogic.PurposeResponse)
 	s := newServer(g, store.NewMemory(), nil)
 	hs := serve(t, s)
 	t.Cleanup(func() { s.shutdown(0) }) // before serve's: ends a run the gate holds
@@ -58,7 +57,7 @@ func TestBrowserStop(t *testing.T) {
 // Resume.
 func TestBrowserHistoryStop(t *testing.T) {
 	ctx := deadline(t, browser(t))
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	g := newGate(duelogic.PurposeResponse)
 	s := newServer(g, store.NewMemory(), nil)
 	hs := serve(t, s)
 	t.Cleanup(func() { s.shutdown(0) }) // before serve's: ends a run the gate holds

@@ -30,7 +30,7 @@ type stopAnswer struct {
 // played unbroken.
 func TestStopDebate(t *testing.T) {
 	const body = `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	g := newGate(duelogic.PurposeResponse)
 	s, hs := testServer(t, g)
 	id := create(t, hs.URL, "duelogic", body)
 	<-g.reached // the openings are said; the first response waits
@@ -93,7 +93,7 @@ func TestStopDebate(t *testing.T) {
 
 // TestStopRefuses: a stop of a debate that is not running.
 func TestStopRefuses(t *testing.T) {
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{})}
+	g := newGate("")
 	st := store.NewMemory()
 	s := newServer(g, st, nil)
 	hs := serve(t, s)
@@ -224,7 +224,7 @@ func TestStopBeforeTheFirstRecord(t *testing.T) {
 // with the verdict of the same debate played unbroken.
 func TestEnqueueStop(t *testing.T) {
 	const body = `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`
-	g := &gate{Stub: llm.NewStub(1), reached: make(chan struct{}), open: make(chan struct{}), purpose: duelogic.PurposeResponse}
+	g := newGate(duelogic.PurposeResponse)
 	_, base, _, _ := enqueueServer(t, g)
 	for _, tt := range []struct {
 		id   string
