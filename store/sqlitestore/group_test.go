@@ -15,10 +15,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// queueAppends starts an Append of each record while the store's writing
-// connection is held, waits until all but the first (the leader, which
-// waits for the connection) are queued behind it, releases the connection
-// and returns each Append's verdict: the queued ones make one batch.
+// queueAppends starts an Append of the first record while the store's
+// writing connection is held and waits until it leads (it has taken its
+// batch, itself alone, and waits for the connection); then it starts an
+// Append of each other record and waits until all are queued behind it,
+// releases the connection and returns each Append's verdict: the queued
+// ones make one batch.
 func queueAppends(t *testing.T, s *Store, recs []store.Record) []error {
 	t.Helper()
 	conn, err := s.w.Conn(t.Context())
@@ -27,26 +29,32 @@ func queueAppends(t *testing.T, s *Store, recs []store.Record) []error {
 	}
 	errs := make([]error, len(recs))
 	var wg sync.WaitGroup
-	for i, r := range recs {
-		wg.Go(func() { errs[i] = s.Append(context.Background(), r) })
-	}
 	// A bound for a broken queue only, far above what a loaded machine
 	// takes to start the goroutines.
 	deadline := time.Now().Add(time.Minute)
-	for {
-		s.group.mu.Lock()
-		n := len(s.group.queue)
-		s.group.mu.Unlock()
-		if n == len(recs)-1 {
-			break
+	waitFor := func(what string, ok func(queued int, leading bool) bool) {
+		for {
+			s.group.mu.Lock()
+			n, leading := len(s.group.queue), s.group.leading
+			s.group.mu.Unlock()
+			if ok(n, leading) {
+				return
+			}
+			if time.Now().After(deadline) {
+				conn.Close()
+				wg.Wait()
+				t.Fatalf("%s: %d Appends queued (leading %t)", what, n, leading)
+			}
+			runtime.Gosched()
 		}
-		if time.Now().After(deadline) {
-			conn.Close()
-			wg.Wait()
-			t.Fatalf("%d of the %d Appends queued while the connection was held, want all but the leader", n, len(recs))
-		}
-		runtime.Gosched()
 	}
+	wg.Go(func() { errs[0] = s.Append(context.Background(), recs[0]) })
+	waitFor("the first Append leads", func(n int, leading bool) bool { return leading && n == 0 })
+	for i, r := range recs[1:] {
+		wg.Go(func() { errs[i+1] = s.Append(context.Background(), r) })
+	}
+	waitFor(fmt.Sprintf("the other %d Appends queue while the connection is held", len(recs)-1),
+		func(n int, _ bool) bool { return n == len(recs)-1 })
 	conn.Close()
 	wg.Wait()
 	return errs
