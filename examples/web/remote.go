@@ -271,6 +271,11 @@ func (s *server) requeue(w http.ResponseWriter, r *http.Request, id, format stri
 	case errors.Is(err, riverjobs.ErrQueued):
 		fail(w, http.StatusConflict, "debate "+id+" is running")
 		return
+	case errors.Is(err, riverjobs.ErrNotPaused):
+		// It was paused when the request was read; a worker has played
+		// on since (an answer given twice at once).
+		fail(w, http.StatusConflict, "debate "+id+" is not waiting for an answer: it is running")
+		return
 	case err != nil:
 		s.logger.Error("requeue debate", "debate", id, "err", err)
 		fail(w, http.StatusInternalServerError, "cannot enqueue the debate")

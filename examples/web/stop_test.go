@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -273,5 +274,21 @@ func TestEnqueueStop(t *testing.T) {
 	}
 	if code, e := post(t, base+"/api/debates/"+id+"/stop", ""); code != http.StatusConflict || !strings.Contains(e.Error, "finished") {
 		t.Errorf("stop a finished debate: %d %q; want 409 saying it is finished", code, e.Error)
+	}
+}
+
+// An answer requeued for a debate a worker has played on since the request
+// was read (an answer given twice at once) is a conflict, not a failure.
+func TestRequeueAnswerOfADebatePlayedOn(t *testing.T) {
+	s, base, _, _ := enqueueServer(t, llm.NewStub(1))
+	id := create(t, base, "duelogic", `{"proposition": "Should cities ban cars?", "config": {"flow": {"maxExchanges": 3}}}`)
+	if evs := readTimed(t, base+"/api/debates/"+id+"/events"); len(evs) == 0 || evs[len(evs)-1].typ != "debate_ended" {
+		t.Fatalf("the stream ends with %v; want debate_ended", evs)
+	}
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", "/api/debates/"+id+"/approval", nil)
+	s.requeue(w, r, id, "duelogic", &answering{a: engine.Answer{Choice: "approve"}})
+	if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "not waiting for an answer") {
+		t.Errorf("requeue with an answer: %d %s; want 409 saying it waits for no answer", w.Code, w.Body)
 	}
 }
