@@ -244,15 +244,8 @@ func (c *limited) acquire(ctx context.Context, token string) (int, error) {
 			c.l.logger.Info("riverjobs: waiting for a slot of the provider", "provider", c.provider, "limit", c.n)
 			over = engine.AnnounceWait(ctx, "a slot of provider "+c.provider)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return 0, fmt.Errorf("riverjobs: waiting for a slot of provider %s: %w", c.provider, ctx.Err())
-		case <-yieldOf(ctx):
-			t.Stop()
-			return 0, fmt.Errorf("riverjobs: waiting for a slot of provider %s: %w", c.provider, errYield)
-		case <-t.C:
+		if err := c.sleep(ctx, wait, "a slot"); err != nil {
+			return 0, err
 		}
 		wait = min(2*wait, maxWait)
 	}
@@ -369,16 +362,25 @@ func (c *limited) awaitRate(ctx context.Context) error {
 			c.l.logger.Info("riverjobs: waiting for the rate of the provider", "provider", c.provider, "rate", c.rate, "window", c.l.window, "for", wait.Round(time.Millisecond))
 			over = engine.AnnounceWait(ctx, "the rate of provider "+c.provider)
 		}
-		t := time.NewTimer(min(max(wait, firstWait), c.l.window))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("riverjobs: waiting for the rate of provider %s: %w", c.provider, ctx.Err())
-		case <-yieldOf(ctx):
-			t.Stop()
-			return fmt.Errorf("riverjobs: waiting for the rate of provider %s: %w", c.provider, errYield)
-		case <-t.C:
+		if err := c.sleep(ctx, min(max(wait, firstWait), c.l.window), "the rate"); err != nil {
+			return err
 		}
+	}
+}
+
+// sleep waits d for what ("a slot", "the rate") of the provider; it
+// returns early, with an error, when ctx ends or the attempt yields
+// (yieldOf).
+func (c *limited) sleep(ctx context.Context, d time.Duration, what string) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("riverjobs: waiting for %s of provider %s: %w", what, c.provider, ctx.Err())
+	case <-yieldOf(ctx):
+		return fmt.Errorf("riverjobs: waiting for %s of provider %s: %w", what, c.provider, errYield)
+	case <-t.C:
+		return nil
 	}
 }
 
