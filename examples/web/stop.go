@@ -53,9 +53,9 @@ func (s *server) stopDebate(w http.ResponseWriter, r *http.Request) {
 			"id": id, "format": run.format, "status": statusStopped, "error": err.Error(),
 		})
 	case err == nil:
-		fail(w, http.StatusConflict, "debate "+id+" finished before the stop reached it")
+		tooLate(w, id, "finished")
 	case errors.Is(err, engine.ErrPaused):
-		fail(w, http.StatusConflict, "debate "+id+" paused for its person before the stop reached it")
+		tooLate(w, id, "paused for its person")
 	default:
 		fail(w, http.StatusConflict, "debate "+id+" stopped before the stop reached it: "+err.Error())
 	}
@@ -85,15 +85,21 @@ func (s *server) cancelJob(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	switch st.Status {
 	case riverjobs.StatusFinished:
-		fail(w, http.StatusConflict, "debate "+id+" finished before the stop reached it")
+		tooLate(w, id, "finished")
 		return
 	case riverjobs.StatusPaused:
-		fail(w, http.StatusConflict, "debate "+id+" paused for its person before the stop reached it")
+		tooLate(w, id, "paused for its person")
 		return
 	}
 	writeJSON(w, http.StatusAccepted, map[string]any{
 		"id": id, "format": st.Format, "status": statusStopped, "error": "cancelled",
 	})
+}
+
+// tooLate answers a stop of debate id, which came to what ("finished")
+// by itself before the stop reached it: 409.
+func tooLate(w http.ResponseWriter, id, what string) {
+	fail(w, http.StatusConflict, "debate "+id+" "+what+" before the stop reached it")
 }
 
 // notRunning answers a stop of debate id, which is not running: 404 when
