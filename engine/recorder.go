@@ -469,8 +469,7 @@ func (r *recorder) tapped(ctx context.Context, c llm.Client, req llm.Request, se
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, &TurnError{Segment: seg, Speaker: speaker, Purpose: req.Purpose, Err: err}
 	}
-	ctx = context.WithValue(ctx, debateIDKey{}, r.id)
-	ctx = context.WithValue(ctx, waitKey{}, &waiter{r: r, seg: seg, speaker: speaker, purpose: req.Purpose})
+	ctx = context.WithValue(ctx, callKey{}, &callInfo{r: r, seg: seg, speaker: speaker, purpose: req.Purpose})
 	var resp llm.Response
 	var err error
 	defer r.clock.call(req.Purpose, r.now())
@@ -517,13 +516,13 @@ func (j *journal) skip(key string) error {
 	return nil
 }
 
-// debateIDKey is the context key of the debate a model call belongs to.
-type debateIDKey struct{}
-
 // DebateOf returns the ID of the debate whose model call ctx is the context
 // of, and false for any other context: a client (or a client wrapper that
 // traces or meters calls) learns which debate a request belongs to.
 func DebateOf(ctx context.Context) (string, bool) {
-	id, ok := ctx.Value(debateIDKey{}).(string)
-	return id, ok && id != ""
+	w, ok := ctx.Value(callKey{}).(*callInfo)
+	if !ok || w.r.id == "" {
+		return "", false
+	}
+	return w.r.id, true
 }

@@ -27,11 +27,13 @@ type Wait struct {
 	Seconds float64 `json:"seconds,omitempty"`
 }
 
-// waitKey is the context key of a model call's [waiter].
-type waitKey struct{}
+// callKey is the context key of a model call's [callInfo].
+type callKey struct{}
 
-// waiter announces the waits of one model call.
-type waiter struct {
+// callInfo is what a client may learn of the debate's model call it
+// serves: its debate ([DebateOf]), and where to announce its waits
+// ([AnnounceWait]).
+type callInfo struct {
 	r       *recorder
 	seg     Segment
 	speaker string
@@ -46,7 +48,7 @@ type waiter struct {
 // once (later calls do nothing). For any other context it announces
 // nothing and over does nothing.
 func AnnounceWait(ctx context.Context, what string) (over func()) {
-	w, ok := ctx.Value(waitKey{}).(*waiter)
+	w, ok := ctx.Value(callKey{}).(*callInfo)
 	if !ok {
 		return func() {}
 	}
@@ -62,7 +64,7 @@ func AnnounceWait(ctx context.Context, what string) (over func()) {
 }
 
 // announce emits d at time at.
-func (w *waiter) announce(ctx context.Context, d Wait, at time.Time) {
+func (w *callInfo) announce(ctx context.Context, d Wait, at time.Time) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return
